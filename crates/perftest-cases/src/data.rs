@@ -1,0 +1,99 @@
+//! The deterministic input data every case reads.
+//!
+//! One 16 KB block serves every resource: typed buffer views, raw and structured views,
+//! the uniform buffer, and (its first `32 * 32 * texel_bytes` bytes) each 32x32 texture.
+//! The bytes are pseudo-random, never zero, and chosen so that every way the suite reads them
+//! gives a finite, moderate number: each 32-bit word is a float in ±[2^-7, 2^9), and each of
+//! its two 16-bit halves is a normal half float (no infinities, NaNs or denormals). UNORM8 views
+//! accept any byte. Random data keeps wrong addressing visible and defeats compression.
+
+use std::sync::OnceLock;
+
+/// Size of the input block in bytes (the original's 16 KB working set).
+pub const INPUT_BYTES: usize = 16 * 1024;
+
+/// Width and height of every texture.
+pub const TEXTURE_SIZE: u32 = 32;
+
+/// One step of SplitMix32-style mixing: a well-spread deterministic sequence.
+fn next_random(state: &mut u32) -> u32 {
+    *state = state.wrapping_add(0x9e37_79b9);
+    let mut z = *state;
+    z = (z ^ (z >> 16)).wrapping_mul(0x85eb_ca6b);
+    z = (z ^ (z >> 13)).wrapping_mul(0xc2b2_ae35);
+    z ^ (z >> 16)
+}
+
+/// Makes one input word from 32 random bits, respecting the ranges described above.
+fn shape_word(r: u32) -> u32 {
+    let sign = r & 0x8000_0000;
+    // f32 exponent 120..=135: the high half's 5-bit exponent is then 15 or 16.
+    let exponent = (120 + ((r >> 27) & 0xf)) << 23;
+    let high_mantissa = r & 0x007f_0000;
+    // Low half: sign and mantissa random, exponent 8..=15 (bit 14 clear, bit 13 set).
+    let low = (r & 0x8000) | 0x2000 | (r & 0x1c00) | (r & 0x03ff);
+    sign | exponent | high_mantissa | low
+}
+
+/// Returns the 16 KB input block (little-endian words), generated once per process.
+pub fn input_bytes() -> &'static [u8] {
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        let mut state = 0x5eed_1234u32;
+        (0..INPUT_BYTES / 4)
+            .flat_map(|_| shape_word(next_random(&mut state)).to_le_bytes())
+            .collect()
+    })
+}
+
+/// Returns the texels of the 32x32 texture of a format with `texel_bytes` bytes per texel,
+/// row-major: the first `32 * 32 * texel_bytes` bytes of [`input_bytes`].
+pub fn texture_bytes(texel_bytes: u32) -> &'static [u8] {
+    let len = (TEXTURE_SIZE * TEXTURE_SIZE * texel_bytes) as usize;
+    let bytes = input_bytes();
+    &bytes[..len.min(bytes.len())]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::half_to_f32;
+
+    fn words() -> Vec<u32> {
+        input_bytes()
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect()
+    }
+
+    #[test]
+    fn deterministic_and_sized() {
+        assert_eq!(input_bytes().len(), INPUT_BYTES);
+        assert_eq!(input_bytes(), input_bytes());
+        assert_eq!(texture_bytes(16).len(), 16 * 1024);
+        assert_eq!(texture_bytes(1).len(), 1024);
+    }
+
+    #[test]
+    fn every_view_is_finite_normal_and_non_zero() {
+        for w in words() {
+            let f = f32::from_bits(w);
+            assert!(f.is_normal(), "word {w:#x}");
+            assert!((2f32.powi(-7)..2f32.powi(9)).contains(&f.abs()), "word {w:#x} = {f}");
+            for half in [(w >> 16) as u16, w as u16] {
+                let h = half_to_f32(half);
+                assert!(h.is_finite() && h != 0.0, "half {half:#x} of {w:#x}");
+                assert_ne!(half & 0x7c00, 0, "denormal half {half:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn data_is_varied() {
+        let bytes = input_bytes();
+        let zeros = bytes.iter().filter(|&&b| b == 0).count();
+        assert!(zeros < bytes.len() / 100);
+        let distinct: std::collections::HashSet<u32> = words().into_iter().collect();
+        assert!(distinct.len() > 4000);
+    }
+}

@@ -1,0 +1,28 @@
+//! The perftest case matrix as plain data.
+//!
+//! This crate knows *what* each benchmark case does — which resource family it reads, in which
+//! format, with which access pattern and load width — but nothing about Vulkan. It also holds
+//! the deterministic input data every case reads and a CPU model of every kernel, so that a
+//! GPU result can be checked thread by thread.
+//!
+//! ```
+//! let cases = perftest_cases::original_cases();
+//! assert_eq!(cases.len(), 138);
+//! assert_eq!(cases[0].name, "Buffer<R8>.Load uniform");
+//! ```
+
+mod case;
+mod data;
+mod format;
+mod matrix;
+mod reference;
+mod support;
+
+pub use case::{Case, Family, Pattern, SampleFilter};
+pub use data::{input_bytes, texture_bytes, INPUT_BYTES, TEXTURE_SIZE};
+pub use format::{half_to_f32, ChannelKind, Format};
+pub use matrix::{find_case, original_cases, select_cases, SelectError, BASELINE_CASE_ID};
+pub use reference::{
+    reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,
+};
+pub use support::{support, vk_format_name, FormatSupport, Support};

@@ -1,0 +1,187 @@
+//! The original suite's 138 cases, in the original order, and case selection.
+
+use crate::case::{Case, Family, Pattern, SampleFilter};
+use crate::format::Format;
+
+/// Id of the case the original used as the `1.000x` reference: `Buffer<RGBA8>.Load random`.
+pub const BASELINE_CASE_ID: &str = "typed.rgba8.random";
+
+/// Returns the 138 cases of the original perftest, in its order, with its display names
+/// (row 109 corrected to `Sample(nearest)`).
+pub fn original_cases() -> Vec<Case> {
+    let mut cases = Vec::with_capacity(138);
+    let mut push = |family: Family, id: String, name: String| {
+        for pattern in Pattern::ALL {
+            cases.push(Case {
+                id: format!("{id}.{}", pattern.name()),
+                name: format!("{name} {}", pattern.name()),
+                family,
+                pattern,
+            });
+        }
+    };
+    for format in Format::ALL {
+        push(
+            Family::TypedBuffer { format },
+            format!("typed.{}", format.id_token()),
+            format!("Buffer<{}>.Load", format.buffer_name()),
+        );
+    }
+    let raw = [(1, false), (2, false), (3, false), (4, false), (2, true), (4, true)];
+    for (words, unaligned) in raw {
+        let suffix = if words == 1 { String::new() } else { words.to_string() };
+        let (id_tail, name_tail) = if unaligned { (".unaligned", " unaligned") } else { ("", "") };
+        push(
+            Family::RawBuffer { words, unaligned },
+            format!("raw.load{suffix}{id_tail}"),
+            format!("ByteAddressBuffer.Load{suffix}{name_tail}"),
+        );
+    }
+    for (components, ty) in [(1, "float"), (2, "float2"), (4, "float4")] {
+        push(
+            Family::StructuredBuffer { components },
+            format!("structured.{ty}"),
+            format!("StructuredBuffer<{ty}>.Load"),
+        );
+    }
+    push(
+        Family::UniformBuffer,
+        "cbuffer.float4".to_string(),
+        "cbuffer{float4} load".to_string(),
+    );
+    for format in Format::ALL {
+        push(
+            Family::TextureLoad { format },
+            format!("tex.load.{}", format.id_token()),
+            format!("Texture2D<{}>.Load", format.texture_name()),
+        );
+    }
+    for (filter, word) in [(SampleFilter::Nearest, "nearest"), (SampleFilter::Bilinear, "bilinear")] {
+        for format in Format::ALL {
+            push(
+                Family::TextureSample { format, filter },
+                format!("tex.sample.{word}.{}", format.id_token()),
+                format!("Texture2D<{}>.Sample({word})", format.texture_name()),
+            );
+        }
+    }
+    cases
+}
+
+/// Looks a case up by its exact id.
+pub fn find_case<'a>(cases: &'a [Case], id: &str) -> Option<&'a Case> {
+    cases.iter().find(|c| c.id == id)
+}
+
+/// A `--filter` that selected nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectError {
+    /// The filters as given.
+    pub filters: Vec<String>,
+}
+
+impl std::fmt::Display for SelectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no case matches the filter {}; `perftest --list-cases` lists ids and names",
+            self.filters
+                .iter()
+                .map(|s| format!("'{s}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+impl std::error::Error for SelectError {}
+
+/// Keeps the cases whose id or display name contains any of `filters` (case-insensitive
+/// substring match, no wildcards), in suite order. No filters keeps every case.
+pub fn select_cases(cases: &[Case], filters: &[String]) -> Result<Vec<Case>, SelectError> {
+    if filters.is_empty() {
+        return Ok(cases.to_vec());
+    }
+    let wanted: Vec<String> = filters.iter().map(|f| f.to_lowercase()).collect();
+    let selected: Vec<Case> = cases
+        .iter()
+        .filter(|c| {
+            let id = c.id.to_lowercase();
+            let name = c.name.to_lowercase();
+            wanted.iter().any(|w| id.contains(w) || name.contains(w))
+        })
+        .cloned()
+        .collect();
+    if selected.is_empty() {
+        Err(SelectError { filters: filters.to_vec() })
+    } else {
+        Ok(selected)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    /// The original's names, in order, as listed in the project's notes on the original.
+    const ORIGINAL_NAMES: &str = include_str!("../tests/original_names.txt");
+
+    #[test]
+    fn names_and_order_match_the_original() {
+        let expected: Vec<&str> = ORIGINAL_NAMES.lines().filter(|l| !l.is_empty()).collect();
+        let got: Vec<String> = original_cases().into_iter().map(|c| c.name).collect();
+        assert_eq!(expected.len(), 138);
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn ids_are_unique_and_lowercase() {
+        let cases = original_cases();
+        let ids: HashSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids.len(), cases.len());
+        assert!(cases.iter().all(|c| c.id == c.id.to_lowercase() && !c.id.contains(' ')));
+        assert!(find_case(&cases, BASELINE_CASE_ID).is_some());
+        assert_eq!(
+            find_case(&cases, "raw.load4.unaligned.random").map(|c| c.name.as_str()),
+            Some("ByteAddressBuffer.Load4 unaligned random")
+        );
+    }
+
+    #[test]
+    fn row_109_uses_the_corrected_name() {
+        let cases = original_cases();
+        assert_eq!(cases[108].name, "Texture2D<RGBA32F>.Sample(nearest) uniform");
+        assert_eq!(
+            cases[108].family,
+            Family::TextureSample { format: Format::Rgba32f, filter: SampleFilter::Nearest }
+        );
+    }
+
+    #[test]
+    fn filters_match_ids_and_names_case_insensitively() {
+        let cases = original_cases();
+        let raw = select_cases(&cases, &["bytead".to_string()]).unwrap_or_default();
+        assert_eq!(raw.len(), 18);
+        let by_id = select_cases(&cases, &["RAW.LOAD4".to_string()]).unwrap_or_default();
+        assert_eq!(by_id.len(), 6);
+        let two = select_cases(&cases, &["cbuffer".into(), "structured.float4".into()])
+            .unwrap_or_default();
+        assert_eq!(two.len(), 6);
+        assert_eq!(two[0].id, "structured.float4.uniform");
+        let none = select_cases(&cases, &["nothing-like-this".to_string()]);
+        assert!(none.is_err());
+        assert_eq!(select_cases(&cases, &[]).map(|v| v.len()), Ok(138));
+    }
+
+    #[test]
+    fn bytes_per_load() {
+        let cases = original_cases();
+        let get = |id: &str| find_case(&cases, id).map(|c| c.bytes_per_load());
+        assert_eq!(get("typed.r8.linear"), Some(1));
+        assert_eq!(get("raw.load3.random"), Some(12));
+        assert_eq!(get("structured.float2.uniform"), Some(8));
+        assert_eq!(get("cbuffer.float4.random"), Some(16));
+        assert_eq!(get("tex.sample.bilinear.rgba16f.linear"), Some(8));
+    }
+}

@@ -1,0 +1,270 @@
+//! CPU models of the kernels: what each thread's sum must be.
+//!
+//! These mirror `shaders/*.comp` exactly: same addressing, same loop order, same widening of
+//! narrow loads to four lanes, f32 accumulation. A GPU result is accepted when every lane is
+//! within [`Tolerance`] of the model.
+
+use crate::case::{Case, Family, Pattern};
+use crate::data::{input_bytes, texture_bytes, TEXTURE_SIZE};
+use crate::format::Format;
+
+/// Threads in every workgroup (256x1 for buffers, 16x16 for textures).
+pub const THREADS_PER_GROUP: u32 = 256;
+
+/// Loads each thread performs (textures: a 16x16 nested loop).
+pub const LOADS_PER_THREAD: u32 = 256;
+
+/// The runtime values a kernel reads from push constants, which the model needs too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelParams {
+    /// OR-ed into every address; 0 in every real run (it only hides the address from the
+    /// compiler).
+    pub elements_mask: u32,
+    /// Byte offset of the first raw load: 0, or 4 for the "unaligned" raw cases.
+    pub read_start_address: u32,
+}
+
+impl KernelParams {
+    /// The values the suite uses for `case`.
+    pub fn for_case(case: &Case) -> Self {
+        let unaligned = matches!(case.family, Family::RawBuffer { unaligned: true, .. });
+        KernelParams { elements_mask: 0, read_start_address: if unaligned { 4 } else { 0 } }
+    }
+}
+
+/// How close a GPU sum must be to the model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
+    /// Allowed |gpu - model| as a fraction of the sum of the absolute values of the terms
+    /// (per lane).
+    pub relative: f32,
+}
+
+impl Tolerance {
+    /// The suite's tolerance: 1e-4 of the sum of |terms|. One wrong load out of 256 moves a
+    /// sum by about 4e-3 of that, so addressing errors cannot hide inside it, while
+    /// rounding differences (f32 order of additions, UNORM conversion) stay far below it.
+    pub const DEFAULT: Tolerance = Tolerance { relative: 1e-4 };
+
+    /// True when `got` is acceptable for a model sum `expected` whose terms' absolute values
+    /// add up to `abs_sum`.
+    pub fn accepts(self, got: f32, expected: f32, abs_sum: f32) -> bool {
+        got.is_finite() && (got - expected).abs() <= self.relative * abs_sum
+    }
+}
+
+/// The model's answer for one thread: the four-lane sum and, per lane, the sum of the
+/// absolute values of its terms (the scale for [`Tolerance`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReferenceSum {
+    /// Expected sum per lane.
+    pub sum: [f32; 4],
+    /// Sum of |term| per lane.
+    pub abs_sum: [f32; 4],
+}
+
+fn hash(x: u32) -> u32 {
+    x.wrapping_mul(0x3504_f333)
+}
+
+/// Widens a load of `n` components to four lanes as the original did:
+/// 1 → `xxxx`, 2 → `xyxy`, 3 → `xyzx`, 4 → `xyzw`.
+fn widen(v: [f32; 4], n: u32) -> [f32; 4] {
+    match n {
+        1 => [v[0]; 4],
+        2 => [v[0], v[1], v[0], v[1]],
+        3 => [v[0], v[1], v[2], v[0]],
+        _ => v,
+    }
+}
+
+fn word_at(bytes: &[u8], byte: usize) -> f32 {
+    match bytes.get(byte..byte + 4) {
+        Some(w) => f32::from_le_bytes([w[0], w[1], w[2], w[3]]),
+        None => f32::NAN,
+    }
+}
+
+fn floats_at(bytes: &[u8], byte: usize, n: u32) -> [f32; 4] {
+    let mut v = [0.0; 4];
+    for (k, lane) in v.iter_mut().enumerate().take(n as usize) {
+        *lane = word_at(bytes, byte + 4 * k);
+    }
+    v
+}
+
+fn texel(format: Format, bytes: &[u8], index: usize) -> [f32; 4] {
+    let size = format.texel_bytes() as usize;
+    match bytes.get(index * size..(index + 1) * size) {
+        Some(t) => [0, 1, 2, 3].map(|c| format.decode_channel(t, c)),
+        None => [f32::NAN; 4],
+    }
+}
+
+struct Accumulator(ReferenceSum);
+
+impl Accumulator {
+    fn new() -> Self {
+        Accumulator(ReferenceSum { sum: [0.0; 4], abs_sum: [0.0; 4] })
+    }
+    fn add(&mut self, v: [f32; 4]) {
+        for lane in 0..4 {
+            self.0.sum[lane] += v[lane];
+            self.0.abs_sum[lane] += v[lane].abs();
+        }
+    }
+}
+
+/// Computes what the thread at `local` (`[x, y]` inside its workgroup; `y` is 0 for buffer
+/// cases) of `case` must write in verification mode.
+pub fn reference_sum(case: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum {
+    let mut acc = Accumulator::new();
+    let mask = params.elements_mask;
+    if case.family.is_texture() {
+        let htid = local.map(|l| match case.pattern {
+            Pattern::Uniform => 0,
+            Pattern::Linear => l,
+            Pattern::Random => hash(l) & 0x4,
+        });
+        let format = case.family.format().unwrap_or(Format::R8);
+        let texels = texture_bytes(format.texel_bytes());
+        for y in 0..16 {
+            for x in 0..16 {
+                let ex = ((htid[0] + x) | mask) % TEXTURE_SIZE;
+                let ey = ((htid[1] + y) | mask) % TEXTURE_SIZE;
+                let t = texel(format, texels, (ey * TEXTURE_SIZE + ex) as usize);
+                acc.add(widen(t, format.components()));
+            }
+        }
+        return acc.0;
+    }
+    let local_index = local[0]; // buffers use a 256x1 workgroup
+    let htid = match case.pattern {
+        Pattern::Uniform => 0,
+        Pattern::Linear => local_index,
+        Pattern::Random => hash(local_index) & 0xf,
+    };
+    let bytes = input_bytes();
+    for i in 0..LOADS_PER_THREAD {
+        let elem = (htid + i) | mask;
+        let v = match case.family {
+            Family::TypedBuffer { format } => {
+                widen(texel(format, bytes, elem as usize), format.components())
+            }
+            Family::RawBuffer { words, .. } => {
+                let start = htid * 4 * words + params.read_start_address;
+                let address = (start + i * 4 * words) | mask;
+                widen(floats_at(bytes, (address & !3) as usize, words), words)
+            }
+            Family::StructuredBuffer { components } => widen(
+                floats_at(bytes, (elem * 4 * components) as usize, components),
+                components,
+            ),
+            Family::UniformBuffer => floats_at(bytes, (elem * 16) as usize, 4),
+            Family::TextureLoad { .. } | Family::TextureSample { .. } => [f32::NAN; 4],
+        };
+        acc.add(v);
+    }
+    acc.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix::{find_case, original_cases};
+
+    fn case(id: &str) -> Case {
+        find_case(&original_cases(), id).cloned().unwrap_or_else(|| unreachable!("{id}"))
+    }
+
+    #[test]
+    fn uniform_pattern_is_the_same_for_every_thread() {
+        let c = case("raw.load2.uniform");
+        let p = KernelParams::for_case(&c);
+        assert_eq!(reference_sum(&c, p, [0, 0]), reference_sum(&c, p, [200, 0]));
+    }
+
+    #[test]
+    fn linear_threads_differ_and_shift_by_one_element() {
+        let c = case("structured.float.linear");
+        let p = KernelParams::for_case(&c);
+        let a = reference_sum(&c, p, [0, 0]);
+        let b = reference_sum(&c, p, [1, 0]);
+        assert_ne!(a.sum, b.sum);
+        let bytes = input_bytes();
+        // Thread 1 reads elements 1..=256, thread 0 reads 0..=255.
+        let diff = word_at(bytes, 256 * 4) - word_at(bytes, 0);
+        assert!(((b.sum[0] - a.sum[0]) - diff).abs() <= 1e-3 * a.abs_sum[0]);
+    }
+
+    #[test]
+    fn raw_widths_widen_like_the_original() {
+        let c = case("raw.load3.uniform");
+        let s = reference_sum(&c, KernelParams::for_case(&c), [0, 0]);
+        assert_eq!(s.sum[3], s.sum[0]);
+        let c4 = case("raw.load4.uniform");
+        let s4 = reference_sum(&c4, KernelParams::for_case(&c4), [0, 0]);
+        assert_ne!(s4.sum[3], s4.sum[0]);
+        let one = case("raw.load.uniform");
+        let s1 = reference_sum(&one, KernelParams::for_case(&one), [0, 0]);
+        assert!(s1.sum.iter().all(|&v| v == s1.sum[0]));
+    }
+
+    #[test]
+    fn unaligned_start_shifts_by_one_word() {
+        let aligned = case("raw.load.uniform");
+        let mut p = KernelParams::for_case(&aligned);
+        p.read_start_address = 4;
+        let shifted = reference_sum(&aligned, p, [0, 0]);
+        let c = case("raw.load2.unaligned.uniform");
+        assert_eq!(KernelParams::for_case(&c).read_start_address, 4);
+        // Load (W=1) starting at byte 4 equals the sum of words 1..=256.
+        let bytes = input_bytes();
+        let direct: f32 = (1..=256).map(|k| word_at(bytes, 4 * k)).sum();
+        assert_eq!(shifted.sum[0], direct);
+    }
+
+    #[test]
+    fn random_pattern_offsets_stay_small() {
+        for l in 0..256 {
+            assert!(hash(l) & 0xf < 16);
+        }
+        let c = case("typed.rgba8.random");
+        let p = KernelParams::for_case(&c);
+        let sums: std::collections::HashSet<u32> =
+            (0..256).map(|l| reference_sum(&c, p, [l, 0]).sum[0].to_bits()).collect();
+        assert!(sums.len() > 1 && sums.len() <= 16);
+    }
+
+    #[test]
+    fn texture_linear_depends_on_both_axes() {
+        let c = case("tex.load.rg16f.linear");
+        let p = KernelParams::for_case(&c);
+        let a = reference_sum(&c, p, [3, 5]);
+        let b = reference_sum(&c, p, [5, 3]);
+        assert_ne!(a.sum, b.sum);
+        assert_eq!(a.sum[0], a.sum[2]);
+        assert!(a.sum.iter().all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn every_case_has_a_finite_non_zero_model() {
+        for c in original_cases() {
+            let s = reference_sum(&c, KernelParams::for_case(&c), [7, 3]);
+            assert!(s.sum.iter().all(|v| v.is_finite()), "{}", c.id);
+            assert!(s.abs_sum.iter().all(|&v| v > 0.0), "{}", c.id);
+        }
+    }
+
+    #[test]
+    fn tolerance_rejects_one_wrong_load() {
+        let c = case("structured.float4.linear");
+        let s = reference_sum(&c, KernelParams::for_case(&c), [0, 0]);
+        let bytes = input_bytes();
+        // Replace the first load's x with the value of another element.
+        let wrong = s.sum[0] - word_at(bytes, 0) + word_at(bytes, 16 * 700);
+        assert!(!Tolerance::DEFAULT.accepts(wrong, s.sum[0], s.abs_sum[0]));
+        assert!(Tolerance::DEFAULT.accepts(s.sum[0], s.sum[0], s.abs_sum[0]));
+        assert!(!Tolerance::DEFAULT.accepts(f32::NAN, s.sum[0], s.abs_sum[0]));
+    }
+}
