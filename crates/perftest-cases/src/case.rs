@@ -95,7 +95,10 @@ impl Family {
 
     /// True for the two texture families (16x16 workgroups, 2D addressing).
     pub fn is_texture(self) -> bool {
-        matches!(self, Family::TextureLoad { .. } | Family::TextureSample { .. })
+        matches!(
+            self,
+            Family::TextureLoad { .. } | Family::TextureSample { .. }
+        )
     }
 
     /// Components of the value one load returns before widening to four lanes.

@@ -79,7 +79,10 @@ mod tests {
         for w in words() {
             let f = f32::from_bits(w);
             assert!(f.is_normal(), "word {w:#x}");
-            assert!((2f32.powi(-7)..2f32.powi(9)).contains(&f.abs()), "word {w:#x} = {f}");
+            assert!(
+                (2f32.powi(-7)..2f32.powi(9)).contains(&f.abs()),
+                "word {w:#x} = {f}"
+            );
             for half in [(w >> 16) as u16, w as u16] {
                 let h = half_to_f32(half);
                 assert!(h.is_finite() && h != 0.0, "half {half:#x} of {w:#x}");

@@ -27,10 +27,25 @@ pub fn original_cases() -> Vec<Case> {
             format!("Buffer<{}>.Load", format.buffer_name()),
         );
     }
-    let raw = [(1, false), (2, false), (3, false), (4, false), (2, true), (4, true)];
+    let raw = [
+        (1, false),
+        (2, false),
+        (3, false),
+        (4, false),
+        (2, true),
+        (4, true),
+    ];
     for (words, unaligned) in raw {
-        let suffix = if words == 1 { String::new() } else { words.to_string() };
-        let (id_tail, name_tail) = if unaligned { (".unaligned", " unaligned") } else { ("", "") };
+        let suffix = if words == 1 {
+            String::new()
+        } else {
+            words.to_string()
+        };
+        let (id_tail, name_tail) = if unaligned {
+            (".unaligned", " unaligned")
+        } else {
+            ("", "")
+        };
         push(
             Family::RawBuffer { words, unaligned },
             format!("raw.load{suffix}{id_tail}"),
@@ -56,7 +71,10 @@ pub fn original_cases() -> Vec<Case> {
             format!("Texture2D<{}>.Load", format.texture_name()),
         );
     }
-    for (filter, word) in [(SampleFilter::Nearest, "nearest"), (SampleFilter::Bilinear, "bilinear")] {
+    for (filter, word) in [
+        (SampleFilter::Nearest, "nearest"),
+        (SampleFilter::Bilinear, "bilinear"),
+    ] {
         for format in Format::ALL {
             push(
                 Family::TextureSample { format, filter },
@@ -113,7 +131,9 @@ pub fn select_cases(cases: &[Case], filters: &[String]) -> Result<Vec<Case>, Sel
         .cloned()
         .collect();
     if selected.is_empty() {
-        Err(SelectError { filters: filters.to_vec() })
+        Err(SelectError {
+            filters: filters.to_vec(),
+        })
     } else {
         Ok(selected)
     }
@@ -140,7 +160,9 @@ mod tests {
         let cases = original_cases();
         let ids: HashSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids.len(), cases.len());
-        assert!(cases.iter().all(|c| c.id == c.id.to_lowercase() && !c.id.contains(' ')));
+        assert!(cases
+            .iter()
+            .all(|c| c.id == c.id.to_lowercase() && !c.id.contains(' ')));
         assert!(find_case(&cases, BASELINE_CASE_ID).is_some());
         assert_eq!(
             find_case(&cases, "raw.load4.unaligned.random").map(|c| c.name.as_str()),
@@ -151,10 +173,16 @@ mod tests {
     #[test]
     fn row_109_uses_the_corrected_name() {
         let cases = original_cases();
-        assert_eq!(cases[108].name, "Texture2D<RGBA32F>.Sample(nearest) uniform");
+        assert_eq!(
+            cases[108].name,
+            "Texture2D<RGBA32F>.Sample(nearest) uniform"
+        );
         assert_eq!(
             cases[108].family,
-            Family::TextureSample { format: Format::Rgba32f, filter: SampleFilter::Nearest }
+            Family::TextureSample {
+                format: Format::Rgba32f,
+                filter: SampleFilter::Nearest
+            }
         );
     }
 

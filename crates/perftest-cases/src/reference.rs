@@ -27,8 +27,17 @@ pub struct KernelParams {
 impl KernelParams {
     /// The values the suite uses for `case`.
     pub fn for_case(case: &Case) -> Self {
-        let unaligned = matches!(case.family, Family::RawBuffer { unaligned: true, .. });
-        KernelParams { elements_mask: 0, read_start_address: if unaligned { 4 } else { 0 } }
+        let unaligned = matches!(
+            case.family,
+            Family::RawBuffer {
+                unaligned: true,
+                ..
+            }
+        );
+        KernelParams {
+            elements_mask: 0,
+            read_start_address: if unaligned { 4 } else { 0 },
+        }
     }
 }
 
@@ -105,7 +114,10 @@ struct Accumulator(ReferenceSum);
 
 impl Accumulator {
     fn new() -> Self {
-        Accumulator(ReferenceSum { sum: [0.0; 4], abs_sum: [0.0; 4] })
+        Accumulator(ReferenceSum {
+            sum: [0.0; 4],
+            abs_sum: [0.0; 4],
+        })
     }
     fn add(&mut self, v: [f32; 4]) {
         for lane in 0..4 {
@@ -174,7 +186,9 @@ mod tests {
     use crate::matrix::{find_case, original_cases};
 
     fn case(id: &str) -> Case {
-        find_case(&original_cases(), id).cloned().unwrap_or_else(|| unreachable!("{id}"))
+        find_case(&original_cases(), id)
+            .cloned()
+            .unwrap_or_else(|| unreachable!("{id}"))
     }
 
     #[test]
@@ -231,8 +245,9 @@ mod tests {
         }
         let c = case("typed.rgba8.random");
         let p = KernelParams::for_case(&c);
-        let sums: std::collections::HashSet<u32> =
-            (0..256).map(|l| reference_sum(&c, p, [l, 0]).sum[0].to_bits()).collect();
+        let sums: std::collections::HashSet<u32> = (0..256)
+            .map(|l| reference_sum(&c, p, [l, 0]).sum[0].to_bits())
+            .collect();
         assert!(sums.len() > 1 && sums.len() <= 16);
     }
 

@@ -27,7 +27,10 @@ pub enum Support {
 /// Decides whether `case` can run, given `lookup(format)` for the device's formats.
 pub fn support(case: &Case, lookup: impl Fn(Format) -> FormatSupport) -> Support {
     let missing = |what: &str, format: Format| {
-        Support::Skipped(format!("{} does not support {what}", vk_format_name(format)))
+        Support::Skipped(format!(
+            "{} does not support {what}",
+            vk_format_name(format)
+        ))
     };
     match case.family {
         Family::TypedBuffer { format } if !lookup(format).uniform_texel_buffer => {
@@ -38,9 +41,10 @@ pub fn support(case: &Case, lookup: impl Fn(Format) -> FormatSupport) -> Support
         {
             missing("SAMPLED_IMAGE (optimal tiling)", format)
         }
-        Family::TextureSample { format, filter: SampleFilter::Bilinear }
-            if !lookup(format).linear_filter =>
-        {
+        Family::TextureSample {
+            format,
+            filter: SampleFilter::Bilinear,
+        } if !lookup(format).linear_filter => {
             missing("SAMPLED_IMAGE_FILTER_LINEAR (optimal tiling)", format)
         }
         _ => Support::Supported,
@@ -67,20 +71,31 @@ mod tests {
     use super::*;
     use crate::matrix::original_cases;
 
-    const ALL: FormatSupport =
-        FormatSupport { uniform_texel_buffer: true, sampled_image: true, linear_filter: true };
+    const ALL: FormatSupport = FormatSupport {
+        uniform_texel_buffer: true,
+        sampled_image: true,
+        linear_filter: true,
+    };
 
     #[test]
     fn everything_supported_runs_everything() {
-        assert!(original_cases().iter().all(|c| support(c, |_| ALL) == Support::Supported));
+        assert!(original_cases()
+            .iter()
+            .all(|c| support(c, |_| ALL) == Support::Supported));
     }
 
     #[test]
     fn synthetic_table_skips_exactly_what_lacks_a_feature() {
         // A device where RGBA32F cannot be filtered and RG16F cannot be a texel buffer.
         let table = |f: Format| match f {
-            Format::Rgba32f => FormatSupport { linear_filter: false, ..ALL },
-            Format::Rg16f => FormatSupport { uniform_texel_buffer: false, ..ALL },
+            Format::Rgba32f => FormatSupport {
+                linear_filter: false,
+                ..ALL
+            },
+            Format::Rg16f => FormatSupport {
+                uniform_texel_buffer: false,
+                ..ALL
+            },
             _ => ALL,
         };
         let skipped: Vec<(String, String)> = original_cases()
@@ -110,7 +125,10 @@ mod tests {
     #[test]
     fn no_sampled_image_skips_every_texture_case_of_that_format() {
         let table = |f: Format| match f {
-            Format::R8 => FormatSupport { sampled_image: false, ..ALL },
+            Format::R8 => FormatSupport {
+                sampled_image: false,
+                ..ALL
+            },
             _ => ALL,
         };
         let n = original_cases()

@@ -1,1 +1,53 @@
-//! placeholder
+//! Vulkan core of perftest: measures how fast a GPU's shader cores load data from L1, per
+//! resource type, format and access pattern.
+//!
+//! The crate enumerates compute targets (device + timestamp-capable compute queue family),
+//! creates or borrows a device, uploads the suite's resources, builds one compute pipeline per
+//! case from embedded SPIR-V, and runs timestamped dispatches and verification dispatches.
+//! Policy — how many dispatches, statistics, output — belongs to the caller.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use perftest_core::{compute_targets, select, Bench, Context, DeviceChoice, Instance, InstanceOptions};
+//!
+//! # fn main() -> Result<(), perftest_core::Error> {
+//! let instance = Arc::new(Instance::new(&InstanceOptions::default())?);
+//! let targets = compute_targets(instance.handle(), instance.api_version())?;
+//! let summaries: Vec<_> = targets.iter().map(|t| t.summary.clone()).collect();
+//! let chosen = select(&summaries, &DeviceChoice::default())?;
+//! let mut bench = Bench::new(Context::new(instance.clone(), &targets[chosen])?)?;
+//! let cases = perftest_cases::original_cases();
+//! let kernel = bench.prepare(&cases[0])?;
+//! let times = bench.time(kernel, [4, 1024, 1], 3)?;
+//! println!("{}: {:?}", cases[0].name, times);
+//! # Ok(())
+//! # }
+//! ```
+
+mod bench;
+mod context;
+mod error;
+mod formats;
+mod instance;
+mod kernels;
+mod memory;
+mod resources;
+mod selection;
+mod targets;
+mod timing;
+mod validation;
+mod verification;
+
+pub use ash;
+pub use bench::{Bench, KernelId, MAX_DISPATCHES_PER_SUBMIT};
+pub use context::{Context, DEFAULT_FENCE_TIMEOUT};
+pub use error::{Error, Result};
+pub use formats::{format_support, vk_format};
+pub use instance::{Instance, InstanceOptions};
+pub use kernels::{specialization, spirv_for};
+pub use resources::{VERIFY_GROUPS, VERIFY_THREADS};
+pub use selection::{listing, select, DeviceChoice, DeviceType, SelectionError, TargetSummary};
+pub use targets::{compute_targets, describe_target, timestamp_compute_families, ComputeTarget};
+pub use timing::elapsed;
+pub use validation::{Severity, ValidationMessage};
+pub use verification::{check, Mismatch, VerifyOutcome};

@@ -1,0 +1,289 @@
+//! [`Bench`]: a context plus the suite's resources and pipelines; runs timed dispatches and
+//! verification dispatches.
+
+use std::time::Duration;
+
+use ash::vk;
+use perftest_cases::{support, Case, KernelParams, Support, THREADS_PER_GROUP};
+
+use crate::context::{Context, MAX_QUERIES};
+use crate::error::{Error, Result, VkResultExt};
+use crate::formats::index;
+use crate::kernels::{Kernel, PushConstants};
+use crate::resources::{Resources, VERIFY_GROUPS, VERIFY_THREADS};
+use crate::timing::elapsed;
+
+/// Most dispatches one [`Bench::time`] call may record (two timestamps each).
+pub const MAX_DISPATCHES_PER_SUBMIT: u32 = MAX_QUERIES / 2;
+
+/// Handle to a case prepared with [`Bench::prepare`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelId(usize);
+
+/// The suite on one device: resources filled, pipelines built on demand.
+pub struct Bench {
+    ctx: Context,
+    resources: Resources,
+    kernels: Vec<Kernel>,
+}
+
+impl Bench {
+    /// Creates and uploads the suite's resources on `ctx`.
+    pub fn new(mut ctx: Context) -> Result<Self> {
+        let limits = {
+            // SAFETY: plain query on a live instance and its physical device.
+            let props = unsafe {
+                ctx.instance
+                    .get_physical_device_properties(ctx.target.physical_device)
+            };
+            props.limits
+        };
+        if limits.max_compute_work_group_invocations < THREADS_PER_GROUP
+            || limits.max_compute_work_group_size[0] < 256
+        {
+            return Err(Error::Unsupported {
+                id: "every case".into(),
+                reason: format!(
+                    "the device allows {} invocations per workgroup; perftest needs 256",
+                    limits.max_compute_work_group_invocations
+                ),
+            });
+        }
+        let resources = Resources::new(&mut ctx)?;
+        Ok(Bench {
+            ctx,
+            resources,
+            kernels: Vec::new(),
+        })
+    }
+
+    /// The underlying context.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// The underlying context, mutably (e.g. to change the fence timeout).
+    pub fn context_mut(&mut self) -> &mut Context {
+        &mut self.ctx
+    }
+
+    /// Whether this device can run `case`, and why not.
+    pub fn support(&self, case: &Case) -> Support {
+        support(case, |f| self.resources.support[index(f)])
+    }
+
+    /// Builds the pipeline of `case` (skipped cases give [`Error::Unsupported`]).
+    pub fn prepare(&mut self, case: &Case) -> Result<KernelId> {
+        if let Some(i) = self.kernels.iter().position(|k| k.case == *case) {
+            return Ok(KernelId(i));
+        }
+        if let Support::Skipped(reason) = self.support(case) {
+            return Err(Error::Unsupported {
+                id: case.id.clone(),
+                reason,
+            });
+        }
+        let kernel = Kernel::new(&self.ctx, &self.resources, case)?;
+        self.kernels.push(kernel);
+        Ok(KernelId(self.kernels.len() - 1))
+    }
+
+    fn kernel(&self, id: KernelId) -> Result<&Kernel> {
+        self.kernels
+            .get(id.0)
+            .ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {}", id.0)))
+    }
+
+    /// Checks `groups` against `maxComputeWorkGroupCount`.
+    fn check_groups(&self, groups: [u32; 3]) -> Result<()> {
+        let max = self.ctx.target.max_compute_work_group_count;
+        if groups.contains(&0) || groups.iter().zip(max).any(|(&g, m)| g > m) {
+            return Err(Error::InvalidArgument(format!(
+                "dispatch of {groups:?} workgroups is outside 1..={max:?}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Runs `dispatches` back-to-back dispatches of `groups` workgroups in one submission,
+    /// each between its own pair of timestamps with a compute-to-compute barrier before it,
+    /// and returns each dispatch's GPU time.
+    pub fn time(
+        &mut self,
+        id: KernelId,
+        groups: [u32; 3],
+        dispatches: u32,
+    ) -> Result<Vec<Duration>> {
+        self.check_groups(groups)?;
+        if dispatches == 0 || dispatches > MAX_DISPATCHES_PER_SUBMIT {
+            return Err(Error::InvalidArgument(format!(
+                "dispatches per submission must be 1..={MAX_DISPATCHES_PER_SUBMIT}, got {dispatches}"
+            )));
+        }
+        let kernel = self.kernel(id)?;
+        let params = KernelParams::for_case(&kernel.case);
+        let push = PushConstants {
+            elements_mask: params.elements_mask,
+            write_index: u32::MAX,
+            read_start_address: params.read_start_address,
+            pad: 0,
+        };
+        let (pipeline, layout, set) = (kernel.pipeline, kernel.layout, kernel.set);
+        let pool = self.ctx.query_pool;
+        let queries = 2 * dispatches;
+        self.ctx.submit_and_wait(|device, cb| {
+            let barrier = [vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+                .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)];
+            // SAFETY: recording state; every handle is alive and belongs to this device.
+            unsafe {
+                device.cmd_reset_query_pool(cb, pool, 0, queries);
+                device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
+                device.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::COMPUTE,
+                    layout,
+                    0,
+                    &[set],
+                    &[],
+                );
+                device.cmd_push_constants(
+                    cb,
+                    layout,
+                    vk::ShaderStageFlags::COMPUTE,
+                    0,
+                    &push.bytes(),
+                );
+                for k in 0..dispatches {
+                    device.cmd_pipeline_barrier(
+                        cb,
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::DependencyFlags::empty(),
+                        &barrier,
+                        &[],
+                        &[],
+                    );
+                    device.cmd_write_timestamp(
+                        cb,
+                        vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                        pool,
+                        2 * k,
+                    );
+                    device.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+                    device.cmd_write_timestamp(
+                        cb,
+                        vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                        pool,
+                        2 * k + 1,
+                    );
+                }
+            }
+        })?;
+        let mut raw = vec![0u64; queries as usize];
+        // SAFETY: the submission finished; `raw` holds exactly `queries` 64-bit values.
+        unsafe {
+            self.ctx.device.get_query_pool_results(
+                pool,
+                0,
+                &mut raw,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+            )
+        }
+        .call("vkGetQueryPoolResults")?;
+        let bits = self.ctx.target.timestamp_valid_bits;
+        let period = self.ctx.target.timestamp_period;
+        raw.chunks_exact(2)
+            .map(|p| elapsed(p[0], p[1], bits, period))
+            .collect()
+    }
+
+    /// Runs the case once with the store path enabled ([`VERIFY_GROUPS`] workgroups) and
+    /// returns every thread's four-lane sum, ordered by workgroup then local index.
+    pub fn verify(&mut self, id: KernelId) -> Result<Vec<[f32; 4]>> {
+        let kernel = self.kernel(id)?;
+        let params = KernelParams::for_case(&kernel.case);
+        let push = PushConstants {
+            elements_mask: params.elements_mask,
+            write_index: 0,
+            read_start_address: params.read_start_address,
+            pad: 0,
+        };
+        let (pipeline, layout, set) = (kernel.pipeline, kernel.layout, kernel.set);
+        let output = self.resources.output.buffer;
+        let size = self.resources.output.size;
+        self.ctx.submit_and_wait(|device, cb| {
+            let before = [vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::SHADER_WRITE)];
+            let after = [vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+                .dst_access_mask(vk::AccessFlags::HOST_READ)];
+            // SAFETY: recording state; every handle is alive and belongs to this device.
+            unsafe {
+                // Poison the output (all-ones = NaN) so a thread that writes nothing fails.
+                device.cmd_fill_buffer(cb, output, 0, size, u32::MAX);
+                device.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::DependencyFlags::empty(),
+                    &before,
+                    &[],
+                    &[],
+                );
+                device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
+                device.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::COMPUTE,
+                    layout,
+                    0,
+                    &[set],
+                    &[],
+                );
+                device.cmd_push_constants(
+                    cb,
+                    layout,
+                    vk::ShaderStageFlags::COMPUTE,
+                    0,
+                    &push.bytes(),
+                );
+                device.cmd_dispatch(cb, VERIFY_GROUPS[0], VERIFY_GROUPS[1], VERIFY_GROUPS[2]);
+                device.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::PipelineStageFlags::HOST,
+                    vk::DependencyFlags::empty(),
+                    &after,
+                    &[],
+                    &[],
+                );
+            }
+        })?;
+        let bytes = self
+            .resources
+            .output
+            .allocation
+            .as_ref()
+            .and_then(|a| a.mapped_slice())
+            .ok_or_else(|| Error::InvalidArgument("output memory is not host-visible".into()))?;
+        Ok(bytes
+            .chunks_exact(16)
+            .take(VERIFY_THREADS as usize)
+            .map(|t| {
+                let f = |k: usize| f32::from_le_bytes([t[k], t[k + 1], t[k + 2], t[k + 3]]);
+                [f(0), f(4), f(8), f(12)]
+            })
+            .collect())
+    }
+}
+
+impl Drop for Bench {
+    fn drop(&mut self) {
+        self.ctx.settle();
+        for k in &mut self.kernels {
+            k.destroy(&self.ctx);
+        }
+        self.resources.destroy(&mut self.ctx);
+    }
+}

@@ -1,0 +1,327 @@
+//! The device-level context: a device and queue (created or borrowed), a memory allocator, and
+//! one command buffer with its fence and timestamp query pool.
+
+use std::mem::ManuallyDrop;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ash::vk;
+use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+
+use crate::error::{vk_error, Error, Result, VkResultExt};
+use crate::instance::Instance;
+use crate::targets::{describe_target, ComputeTarget};
+
+/// Default limit for one submission to finish before it is reported as a timeout.
+pub const DEFAULT_FENCE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Timestamp queries available per submission (two per dispatch).
+pub(crate) const MAX_QUERIES: u32 = 512;
+
+/// A Vulkan device and compute queue that perftest runs its work on.
+///
+/// Either owned ([`Context::new`]: perftest created the device and destroys it) or borrowed
+/// ([`Context::borrow`]: an engine's device, never destroyed here). Everything perftest creates
+/// on the device is destroyed when the context (or the [`crate::Bench`] holding it) drops.
+pub struct Context {
+    pub(crate) instance: ash::Instance,
+    _instance_keepalive: Option<Arc<Instance>>,
+    pub(crate) target: ComputeTarget,
+    pub(crate) device: ash::Device,
+    owns_device: bool,
+    pub(crate) queue: vk::Queue,
+    pub(crate) allocator: ManuallyDrop<Allocator>,
+    command_pool: vk::CommandPool,
+    pub(crate) command_buffer: vk::CommandBuffer,
+    fence: vk::Fence,
+    pub(crate) query_pool: vk::QueryPool,
+    pending: bool,
+    lost: bool,
+    fence_timeout: Duration,
+}
+
+impl Context {
+    /// Creates a device with one queue of `target`'s compute family on `instance`.
+    pub fn new(instance: Arc<Instance>, target: &ComputeTarget) -> Result<Self> {
+        let priorities = [1.0f32];
+        let queue_info = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(target.summary.queue_family)
+            .queue_priorities(&priorities)];
+        let info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_info);
+        let ash_instance = instance.handle().clone();
+        // SAFETY: the physical device belongs to `instance`; `info` points at live locals.
+        let device = unsafe { ash_instance.create_device(target.physical_device, &info, None) }
+            .call("vkCreateDevice")?;
+        // SAFETY: queue 0 of this family was requested above.
+        let queue = unsafe { device.get_device_queue(target.summary.queue_family, 0) };
+        Self::finish(
+            ash_instance,
+            Some(instance),
+            target.clone(),
+            device,
+            true,
+            queue,
+        )
+    }
+
+    /// Wraps an engine's existing device and queue. Nothing passed in is ever destroyed.
+    ///
+    /// # Safety
+    /// `instance`, `physical_device`, `device` and `queue` must be valid, related to each other
+    /// (the device created from the physical device of the instance, the queue from
+    /// `queue_family` of the device, a family with compute and timestamps), and outlive the
+    /// returned context. The caller must not use `queue` from another thread while perftest
+    /// submits work (Vulkan requires external synchronisation of queues).
+    pub unsafe fn borrow(
+        instance: &ash::Instance,
+        instance_api_version: u32,
+        physical_device: vk::PhysicalDevice,
+        device: &ash::Device,
+        queue: vk::Queue,
+        queue_family: u32,
+    ) -> Result<Self> {
+        let target = describe_target(
+            instance,
+            instance_api_version,
+            physical_device,
+            queue_family,
+        );
+        if target.timestamp_valid_bits == 0 {
+            return Err(Error::InvalidArgument(format!(
+                "queue family {queue_family} of {} cannot write timestamps",
+                target.summary.name
+            )));
+        }
+        Self::finish(instance.clone(), None, target, device.clone(), false, queue)
+    }
+
+    fn finish(
+        instance: ash::Instance,
+        keepalive: Option<Arc<Instance>>,
+        target: ComputeTarget,
+        device: ash::Device,
+        owns_device: bool,
+        queue: vk::Queue,
+    ) -> Result<Self> {
+        // Build step by step; on failure, undo what was made.
+        let mut made = Partial {
+            device: Some(&device),
+            owns_device,
+            ..Partial::default()
+        };
+        let allocator = Allocator::new(&AllocatorCreateDesc {
+            instance: instance.clone(),
+            device: device.clone(),
+            physical_device: target.physical_device,
+            debug_settings: Default::default(),
+            buffer_device_address: false,
+            allocation_sizes: Default::default(),
+        })
+        .map_err(|source| Error::Allocation {
+            what: "the allocator",
+            source,
+        })?;
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(target.summary.queue_family)
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+        // SAFETY: valid device; create infos point at locals.
+        made.command_pool =
+            unsafe { device.create_command_pool(&pool_info, None) }.call("vkCreateCommandPool")?;
+        let alloc_info = vk::CommandBufferAllocateInfo::default()
+            .command_pool(made.command_pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        // SAFETY: the pool was just created on this device.
+        let command_buffer = unsafe { device.allocate_command_buffers(&alloc_info) }
+            .call("vkAllocateCommandBuffers")?
+            .first()
+            .copied()
+            .ok_or(Error::Vulkan {
+                call: "vkAllocateCommandBuffers",
+                result: vk::Result::ERROR_UNKNOWN,
+            })?;
+        // SAFETY: valid device.
+        made.fence = unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }
+            .call("vkCreateFence")?;
+        let query_info = vk::QueryPoolCreateInfo::default()
+            .query_type(vk::QueryType::TIMESTAMP)
+            .query_count(MAX_QUERIES);
+        // SAFETY: valid device.
+        let query_pool =
+            unsafe { device.create_query_pool(&query_info, None) }.call("vkCreateQueryPool")?;
+        let (command_pool, fence) = (made.command_pool, made.fence);
+        std::mem::forget(made);
+        Ok(Context {
+            instance,
+            _instance_keepalive: keepalive,
+            target,
+            device,
+            owns_device,
+            queue,
+            allocator: ManuallyDrop::new(allocator),
+            command_pool,
+            command_buffer,
+            fence,
+            query_pool,
+            pending: false,
+            lost: false,
+            fence_timeout: DEFAULT_FENCE_TIMEOUT,
+        })
+    }
+
+    /// The device and queue family this context runs on.
+    pub fn target(&self) -> &ComputeTarget {
+        &self.target
+    }
+
+    /// The logical device (created or borrowed).
+    pub fn device(&self) -> &ash::Device {
+        &self.device
+    }
+
+    /// The queue perftest submits to.
+    pub fn queue(&self) -> vk::Queue {
+        self.queue
+    }
+
+    /// True when perftest created the device (and will destroy it).
+    pub fn owns_device(&self) -> bool {
+        self.owns_device
+    }
+
+    /// How long one submission may take before [`Error::Timeout`].
+    pub fn fence_timeout(&self) -> Duration {
+        self.fence_timeout
+    }
+
+    /// Sets how long one submission may take before [`Error::Timeout`].
+    pub fn set_fence_timeout(&mut self, timeout: Duration) {
+        self.fence_timeout = timeout;
+    }
+
+    /// Waits for the last submission, if it has not been seen finishing.
+    fn wait_pending(&mut self, timeout: Duration) -> Result<()> {
+        if self.lost {
+            return Err(Error::DeviceLost {
+                call: "an earlier submission",
+            });
+        }
+        if !self.pending {
+            return Ok(());
+        }
+        let ns = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
+        // SAFETY: the fence belongs to this device.
+        match unsafe { self.device.wait_for_fences(&[self.fence], true, ns) } {
+            Ok(()) => {
+                self.pending = false;
+                Ok(())
+            }
+            Err(vk::Result::TIMEOUT) => Err(Error::Timeout {
+                what: "a GPU submission",
+                timeout,
+            }),
+            Err(r) => {
+                if r == vk::Result::ERROR_DEVICE_LOST {
+                    self.lost = true;
+                }
+                Err(vk_error("vkWaitForFences", r))
+            }
+        }
+    }
+
+    /// Records commands with `record`, submits them and waits (with the fence timeout).
+    /// On a timeout the submission stays pending; the next call waits for it first.
+    pub(crate) fn submit_and_wait(
+        &mut self,
+        record: impl FnOnce(&ash::Device, vk::CommandBuffer),
+    ) -> Result<()> {
+        self.wait_pending(self.fence_timeout)?;
+        let cb = self.command_buffer;
+        // SAFETY: the previous submission (if any) finished, so the command buffer and fence
+        // are not in use; all handles belong to this device.
+        unsafe {
+            self.device
+                .reset_fences(&[self.fence])
+                .call("vkResetFences")?;
+            self.device
+                .reset_command_buffer(cb, vk::CommandBufferResetFlags::empty())
+                .call("vkResetCommandBuffer")?;
+            let begin = vk::CommandBufferBeginInfo::default()
+                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+            self.device
+                .begin_command_buffer(cb, &begin)
+                .call("vkBeginCommandBuffer")?;
+            record(&self.device, cb);
+            self.device
+                .end_command_buffer(cb)
+                .call("vkEndCommandBuffer")?;
+            let buffers = [cb];
+            let submit = [vk::SubmitInfo::default().command_buffers(&buffers)];
+            if let Err(r) = self.device.queue_submit(self.queue, &submit, self.fence) {
+                if r == vk::Result::ERROR_DEVICE_LOST {
+                    self.lost = true;
+                }
+                return Err(vk_error("vkQueueSubmit", r));
+            }
+        }
+        self.pending = true;
+        self.wait_pending(self.fence_timeout)
+    }
+
+    /// Waits (bounded) for outstanding work before destruction.
+    pub(crate) fn settle(&mut self) {
+        if self.pending && !self.lost {
+            // A hung submission cannot be recovered; waiting a bounded time is all we can do.
+            let _ = self.wait_pending(Duration::from_secs(60));
+        }
+        if !self.lost {
+            // SAFETY: valid device; waits for our own submissions only in practice.
+            let _ = unsafe { self.device.queue_wait_idle(self.queue) };
+        }
+    }
+}
+
+/// Objects made so far while building a context, destroyed if building fails midway.
+#[derive(Default)]
+struct Partial<'a> {
+    device: Option<&'a ash::Device>,
+    owns_device: bool,
+    command_pool: vk::CommandPool,
+    fence: vk::Fence,
+}
+
+impl Drop for Partial<'_> {
+    fn drop(&mut self) {
+        let Some(device) = self.device else { return };
+        // SAFETY: these objects were created on `device` and never used by the GPU.
+        unsafe {
+            if self.fence != vk::Fence::null() {
+                device.destroy_fence(self.fence, None);
+            }
+            if self.command_pool != vk::CommandPool::null() {
+                device.destroy_command_pool(self.command_pool, None);
+            }
+            if self.owns_device {
+                device.destroy_device(None);
+            }
+        }
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        self.settle();
+        // SAFETY: the allocator is dropped exactly once, here, before the device; every
+        // allocation made through it was freed by the resources that owned it.
+        unsafe { ManuallyDrop::drop(&mut self.allocator) };
+        // SAFETY: the GPU is idle (or lost); these objects were created by this context.
+        unsafe {
+            self.device.destroy_query_pool(self.query_pool, None);
+            self.device.destroy_fence(self.fence, None);
+            self.device.destroy_command_pool(self.command_pool, None);
+            if self.owns_device {
+                self.device.destroy_device(None);
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The error type of perftest-core.
+
+use std::time::Duration;
+
+use ash::vk;
+
+use crate::selection::SelectionError;
+
+/// Everything that can go wrong in perftest-core. Every Vulkan failure names the call.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The Vulkan loader library could not be opened.
+    #[error(
+        "cannot load the Vulkan loader ({detail}); install it with a driver, e.g. \
+         `apt-get install libvulkan1 mesa-vulkan-drivers` (mesa-vulkan-drivers provides the \
+         CPU driver lavapipe)"
+    )]
+    LoaderMissing {
+        /// What the dynamic loader said.
+        detail: String,
+    },
+    /// The Khronos validation layer was requested but is not installed.
+    #[error(
+        "validation was requested but VK_LAYER_KHRONOS_validation is not installed \
+         (`apt-get install vulkan-validationlayers`)"
+    )]
+    ValidationLayerMissing,
+    /// A Vulkan call returned an error.
+    #[error("{call} failed: {result}")]
+    Vulkan {
+        /// The failing Vulkan function.
+        call: &'static str,
+        /// Its result code.
+        result: vk::Result,
+    },
+    /// The GPU was lost (driver reset, hang, or removal).
+    #[error("the device was lost during {call} (VK_ERROR_DEVICE_LOST); results so far are kept, the device cannot be used any more")]
+    DeviceLost {
+        /// The call that reported it.
+        call: &'static str,
+    },
+    /// No physical device offers a compute queue with timestamps.
+    #[error(
+        "no Vulkan device has a compute queue with timestamp support; install a driver \
+         (`apt-get install mesa-vulkan-drivers` provides the CPU driver lavapipe)"
+    )]
+    NoComputeTarget,
+    /// The device choice (`-N`, name) did not pick a device.
+    #[error(transparent)]
+    Selection(#[from] SelectionError),
+    /// GPU work did not finish in time.
+    #[error("{what} did not finish within {timeout:?}; the dispatch may be too large for this device, or the GPU hung")]
+    Timeout {
+        /// What was being waited for.
+        what: &'static str,
+        /// The limit that was exceeded.
+        timeout: Duration,
+    },
+    /// Timestamps that cannot describe real work (zero or negative elapsed ticks).
+    #[error("invalid GPU timestamps: start {start}, end {end} (elapsed must be positive)")]
+    InvalidTimestamp {
+        /// The raw start value.
+        start: u64,
+        /// The raw end value.
+        end: u64,
+    },
+    /// A memory allocation failed.
+    #[error("cannot allocate memory for {what}: {source}")]
+    Allocation {
+        /// The resource being allocated.
+        what: &'static str,
+        /// gpu-allocator's error.
+        #[source]
+        source: gpu_allocator::AllocationError,
+    },
+    /// The case needs a feature this device lacks.
+    #[error("case {id} cannot run on this device: {reason}")]
+    Unsupported {
+        /// The case id.
+        id: String,
+        /// What is missing.
+        reason: String,
+    },
+    /// An argument outside what the API accepts (e.g. a dispatch over the device limits).
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+}
+
+/// Result alias of perftest-core.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Maps a Vulkan result of `call` to [`Error`].
+pub(crate) fn vk_error(call: &'static str, result: vk::Result) -> Error {
+    if result == vk::Result::ERROR_DEVICE_LOST {
+        Error::DeviceLost { call }
+    } else {
+        Error::Vulkan { call, result }
+    }
+}
+
+/// Adds the failing call's name to a Vulkan result.
+pub(crate) trait VkResultExt<T> {
+    /// Converts the error side into [`Error`], naming `call`.
+    fn call(self, call: &'static str) -> Result<T>;
+}
+
+impl<T> VkResultExt<T> for std::result::Result<T, vk::Result> {
+    fn call(self, call: &'static str) -> Result<T> {
+        self.map_err(|r| vk_error(call, r))
+    }
+}

@@ -1,0 +1,170 @@
+//! The Vulkan loader and instance, with optional validation.
+
+use std::ffi::{c_char, CStr};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use ash::vk;
+
+use crate::error::{Error, Result, VkResultExt};
+use crate::validation::{messenger_info, MessageLog, ValidationMessage};
+
+const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+/// How to create the instance.
+#[derive(Clone, Debug, Default)]
+pub struct InstanceOptions {
+    /// Enable `VK_LAYER_KHRONOS_validation` and record its warnings and errors.
+    pub validation: bool,
+    /// With validation, also enable synchronization validation (slower).
+    pub synchronization_validation: bool,
+    /// Load the Vulkan loader from this file instead of the system's `libvulkan.so.1`.
+    pub loader_path: Option<PathBuf>,
+}
+
+/// A Vulkan instance created by perftest, with its loader and validation messenger.
+pub struct Instance {
+    entry: ash::Entry,
+    instance: ash::Instance,
+    debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    log: Arc<MessageLog>,
+    api_version: u32,
+}
+
+impl Instance {
+    /// Loads the Vulkan loader and creates an instance.
+    pub fn new(options: &InstanceOptions) -> Result<Self> {
+        // SAFETY: loading the loader runs its initialisers; it is the documented way to use
+        // Vulkan and we keep `entry` alive as long as anything made from it.
+        let entry = unsafe {
+            match &options.loader_path {
+                Some(path) => ash::Entry::load_from(path),
+                None => ash::Entry::load(),
+            }
+        }
+        .map_err(|e| Error::LoaderMissing {
+            detail: e.to_string(),
+        })?;
+
+        // SAFETY: plain query of the loader.
+        let loader_version = unsafe { entry.try_enumerate_instance_version() }
+            .call("vkEnumerateInstanceVersion")?
+            .unwrap_or(vk::API_VERSION_1_0);
+        let api_version = if loader_version >= vk::API_VERSION_1_1 {
+            vk::API_VERSION_1_3
+        } else {
+            vk::API_VERSION_1_0
+        };
+
+        let log = Arc::new(MessageLog::default());
+        let mut layers: Vec<*const c_char> = Vec::new();
+        let mut extensions: Vec<*const c_char> = Vec::new();
+        if options.validation {
+            // SAFETY: plain query of the loader.
+            let available = unsafe { entry.enumerate_instance_layer_properties() }
+                .call("vkEnumerateInstanceLayerProperties")?;
+            let found = available
+                .iter()
+                .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+            if !found {
+                return Err(Error::ValidationLayerMissing);
+            }
+            layers.push(VALIDATION_LAYER.as_ptr());
+            extensions.push(ash::ext::debug_utils::NAME.as_ptr());
+        }
+
+        let app = vk::ApplicationInfo::default()
+            .application_name(c"perftest")
+            .application_version(1)
+            .engine_name(c"perftest-core")
+            .api_version(api_version);
+        let mut debug_info = messenger_info(&log);
+        let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+        let mut features =
+            vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
+        let mut info = vk::InstanceCreateInfo::default()
+            .application_info(&app)
+            .enabled_layer_names(&layers)
+            .enabled_extension_names(&extensions);
+        if options.validation {
+            info = info.push_next(&mut debug_info);
+            if options.synchronization_validation {
+                info = info.push_next(&mut features);
+            }
+        }
+        // SAFETY: every pointer in `info` refers to locals that outlive the call.
+        let instance = unsafe { entry.create_instance(&info, None) }.map_err(|r| {
+            if r == vk::Result::ERROR_INCOMPATIBLE_DRIVER {
+                Error::NoComputeTarget
+            } else {
+                Error::Vulkan {
+                    call: "vkCreateInstance",
+                    result: r,
+                }
+            }
+        })?;
+
+        let debug = if options.validation {
+            let utils = ash::ext::debug_utils::Instance::new(&entry, &instance);
+            // SAFETY: valid instance; `log` outlives the messenger (destroyed in Drop first).
+            match unsafe { utils.create_debug_utils_messenger(&messenger_info(&log), None) } {
+                Ok(m) => Some((utils, m)),
+                Err(r) => {
+                    // SAFETY: nothing else was created from this instance yet.
+                    unsafe { instance.destroy_instance(None) };
+                    return Err(Error::Vulkan {
+                        call: "vkCreateDebugUtilsMessengerEXT",
+                        result: r,
+                    });
+                }
+            }
+        } else {
+            None
+        };
+        Ok(Instance {
+            entry,
+            instance,
+            debug,
+            log,
+            api_version,
+        })
+    }
+
+    /// The loader entry points.
+    pub fn entry(&self) -> &ash::Entry {
+        &self.entry
+    }
+
+    /// The ash instance (for creating devices or borrowing contexts).
+    pub fn handle(&self) -> &ash::Instance {
+        &self.instance
+    }
+
+    /// The API version the instance was created with.
+    pub fn api_version(&self) -> u32 {
+        self.api_version
+    }
+
+    /// True when validation is on.
+    pub fn validation_enabled(&self) -> bool {
+        self.debug.is_some()
+    }
+
+    /// Every validation warning and error recorded so far.
+    pub fn validation_messages(&self) -> Vec<ValidationMessage> {
+        self.log.snapshot()
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        // SAFETY: the messenger and instance were created here; every object created from the
+        // instance (contexts) holds an `Arc<Instance>` and is gone before this runs.
+        unsafe {
+            if let Some((utils, messenger)) = self.debug.take() {
+                utils.destroy_debug_utils_messenger(messenger, None);
+            }
+            self.instance.destroy_instance(None);
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! The embedded SPIR-V kernels and building one compute pipeline per case.
+
+use std::io::Cursor;
+
+use ash::vk;
+use perftest_cases::{Case, Family, SampleFilter};
+
+use crate::context::Context;
+use crate::error::{Error, Result, VkResultExt};
+use crate::formats::index;
+use crate::resources::Resources;
+
+/// SPIR-V compiled by `cargo xtask shaders` from `shaders/`, embedded at build time.
+mod spirv {
+    pub const TYPED_BUFFER: &[u8] = include_bytes!("../spirv/typed_buffer.spv");
+    pub const RAW_BUFFER: &[u8] = include_bytes!("../spirv/raw_buffer.spv");
+    pub const STRUCTURED_FLOAT: &[u8] = include_bytes!("../spirv/structured_float.spv");
+    pub const STRUCTURED_FLOAT2: &[u8] = include_bytes!("../spirv/structured_float2.spv");
+    pub const STRUCTURED_FLOAT4: &[u8] = include_bytes!("../spirv/structured_float4.spv");
+    pub const UNIFORM_BUFFER: &[u8] = include_bytes!("../spirv/uniform_buffer.spv");
+    pub const TEXTURE_LOAD: &[u8] = include_bytes!("../spirv/texture_load.spv");
+    pub const TEXTURE_SAMPLE: &[u8] = include_bytes!("../spirv/texture_sample.spv");
+}
+
+/// The SPIR-V module a case runs.
+pub fn spirv_for(case: &Case) -> &'static [u8] {
+    match case.family {
+        Family::TypedBuffer { .. } => spirv::TYPED_BUFFER,
+        Family::RawBuffer { .. } => spirv::RAW_BUFFER,
+        Family::StructuredBuffer { components: 1 } => spirv::STRUCTURED_FLOAT,
+        Family::StructuredBuffer { components: 2 } => spirv::STRUCTURED_FLOAT2,
+        Family::StructuredBuffer { .. } => spirv::STRUCTURED_FLOAT4,
+        Family::UniformBuffer => spirv::UNIFORM_BUFFER,
+        Family::TextureLoad { .. } => spirv::TEXTURE_LOAD,
+        Family::TextureSample { .. } => spirv::TEXTURE_SAMPLE,
+    }
+}
+
+/// Values of the kernels' specialization constants 0..=4 for `case`:
+/// LOCAL_X, LOCAL_Y, PATTERN, WIDTH, LOADS (the per-axis trip count for textures).
+pub fn specialization(case: &Case) -> [u32; 5] {
+    let [x, y] = case.workgroup_size();
+    let loads = if case.family.is_texture() { 16 } else { 256 };
+    [
+        x,
+        y,
+        case.pattern.spec_value(),
+        case.family.components(),
+        loads,
+    ]
+}
+
+/// The descriptor type of binding 0 for `case`.
+fn input_descriptor_type(case: &Case) -> vk::DescriptorType {
+    match case.family {
+        Family::TypedBuffer { .. } => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+        Family::RawBuffer { .. } | Family::StructuredBuffer { .. } => {
+            vk::DescriptorType::STORAGE_BUFFER
+        }
+        Family::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
+        Family::TextureLoad { .. } | Family::TextureSample { .. } => {
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+        }
+    }
+}
+
+/// Push constants shared by every kernel (see `shaders/common.glsl`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PushConstants {
+    pub(crate) elements_mask: u32,
+    pub(crate) write_index: u32,
+    pub(crate) read_start_address: u32,
+    pub(crate) pad: u32,
+}
+
+impl PushConstants {
+    pub(crate) fn bytes(&self) -> [u8; 16] {
+        let mut out = [0u8; 16];
+        for (chunk, v) in out.chunks_exact_mut(4).zip([
+            self.elements_mask,
+            self.write_index,
+            self.read_start_address,
+            self.pad,
+        ]) {
+            chunk.copy_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+}
+
+/// One case's pipeline and descriptor set.
+pub(crate) struct Kernel {
+    pub(crate) case: Case,
+    pub(crate) pipeline: vk::Pipeline,
+    pub(crate) layout: vk::PipelineLayout,
+    set_layout: vk::DescriptorSetLayout,
+    pool: vk::DescriptorPool,
+    pub(crate) set: vk::DescriptorSet,
+    module: vk::ShaderModule,
+}
+
+impl Kernel {
+    /// Builds the pipeline for `case` and binds its resources.
+    pub(crate) fn new(ctx: &Context, resources: &Resources, case: &Case) -> Result<Self> {
+        let mut k = Kernel {
+            case: case.clone(),
+            pipeline: vk::Pipeline::null(),
+            layout: vk::PipelineLayout::null(),
+            set_layout: vk::DescriptorSetLayout::null(),
+            pool: vk::DescriptorPool::null(),
+            set: vk::DescriptorSet::null(),
+            module: vk::ShaderModule::null(),
+        };
+        match k.build(ctx, resources) {
+            Ok(()) => Ok(k),
+            Err(e) => {
+                k.destroy(ctx);
+                Err(e)
+            }
+        }
+    }
+
+    fn build(&mut self, ctx: &Context, resources: &Resources) -> Result<()> {
+        let device = &ctx.device;
+        let input_type = input_descriptor_type(&self.case);
+        let bindings = [
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(0)
+                .descriptor_type(input_type)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::COMPUTE),
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(1)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::COMPUTE),
+        ];
+        let code = ash::util::read_spv(&mut Cursor::new(spirv_for(&self.case)))
+            .map_err(|e| Error::InvalidArgument(format!("embedded SPIR-V is corrupt: {e}")))?;
+        // SAFETY: valid device; every create info points at live locals.
+        unsafe {
+            self.set_layout = device
+                .create_descriptor_set_layout(
+                    &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
+                    None,
+                )
+                .call("vkCreateDescriptorSetLayout")?;
+            let push = [vk::PushConstantRange::default()
+                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                .offset(0)
+                .size(16)];
+            let set_layouts = [self.set_layout];
+            self.layout = device
+                .create_pipeline_layout(
+                    &vk::PipelineLayoutCreateInfo::default()
+                        .set_layouts(&set_layouts)
+                        .push_constant_ranges(&push),
+                    None,
+                )
+                .call("vkCreatePipelineLayout")?;
+            self.module = device
+                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+                .call("vkCreateShaderModule")?;
+            let values = specialization(&self.case);
+            let entries: Vec<vk::SpecializationMapEntry> = (0..5u32)
+                .map(|i| vk::SpecializationMapEntry {
+                    constant_id: i,
+                    offset: 4 * i,
+                    size: 4,
+                })
+                .collect();
+            let data: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let spec = vk::SpecializationInfo::default()
+                .map_entries(&entries)
+                .data(&data);
+            let stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(self.module)
+                .name(c"main")
+                .specialization_info(&spec);
+            let info = [vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(self.layout)];
+            self.pipeline = device
+                .create_compute_pipelines(vk::PipelineCache::null(), &info, None)
+                .map_err(|(_, r)| r)
+                .call("vkCreateComputePipelines")?
+                .first()
+                .copied()
+                .unwrap_or_default();
+            let sizes = [
+                vk::DescriptorPoolSize {
+                    ty: input_type,
+                    descriptor_count: 1,
+                },
+                vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::STORAGE_BUFFER,
+                    descriptor_count: 1,
+                },
+            ];
+            self.pool = device
+                .create_descriptor_pool(
+                    &vk::DescriptorPoolCreateInfo::default()
+                        .max_sets(1)
+                        .pool_sizes(&sizes),
+                    None,
+                )
+                .call("vkCreateDescriptorPool")?;
+            self.set = device
+                .allocate_descriptor_sets(
+                    &vk::DescriptorSetAllocateInfo::default()
+                        .descriptor_pool(self.pool)
+                        .set_layouts(&set_layouts),
+                )
+                .call("vkAllocateDescriptorSets")?
+                .first()
+                .copied()
+                .unwrap_or_default();
+        }
+        self.write_descriptors(ctx, resources, input_type)
+    }
+
+    fn write_descriptors(
+        &self,
+        ctx: &Context,
+        r: &Resources,
+        input_type: vk::DescriptorType,
+    ) -> Result<()> {
+        let whole = |buffer: vk::Buffer| {
+            [vk::DescriptorBufferInfo {
+                buffer,
+                offset: 0,
+                range: vk::WHOLE_SIZE,
+            }]
+        };
+        let output = whole(r.output.buffer);
+        let input = whole(r.input.buffer);
+        let unsupported = |what: &str| Error::Unsupported {
+            id: self.case.id.clone(),
+            reason: format!("{what} is not available"),
+        };
+        let mut texel = [vk::BufferView::null()];
+        let mut image = [vk::DescriptorImageInfo::default()];
+        let mut write = vk::WriteDescriptorSet::default()
+            .dst_set(self.set)
+            .dst_binding(0)
+            .descriptor_type(input_type);
+        match self.case.family {
+            Family::TypedBuffer { format } => {
+                texel[0] = r.texel_views[index(format)];
+                if texel[0] == vk::BufferView::null() {
+                    return Err(unsupported("the texel buffer view"));
+                }
+                write = write.texel_buffer_view(&texel);
+            }
+            Family::RawBuffer { .. } | Family::StructuredBuffer { .. } | Family::UniformBuffer => {
+                write = write.buffer_info(&input);
+            }
+            Family::TextureLoad { format } | Family::TextureSample { format, .. } => {
+                let view = r.textures[index(format)]
+                    .as_ref()
+                    .map(|t| t.view)
+                    .ok_or_else(|| unsupported("the texture"))?;
+                let sampler = match self.case.family {
+                    Family::TextureSample {
+                        filter: SampleFilter::Bilinear,
+                        ..
+                    } => r.bilinear,
+                    _ => r.nearest,
+                };
+                image[0] = vk::DescriptorImageInfo {
+                    sampler,
+                    image_view: view,
+                    image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                };
+                write = write.image_info(&image);
+            }
+        }
+        let writes = [
+            write,
+            vk::WriteDescriptorSet::default()
+                .dst_set(self.set)
+                .dst_binding(1)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .buffer_info(&output),
+        ];
+        // SAFETY: the set and every referenced resource are alive and match the layout.
+        unsafe { ctx.device.update_descriptor_sets(&writes, &[]) };
+        Ok(())
+    }
+
+    /// Destroys the pipeline objects (the queue must be idle; null handles are ignored).
+    pub(crate) fn destroy(&mut self, ctx: &Context) {
+        // SAFETY: no submission uses these objects any more; all were created on this device.
+        unsafe {
+            ctx.device.destroy_pipeline(self.pipeline, None);
+            ctx.device.destroy_shader_module(self.module, None);
+            ctx.device.destroy_descriptor_pool(self.pool, None);
+            ctx.device.destroy_pipeline_layout(self.layout, None);
+            ctx.device
+                .destroy_descriptor_set_layout(self.set_layout, None);
+        }
+        self.pipeline = vk::Pipeline::null();
+        self.module = vk::ShaderModule::null();
+        self.pool = vk::DescriptorPool::null();
+        self.layout = vk::PipelineLayout::null();
+        self.set_layout = vk::DescriptorSetLayout::null();
+    }
+}

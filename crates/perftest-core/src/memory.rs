@@ -1,0 +1,321 @@
+//! Buffers and images allocated through gpu-allocator, and uploads through a staging buffer.
+
+use ash::vk;
+use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
+use gpu_allocator::MemoryLocation;
+
+use crate::context::Context;
+use crate::error::{Error, Result, VkResultExt};
+
+/// A buffer and its memory.
+pub(crate) struct Buffer {
+    pub(crate) buffer: vk::Buffer,
+    pub(crate) allocation: Option<Allocation>,
+    pub(crate) size: u64,
+}
+
+/// A 2D image, its memory and a view of it.
+pub(crate) struct Image {
+    pub(crate) image: vk::Image,
+    pub(crate) view: vk::ImageView,
+    pub(crate) allocation: Option<Allocation>,
+}
+
+impl Context {
+    /// Creates a buffer bound to fresh memory at `location`.
+    pub(crate) fn create_buffer(
+        &mut self,
+        what: &'static str,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        location: MemoryLocation,
+    ) -> Result<Buffer> {
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: valid device and create info.
+        let buffer = unsafe { self.device.create_buffer(&info, None) }.call("vkCreateBuffer")?;
+        // SAFETY: `buffer` was just created on this device.
+        let requirements = unsafe { self.device.get_buffer_memory_requirements(buffer) };
+        let allocation = self.allocator.allocate(&AllocationCreateDesc {
+            name: what,
+            requirements,
+            location,
+            linear: true,
+            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+        });
+        let allocation = match allocation {
+            Ok(a) => a,
+            Err(source) => {
+                // SAFETY: unused buffer of this device.
+                unsafe { self.device.destroy_buffer(buffer, None) };
+                return Err(Error::Allocation { what, source });
+            }
+        };
+        let mut made = Buffer {
+            buffer,
+            allocation: Some(allocation),
+            size,
+        };
+        // SAFETY: memory and offset come from an allocation sized for this buffer.
+        let bound = unsafe {
+            let a = made.allocation.as_ref().map(|a| (a.memory(), a.offset()));
+            match a {
+                Some((memory, offset)) => self.device.bind_buffer_memory(buffer, memory, offset),
+                None => Ok(()),
+            }
+        };
+        if let Err(r) = bound {
+            self.destroy_buffer(&mut made);
+            return Err(Error::Vulkan {
+                call: "vkBindBufferMemory",
+                result: r,
+            });
+        }
+        Ok(made)
+    }
+
+    /// Destroys a buffer and frees its memory (idempotent).
+    pub(crate) fn destroy_buffer(&mut self, buffer: &mut Buffer) {
+        // SAFETY: the GPU no longer uses the buffer (callers settle the queue first).
+        unsafe { self.device.destroy_buffer(buffer.buffer, None) };
+        buffer.buffer = vk::Buffer::null();
+        if let Some(a) = buffer.allocation.take() {
+            let _ = self.allocator.free(a);
+        }
+    }
+
+    /// Creates a single-mip 2D image with a view.
+    pub(crate) fn create_image(
+        &mut self,
+        format: vk::Format,
+        extent: vk::Extent2D,
+        usage: vk::ImageUsageFlags,
+    ) -> Result<Image> {
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D {
+                width: extent.width,
+                height: extent.height,
+                depth: 1,
+            })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        // SAFETY: valid device and create info.
+        let image = unsafe { self.device.create_image(&info, None) }.call("vkCreateImage")?;
+        let mut made = Image {
+            image,
+            view: vk::ImageView::null(),
+            allocation: None,
+        };
+        // SAFETY: `image` was just created on this device.
+        let requirements = unsafe { self.device.get_image_memory_requirements(image) };
+        match self.allocator.allocate(&AllocationCreateDesc {
+            name: "texture",
+            requirements,
+            location: MemoryLocation::GpuOnly,
+            linear: false,
+            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+        }) {
+            Ok(a) => made.allocation = Some(a),
+            Err(source) => {
+                self.destroy_image(&mut made);
+                return Err(Error::Allocation {
+                    what: "a texture",
+                    source,
+                });
+            }
+        }
+        let result = (|| {
+            // SAFETY: the allocation was made for this image's requirements.
+            unsafe {
+                if let Some(a) = made.allocation.as_ref() {
+                    self.device
+                        .bind_image_memory(image, a.memory(), a.offset())
+                        .call("vkBindImageMemory")?;
+                }
+            }
+            let view_info = vk::ImageViewCreateInfo::default()
+                .image(image)
+                .view_type(vk::ImageViewType::TYPE_2D)
+                .format(format)
+                .subresource_range(color_range());
+            // SAFETY: bound image of this device.
+            unsafe { self.device.create_image_view(&view_info, None) }.call("vkCreateImageView")
+        })();
+        match result {
+            Ok(view) => {
+                made.view = view;
+                Ok(made)
+            }
+            Err(e) => {
+                self.destroy_image(&mut made);
+                Err(e)
+            }
+        }
+    }
+
+    /// Destroys an image, its view, and frees its memory (idempotent).
+    pub(crate) fn destroy_image(&mut self, image: &mut Image) {
+        // SAFETY: the GPU no longer uses the image (callers settle the queue first).
+        unsafe {
+            self.device.destroy_image_view(image.view, None);
+            self.device.destroy_image(image.image, None);
+        }
+        image.view = vk::ImageView::null();
+        image.image = vk::Image::null();
+        if let Some(a) = image.allocation.take() {
+            let _ = self.allocator.free(a);
+        }
+    }
+
+    /// Copies `bytes` into a staging buffer and runs `record` to copy from it on the GPU.
+    fn with_staging(
+        &mut self,
+        bytes: &[u8],
+        record: impl FnOnce(&ash::Device, vk::CommandBuffer, vk::Buffer),
+    ) -> Result<()> {
+        let mut staging = self.create_buffer(
+            "staging",
+            bytes.len() as u64,
+            vk::BufferUsageFlags::TRANSFER_SRC,
+            MemoryLocation::CpuToGpu,
+        )?;
+        let filled = match staging
+            .allocation
+            .as_mut()
+            .and_then(|a| a.mapped_slice_mut())
+        {
+            Some(slice) if slice.len() >= bytes.len() => {
+                slice[..bytes.len()].copy_from_slice(bytes);
+                true
+            }
+            _ => false,
+        };
+        let result = if filled {
+            let src = staging.buffer;
+            self.submit_and_wait(|device, cb| record(device, cb, src))
+        } else {
+            Err(Error::InvalidArgument(
+                "staging memory is not host-visible".into(),
+            ))
+        };
+        self.destroy_buffer(&mut staging);
+        result
+    }
+
+    /// Uploads `bytes` to the start of `dst` and makes them visible to shaders.
+    pub(crate) fn upload_buffer(&mut self, dst: &Buffer, bytes: &[u8]) -> Result<()> {
+        let dst = dst.buffer;
+        self.with_staging(bytes, |device, cb, src| {
+            let region = [vk::BufferCopy {
+                src_offset: 0,
+                dst_offset: 0,
+                size: bytes.len() as u64,
+            }];
+            let barrier = [vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::UNIFORM_READ)];
+            // SAFETY: recording into a command buffer in the recording state; handles valid.
+            unsafe {
+                device.cmd_copy_buffer(cb, src, dst, &region);
+                device.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::DependencyFlags::empty(),
+                    &barrier,
+                    &[],
+                    &[],
+                );
+            }
+        })
+    }
+
+    /// Uploads tightly packed texels to `image` and leaves it in SHADER_READ_ONLY_OPTIMAL.
+    pub(crate) fn upload_image(
+        &mut self,
+        image: &Image,
+        extent: vk::Extent2D,
+        bytes: &[u8],
+    ) -> Result<()> {
+        let image = image.image;
+        self.with_staging(bytes, |device, cb, src| {
+            let to_transfer = [vk::ImageMemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::empty())
+                .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .old_layout(vk::ImageLayout::UNDEFINED)
+                .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(image)
+                .subresource_range(color_range())];
+            let region = [vk::BufferImageCopy::default()
+                .image_subresource(vk::ImageSubresourceLayers {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: 0,
+                    base_array_layer: 0,
+                    layer_count: 1,
+                })
+                .image_extent(vk::Extent3D {
+                    width: extent.width,
+                    height: extent.height,
+                    depth: 1,
+                })];
+            let to_shader = [vk::ImageMemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::SHADER_READ)
+                .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+                .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(image)
+                .subresource_range(color_range())];
+            // SAFETY: recording into a command buffer in the recording state; handles valid.
+            unsafe {
+                device.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::TOP_OF_PIPE,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &to_transfer,
+                );
+                device.cmd_copy_buffer_to_image(
+                    cb,
+                    src,
+                    image,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &region,
+                );
+                device.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &to_shader,
+                );
+            }
+        })
+    }
+}
+
+fn color_range() -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    }
+}

@@ -1,0 +1,190 @@
+//! Enumerating compute targets: every (physical device, queue family) pair whose family can
+//! run compute work and write timestamps.
+
+use ash::vk;
+
+use crate::error::{Result, VkResultExt};
+use crate::selection::{DeviceType, TargetSummary};
+
+/// One (physical device, compute queue family) pair, with what perftest reports about it.
+#[derive(Clone, Debug)]
+pub struct ComputeTarget {
+    /// The physical device handle.
+    pub physical_device: vk::PhysicalDevice,
+    /// Name, queue family and type (what device selection looks at).
+    pub summary: TargetSummary,
+    /// PCI vendor id.
+    pub vendor_id: u32,
+    /// Vendor-specific device id.
+    pub device_id: u32,
+    /// Driver name (`VkPhysicalDeviceDriverProperties`), empty before Vulkan 1.2.
+    pub driver_name: String,
+    /// Driver information string, empty before Vulkan 1.2.
+    pub driver_info: String,
+    /// Vendor-encoded driver version.
+    pub driver_version: u32,
+    /// Vulkan API version the device supports (`vk::make_api_version` encoding).
+    pub api_version: u32,
+    /// Default subgroup size (0 when unknown).
+    pub subgroup_size: u32,
+    /// Nanoseconds per timestamp tick.
+    pub timestamp_period: f32,
+    /// Valid bits of timestamps on this queue family.
+    pub timestamp_valid_bits: u32,
+    /// `maxComputeWorkGroupCount`.
+    pub max_compute_work_group_count: [u32; 3],
+    /// Queues in the family.
+    pub queue_count: u32,
+}
+
+impl ComputeTarget {
+    /// `major.minor.patch` of [`ComputeTarget::api_version`].
+    pub fn api_version_string(&self) -> String {
+        format!(
+            "{}.{}.{}",
+            vk::api_version_major(self.api_version),
+            vk::api_version_minor(self.api_version),
+            vk::api_version_patch(self.api_version)
+        )
+    }
+}
+
+fn device_type(t: vk::PhysicalDeviceType) -> DeviceType {
+    match t {
+        vk::PhysicalDeviceType::DISCRETE_GPU => DeviceType::Discrete,
+        vk::PhysicalDeviceType::INTEGRATED_GPU => DeviceType::Integrated,
+        vk::PhysicalDeviceType::VIRTUAL_GPU => DeviceType::Virtual,
+        vk::PhysicalDeviceType::CPU => DeviceType::Cpu,
+        _ => DeviceType::Other,
+    }
+}
+
+/// Keeps the families that can run compute and write timestamps (pure rule).
+pub fn timestamp_compute_families(families: &[vk::QueueFamilyProperties]) -> Vec<u32> {
+    families
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            f.queue_flags.contains(vk::QueueFlags::COMPUTE)
+                && f.timestamp_valid_bits > 0
+                && f.queue_count > 0
+        })
+        .filter_map(|(i, _)| u32::try_from(i).ok())
+        .collect()
+}
+
+/// Describes one (physical device, queue family) pair. `instance_api_version` is the version
+/// the instance was created with (driver properties need 1.2 on both sides).
+pub fn describe_target(
+    instance: &ash::Instance,
+    instance_api_version: u32,
+    physical_device: vk::PhysicalDevice,
+    queue_family: u32,
+) -> ComputeTarget {
+    // SAFETY: `physical_device` was enumerated from `instance`, which is alive.
+    let props = unsafe { instance.get_physical_device_properties(physical_device) };
+    // SAFETY: as above.
+    let families = unsafe { instance.get_physical_device_queue_family_properties(physical_device) };
+    let family = families
+        .get(queue_family as usize)
+        .copied()
+        .unwrap_or_default();
+    let name = props
+        .device_name_as_c_str()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "unknown device".to_string());
+
+    let mut driver_name = String::new();
+    let mut driver_info = String::new();
+    let mut subgroup_size = 0;
+    if props.api_version >= vk::API_VERSION_1_2 && instance_api_version >= vk::API_VERSION_1_2 {
+        let mut driver = vk::PhysicalDeviceDriverProperties::default();
+        let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut props2 = vk::PhysicalDeviceProperties2::default()
+            .push_next(&mut driver)
+            .push_next(&mut subgroup);
+        // SAFETY: both chained structs are core in 1.2, which device and instance support.
+        unsafe { instance.get_physical_device_properties2(physical_device, &mut props2) };
+        driver_name = driver
+            .driver_name_as_c_str()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        driver_info = driver
+            .driver_info_as_c_str()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        subgroup_size = subgroup.subgroup_size;
+    }
+
+    ComputeTarget {
+        physical_device,
+        summary: TargetSummary {
+            name,
+            queue_family,
+            device_type: device_type(props.device_type),
+        },
+        vendor_id: props.vendor_id,
+        device_id: props.device_id,
+        driver_name,
+        driver_info,
+        driver_version: props.driver_version,
+        api_version: props.api_version,
+        subgroup_size,
+        timestamp_period: props.limits.timestamp_period,
+        timestamp_valid_bits: family.timestamp_valid_bits,
+        max_compute_work_group_count: props.limits.max_compute_work_group_count,
+        queue_count: family.queue_count,
+    }
+}
+
+/// Lists every compute target of `instance`, in physical-device then queue-family order.
+pub fn compute_targets(
+    instance: &ash::Instance,
+    instance_api_version: u32,
+) -> Result<Vec<ComputeTarget>> {
+    // SAFETY: plain query on a live instance.
+    let devices =
+        unsafe { instance.enumerate_physical_devices() }.call("vkEnumeratePhysicalDevices")?;
+    let mut targets = Vec::new();
+    for device in devices {
+        // SAFETY: `device` comes from this instance.
+        let families = unsafe { instance.get_physical_device_queue_family_properties(device) };
+        for family in timestamp_compute_families(&families) {
+            targets.push(describe_target(
+                instance,
+                instance_api_version,
+                device,
+                family,
+            ));
+        }
+    }
+    Ok(targets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn family(flags: vk::QueueFlags, bits: u32, count: u32) -> vk::QueueFamilyProperties {
+        vk::QueueFamilyProperties {
+            queue_flags: flags,
+            timestamp_valid_bits: bits,
+            queue_count: count,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn only_compute_families_with_timestamps_count() {
+        let families = [
+            family(vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE, 64, 16),
+            family(vk::QueueFlags::TRANSFER, 64, 2),
+            family(vk::QueueFlags::COMPUTE, 64, 8),
+            family(vk::QueueFlags::COMPUTE, 0, 4), // no timestamps
+        ];
+        assert_eq!(timestamp_compute_families(&families), vec![0, 2]);
+        // A device without any timestamp-capable compute queue yields no target.
+        assert!(timestamp_compute_families(&families[1..2]).is_empty());
+        assert!(timestamp_compute_families(&families[3..]).is_empty());
+    }
+}
