@@ -1,0 +1,470 @@
+//! `perftest compare A.json B.json`: how each case changed between two saved reports.
+//!
+//! Cases are matched by id. For each case measured in both, `ratio` is B's throughput over A's
+//! (A's median nanoseconds per group over B's), so a ratio above 1 means B is faster, and
+//! `change %` is `(ratio - 1) * 100`.
+
+use std::collections::HashSet;
+use std::fmt::Write;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::report::{Report, SCHEMA};
+use crate::statistics::median;
+
+/// Why a report could not be loaded for comparison. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// The file does not exist.
+    #[error("{}: no such file", path.display())]
+    Missing {
+        /// The file asked for.
+        path: PathBuf,
+    },
+    /// The file exists but could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file asked for.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// The file is not JSON, or not a report of the expected layout.
+    #[error("{} is not a valid perftest report: {source}", path.display())]
+    Malformed {
+        /// The file asked for.
+        path: PathBuf,
+        /// What the JSON parser said.
+        source: serde_json::Error,
+    },
+    /// The file is a report of another schema (or has no schema string).
+    #[error(
+        "{} has schema {}, but this perftest reads {expected:?}",
+        path.display(),
+        found.as_deref().map_or_else(|| "(none)".to_string(), |s| format!("{s:?}"))
+    )]
+    Schema {
+        /// The file asked for.
+        path: PathBuf,
+        /// The file's `schema` string, if it has one.
+        found: Option<String>,
+        /// The schema this perftest reads.
+        expected: &'static str,
+    },
+}
+
+/// Reads and parses the report at `path`.
+pub fn load_report(path: &Path) -> Result<Report, CompareError> {
+    let bytes = std::fs::read(path).map_err(|source| {
+        if source.kind() == io::ErrorKind::NotFound {
+            CompareError::Missing {
+                path: path.to_path_buf(),
+            }
+        } else {
+            CompareError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    })?;
+    parse_report(&bytes, path)
+}
+
+/// Parses report JSON read from `path` (used in error messages only). The schema string is
+/// checked before the layout, so a report from another perftest version gets a schema error
+/// rather than a confusing missing-field one.
+pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, CompareError> {
+    let malformed = |source| CompareError::Malformed {
+        path: path.to_path_buf(),
+        source,
+    };
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
+    let found = value.get("schema").and_then(|s| s.as_str());
+    if found != Some(SCHEMA) {
+        return Err(CompareError::Schema {
+            path: path.to_path_buf(),
+            found: found.map(str::to_string),
+            expected: SCHEMA,
+        });
+    }
+    serde_json::from_value(value).map_err(malformed)
+}
+
+/// One case present in both reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseComparison {
+    /// Case id.
+    pub id: String,
+    /// Display name (from B).
+    pub name: String,
+    /// A's median nanoseconds per group; `None` when not measured in A.
+    pub a_ns_per_group: Option<f64>,
+    /// B's median nanoseconds per group; `None` when not measured in B.
+    pub b_ns_per_group: Option<f64>,
+    /// A's time in the original's `ms` scale.
+    pub a_original_ms: Option<f64>,
+    /// B's time in the original's `ms` scale.
+    pub b_original_ms: Option<f64>,
+    /// B throughput / A throughput; `None` unless both were measured with non-zero times.
+    pub ratio: Option<f64>,
+    /// `(ratio - 1) * 100`.
+    pub change_pct: Option<f64>,
+}
+
+/// The largest change among the compared cases.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LargestChange {
+    /// Case id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Its change in percent (signed).
+    pub change_pct: f64,
+}
+
+/// Totals over the cases with a ratio.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareSummary {
+    /// Cases with a ratio (measured in both reports).
+    pub compared: usize,
+    /// Median of `|change %|`.
+    pub median_abs_change_pct: f64,
+    /// The case with the largest `|change %|`.
+    pub largest: LargestChange,
+}
+
+/// The comparison of two reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Device name of A.
+    pub a_device: String,
+    /// Device name of B.
+    pub b_device: String,
+    /// Cases present in both reports, in B's order.
+    pub cases: Vec<CaseComparison>,
+    /// Names of cases only in A, in A's order.
+    pub only_in_a: Vec<String>,
+    /// Names of cases only in B, in B's order.
+    pub only_in_b: Vec<String>,
+    /// Totals; `None` when no case was measured in both.
+    pub summary: Option<CompareSummary>,
+}
+
+impl Comparison {
+    /// Cases present in both reports (measured or not).
+    pub fn matched(&self) -> usize {
+        self.cases.len()
+    }
+}
+
+/// Compares report `b` against report `a`.
+pub fn compare(a: &Report, b: &Report) -> Comparison {
+    let a_ids: HashSet<&str> = a.cases.iter().map(|c| c.id.as_str()).collect();
+    let b_ids: HashSet<&str> = b.cases.iter().map(|c| c.id.as_str()).collect();
+    let mut cases = Vec::new();
+    for b_case in &b.cases {
+        let Some(a_case) = a.cases.iter().find(|c| c.id == b_case.id) else {
+            continue;
+        };
+        let a_derived = a.derived(a_case);
+        let b_derived = b.derived(b_case);
+        let a_ns = a_derived.map(|d| d.ns_per_group);
+        let b_ns = b_derived.map(|d| d.ns_per_group);
+        let ratio = match (a_ns, b_ns) {
+            (Some(a_ns), Some(b_ns)) => Some(a_ns / b_ns).filter(|r| r.is_finite() && *r > 0.0),
+            _ => None,
+        };
+        cases.push(CaseComparison {
+            id: b_case.id.clone(),
+            name: b_case.name.clone(),
+            a_ns_per_group: a_ns,
+            b_ns_per_group: b_ns,
+            a_original_ms: a_derived.map(|d| d.original_ms),
+            b_original_ms: b_derived.map(|d| d.original_ms),
+            ratio,
+            change_pct: ratio.map(|r| (r - 1.0) * 100.0),
+        });
+    }
+    let only_in_a = a
+        .cases
+        .iter()
+        .filter(|c| !b_ids.contains(c.id.as_str()))
+        .map(|c| c.name.clone())
+        .collect();
+    let only_in_b = b
+        .cases
+        .iter()
+        .filter(|c| !a_ids.contains(c.id.as_str()))
+        .map(|c| c.name.clone())
+        .collect();
+    let summary = summarize(&cases);
+    Comparison {
+        a_device: a.device.name.clone(),
+        b_device: b.device.name.clone(),
+        cases,
+        only_in_a,
+        only_in_b,
+        summary,
+    }
+}
+
+fn summarize(cases: &[CaseComparison]) -> Option<CompareSummary> {
+    let changed: Vec<(&CaseComparison, f64)> = cases
+        .iter()
+        .filter_map(|c| c.change_pct.map(|p| (c, p)))
+        .collect();
+    let magnitudes: Vec<f64> = changed.iter().map(|(_, p)| p.abs()).collect();
+    let median_abs_change_pct = median(&magnitudes)?;
+    let (case, change_pct) = changed
+        .iter()
+        .max_by(|x, y| x.1.abs().total_cmp(&y.1.abs()))?;
+    Some(CompareSummary {
+        compared: changed.len(),
+        median_abs_change_pct,
+        largest: LargestChange {
+            id: case.id.clone(),
+            name: case.name.clone(),
+            change_pct: *change_pct,
+        },
+    })
+}
+
+/// Renders a comparison as an aligned text table followed by the totals and the cases found in
+/// one report only. `a_label`/`b_label` name the two reports (their file names, say).
+pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
+    let ms = |v: Option<f64>| v.map_or_else(|| "n/a".to_string(), |v| format!("{v:.3}"));
+    let rows: Vec<[String; 5]> = comparison
+        .cases
+        .iter()
+        .map(|c| {
+            [
+                c.name.clone(),
+                ms(c.a_original_ms),
+                ms(c.b_original_ms),
+                c.ratio
+                    .map_or_else(|| "n/a".to_string(), |r| format!("{r:.3}x")),
+                c.change_pct
+                    .map_or_else(|| "n/a".to_string(), |p| format!("{p:+.1}%")),
+            ]
+        })
+        .collect();
+    let titles = ["Case", "A ms", "B ms", "B/A", "change"];
+    let mut widths = titles.map(str::len);
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+
+    // Writing into a String cannot fail; the results are ignored.
+    let mut out = String::new();
+    let _ = writeln!(out, "A: {a_label} ({})", comparison.a_device);
+    let _ = writeln!(out, "B: {b_label} ({})", comparison.b_device);
+    let _ = writeln!(out);
+    for table_row in std::iter::once(titles.map(String::from)).chain(rows) {
+        let [name, rest @ ..] = &table_row;
+        let _ = write!(out, "{name:<width$}", width = widths[0]);
+        for (cell, width) in rest.iter().zip(&widths[1..]) {
+            let _ = write!(out, "  {cell:>width$}");
+        }
+        let _ = writeln!(out);
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "Matched cases: {}", comparison.matched());
+    match &comparison.summary {
+        Some(s) => {
+            let _ = writeln!(out, "Measured in both: {}", s.compared);
+            let _ = writeln!(out, "Median |change|: {:.1}%", s.median_abs_change_pct);
+            let _ = writeln!(
+                out,
+                "Largest change: {:+.1}% ({})",
+                s.largest.change_pct, s.largest.name
+            );
+        }
+        None => {
+            let _ = writeln!(out, "No case was measured in both reports.");
+        }
+    }
+    for (label, names) in [
+        (a_label, &comparison.only_in_a),
+        (b_label, &comparison.only_in_b),
+    ] {
+        if !names.is_empty() {
+            let _ = writeln!(out, "Only in {label}: {}", names.join(", "));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::{Exporter, JsonExporter};
+    use crate::report::tests::{case, measurement, sample_report};
+    use crate::report::CaseResult;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+    }
+
+    /// B: the R8 case twice as fast, the baseline 20% slower, raw.load4 only in A,
+    /// a new structured case only in B.
+    fn pair() -> (Report, Report) {
+        let a = sample_report();
+        let mut b = sample_report();
+        b.device.name = "Other GPU".to_string();
+        b.cases[0].measurement = Some(measurement(4000, &[10e6, 10e6, 10e6]));
+        b.cases[1].measurement = Some(measurement(1000, &[24e6, 24e6]));
+        b.cases.remove(2);
+        b.cases.push(CaseResult::measured(
+            &case("structured.float.linear"),
+            measurement(10, &[1e6]),
+        ));
+        (a, b)
+    }
+
+    #[test]
+    fn ratios_and_summary() {
+        let (a, b) = pair();
+        let c = compare(&a, &b);
+        assert_eq!(c.matched(), 4);
+        let ids: Vec<&str> = c.cases.iter().map(|x| x.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "typed.r8.uniform",
+                "typed.rgba8.random",
+                "tex.load.r8.linear",
+                "cbuffer.float4.uniform"
+            ]
+        );
+        let r8 = &c.cases[0];
+        assert_eq!(
+            (r8.a_ns_per_group, r8.b_ns_per_group),
+            (Some(5000.0), Some(2500.0))
+        );
+        assert_eq!(r8.ratio, Some(2.0));
+        assert_eq!(r8.change_pct, Some(100.0));
+        let base = &c.cases[1];
+        assert!(close(base.ratio.unwrap(), 20.0 / 24.0));
+        assert!(close(base.change_pct.unwrap(), -100.0 / 6.0));
+        assert_eq!(c.cases[2].ratio, None);
+        assert_eq!(c.cases[3].change_pct, None);
+
+        let s = c.summary.as_ref().unwrap();
+        assert_eq!(s.compared, 2);
+        assert!(close(s.median_abs_change_pct, (100.0 + 100.0 / 6.0) / 2.0));
+        assert_eq!(s.largest.id, "typed.r8.uniform");
+        assert_eq!(s.largest.change_pct, 100.0);
+        assert_eq!(c.only_in_a, ["ByteAddressBuffer.Load4 random"]);
+        assert_eq!(c.only_in_b, ["StructuredBuffer<float>.Load linear"]);
+    }
+
+    #[test]
+    fn largest_change_can_be_a_slowdown() {
+        let (a, mut b) = pair();
+        b.cases[0].measurement = Some(measurement(4000, &[21e6]));
+        b.cases[1].measurement = Some(measurement(1000, &[80e6]));
+        let s = compare(&a, &b).summary.unwrap();
+        assert_eq!(s.largest.id, "typed.rgba8.random");
+        assert!(close(s.largest.change_pct, -75.0));
+    }
+
+    #[test]
+    fn nothing_in_common() {
+        let a = sample_report();
+        let mut b = sample_report();
+        b.cases.clear();
+        let c = compare(&a, &b);
+        assert_eq!(c.matched(), 0);
+        assert_eq!(c.summary, None);
+        assert_eq!(c.only_in_a.len(), 5);
+        assert!(render(&c, "a.json", "b.json").contains("No case was measured in both"));
+    }
+
+    #[test]
+    fn rendered_table() {
+        let (a, b) = pair();
+        let text = render(&compare(&a, &b), "a.json", "b.json");
+        let expected = "\
+A: a.json (Test GPU)
+B: b.json (Other GPU)
+
+Case                              A ms      B ms     B/A   change
+Buffer<R8>.Load uniform        614.400   307.200  2.000x  +100.0%
+Buffer<RGBA8>.Load random     2457.600  2949.120  0.833x   -16.7%
+Texture2D<R8>.Load linear          n/a       n/a     n/a      n/a
+cbuffer{float4} load uniform       n/a       n/a     n/a      n/a
+
+Matched cases: 4
+Measured in both: 2
+Median |change|: 58.3%
+Largest change: +100.0% (Buffer<R8>.Load uniform)
+Only in a.json: ByteAddressBuffer.Load4 random
+Only in b.json: StructuredBuffer<float>.Load linear
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn loads_exported_json() {
+        let report = sample_report();
+        let bytes = JsonExporter.serialize(&report).unwrap();
+        let loaded = parse_report(&bytes, Path::new("a.json")).unwrap();
+        assert_eq!(loaded, report);
+    }
+
+    #[test]
+    fn schema_mismatch() {
+        let mut report = sample_report();
+        report.schema = "perftest-report/2".to_string();
+        let bytes = serde_json::to_vec(&report).unwrap();
+        let error = parse_report(&bytes, Path::new("new.json")).unwrap_err();
+        assert!(
+            matches!(&error, CompareError::Schema { found: Some(f), .. } if f == "perftest-report/2")
+        );
+        assert_eq!(
+            error.to_string(),
+            "new.json has schema \"perftest-report/2\", but this perftest reads \"perftest-report/1\""
+        );
+        let error = parse_report(b"{\"cases\": []}", Path::new("x.json")).unwrap_err();
+        assert!(matches!(error, CompareError::Schema { found: None, .. }));
+        assert!(error.to_string().contains("has schema (none)"), "{error}");
+    }
+
+    #[test]
+    fn malformed_input() {
+        let error = parse_report(b"{not json", Path::new("bad.json")).unwrap_err();
+        assert!(matches!(error, CompareError::Malformed { .. }));
+        assert!(error
+            .to_string()
+            .starts_with("bad.json is not a valid perftest report: "));
+        // Right schema, wrong layout.
+        let error = parse_report(
+            b"{\"schema\": \"perftest-report/1\", \"cases\": 3}",
+            Path::new("odd.json"),
+        )
+        .unwrap_err();
+        assert!(matches!(error, CompareError::Malformed { .. }), "{error}");
+        assert!(error.to_string().contains("odd.json"));
+    }
+
+    #[test]
+    fn missing_and_real_files() {
+        let dir = std::env::temp_dir().join(format!("perftest-compare-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = dir.join("absent.json");
+        let error = load_report(&missing).unwrap_err();
+        assert!(matches!(&error, CompareError::Missing { path } if path == &missing));
+        assert!(error.to_string().contains("absent.json: no such file"));
+
+        let present = dir.join("present.json");
+        let report = sample_report();
+        std::fs::write(&present, JsonExporter.serialize(&report).unwrap()).unwrap();
+        assert_eq!(load_report(&present).unwrap(), report);
+
+        let error = load_report(&dir).unwrap_err();
+        assert!(matches!(error, CompareError::Read { .. }), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,90 @@
+//! The per-case cells the text and Markdown tables share.
+
+use crate::report::{CaseResult, CaseStatus, Derived, Report};
+
+/// Column titles of the human-readable tables, after the case name.
+pub(crate) const TITLES: [&str; 5] = ["ms", "x", "Gload/s", "GB/s", "CV"];
+
+/// What a table shows for one case.
+pub(crate) enum Cells {
+    /// Figures of a measured case, formatted, in [`TITLES`] order.
+    Figures([String; 5]),
+    /// A sentence instead of figures (`skipped: reason`).
+    Note(String),
+}
+
+/// One table row: the case's display name and its cells.
+pub(crate) struct Row {
+    /// The original's display name.
+    pub(crate) name: String,
+    /// Figures or a note.
+    pub(crate) cells: Cells,
+}
+
+/// The rows of every case of `report`, in order.
+pub(crate) fn rows(report: &Report) -> Vec<Row> {
+    let derived = report.derived_all();
+    report
+        .cases
+        .iter()
+        .zip(derived)
+        .map(|(case, derived)| Row {
+            name: case.name.clone(),
+            cells: cells(case, derived.as_ref()),
+        })
+        .collect()
+}
+
+fn cells(case: &CaseResult, derived: Option<&Derived>) -> Cells {
+    match (&case.status, derived) {
+        (CaseStatus::Skipped { reason }, _) => Cells::Note(format!("skipped: {reason}")),
+        (CaseStatus::Failed { reason }, _) => Cells::Note(format!("failed: {reason}")),
+        (CaseStatus::Measured, None) => Cells::Note("no valid samples".to_string()),
+        (CaseStatus::Measured, Some(d)) => {
+            let noisy = if d.noisy { " noisy" } else { "" };
+            Cells::Figures([
+                format!("{:.3}", d.original_ms),
+                relative(d.relative),
+                giga(d.loads_per_s),
+                giga(d.bytes_per_s),
+                format!("{:.1}%{noisy}", d.summary.cv * 100.0),
+            ])
+        }
+    }
+}
+
+/// The `x` figure with three decimals, `n/a` without a measured baseline.
+pub(crate) fn relative(value: Option<f64>) -> String {
+    value.map_or_else(|| "n/a".to_string(), |x| format!("{x:.3}"))
+}
+
+/// A per-second figure in units of 10^9 with two decimals, `n/a` when unknown.
+fn giga(value: Option<f64>) -> String {
+    value.map_or_else(|| "n/a".to_string(), |v| format!("{:.2}", v / 1e9))
+}
+
+/// The device line above a table: `Device: NAME (type, driver info, Vulkan X.Y.Z)`.
+pub(crate) fn device_line(report: &Report) -> String {
+    let d = &report.device;
+    format!(
+        "Device: {} ({}, {} {}, Vulkan {})",
+        d.name, d.device_type, d.driver_name, d.driver_info, d.api_version
+    )
+}
+
+/// Notes below a table: an interrupted run, a missing baseline.
+pub(crate) fn footnotes(report: &Report) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !report.complete {
+        notes.push(format!(
+            "Interrupted: {} case(s) ran before the run stopped.",
+            report.cases.len()
+        ));
+    }
+    let baseline = report.baseline();
+    if baseline.and_then(|b| report.derived(b)).is_none() {
+        let name = baseline.map_or(report.baseline_id.as_str(), |b| b.name.as_str());
+        notes.push(format!("x is n/a: the baseline {name} was not measured."));
+    }
+    notes
+}

@@ -1,0 +1,135 @@
+//! One CSV row per case.
+
+use super::{ExportError, Exporter};
+use crate::report::Report;
+
+/// Writes a header and one row per case. Figures are unrounded (shortest round-trip decimal);
+/// a figure that does not apply (a skipped case, no baseline) is an empty cell. The device and
+/// driver columns repeat on every row so that files from several devices can be concatenated.
+///
+/// Columns: `id, name, status, bytes_per_load, groups, median_ns, min_ns, max_ns, cv,
+/// loads_per_s, bytes_per_s, original_ms, relative, reason, device, device_type, driver_name,
+/// driver_info, driver_version, api_version`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CsvExporter;
+
+/// The header row.
+const HEADER: [&str; 20] = [
+    "id",
+    "name",
+    "status",
+    "bytes_per_load",
+    "groups",
+    "median_ns",
+    "min_ns",
+    "max_ns",
+    "cv",
+    "loads_per_s",
+    "bytes_per_s",
+    "original_ms",
+    "relative",
+    "reason",
+    "device",
+    "device_type",
+    "driver_name",
+    "driver_info",
+    "driver_version",
+    "api_version",
+];
+
+/// A figure as a cell: empty when absent.
+fn cell<T: ToString>(value: Option<T>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
+}
+
+impl Exporter for CsvExporter {
+    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+        let mut writer = ::csv::Writer::from_writer(Vec::new());
+        writer.write_record(HEADER)?;
+        let device = &report.device;
+        for (case, derived) in report.cases.iter().zip(report.derived_all()) {
+            let summary = derived.map(|d| d.summary);
+            let groups = case.measurement.as_ref().map(|m| m.groups);
+            let row: [String; 20] = [
+                case.id.clone(),
+                case.name.clone(),
+                case.status.label().to_string(),
+                case.bytes_per_load.to_string(),
+                cell(groups),
+                cell(summary.map(|s| s.median)),
+                cell(summary.map(|s| s.min)),
+                cell(summary.map(|s| s.max)),
+                cell(summary.map(|s| s.cv)),
+                cell(derived.and_then(|d| d.loads_per_s)),
+                cell(derived.and_then(|d| d.bytes_per_s)),
+                cell(derived.map(|d| d.original_ms)),
+                cell(derived.and_then(|d| d.relative)),
+                case.status.reason().unwrap_or_default().to_string(),
+                device.name.clone(),
+                device.device_type.clone(),
+                device.driver_name.clone(),
+                device.driver_info.clone(),
+                device.driver_version.to_string(),
+                device.api_version.clone(),
+            ];
+            writer.write_record(&row)?;
+        }
+        writer
+            .into_inner()
+            .map_err(|e| ExportError::Io(e.into_error()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::sample_report;
+
+    #[test]
+    fn rows_and_cells() {
+        let bytes = CsvExporter.serialize(&sample_report()).unwrap();
+        let mut reader = ::csv::Reader::from_reader(bytes.as_slice());
+        let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+        assert_eq!(header, HEADER);
+        let rows: Vec<::csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+        assert_eq!(rows.len(), 5);
+        let col = |name: &str| HEADER.iter().position(|h| *h == name).unwrap();
+
+        let fast = &rows[0];
+        assert_eq!(&fast[col("id")], "typed.r8.uniform");
+        assert_eq!(&fast[col("name")], "Buffer<R8>.Load uniform");
+        assert_eq!(&fast[col("status")], "measured");
+        assert_eq!(&fast[col("groups")], "4000");
+        assert_eq!(&fast[col("median_ns")], "20000000");
+        assert_eq!(&fast[col("loads_per_s")], "13107200000");
+        assert_eq!(&fast[col("relative")], "4");
+        assert_eq!(&fast[col("reason")], "");
+        assert_eq!(&fast[col("device")], "Test GPU");
+        assert_eq!(&fast[col("driver_version")], "4202496");
+        let original_ms: f64 = fast[col("original_ms")].parse().unwrap();
+        assert!((original_ms - 614.4).abs() < 1e-9);
+
+        let noisy = &rows[2];
+        assert_eq!(&noisy[col("min_ns")], "10000000");
+        assert_eq!(&noisy[col("max_ns")], "30000000");
+        assert_eq!(&noisy[col("cv")], "0.5");
+        assert_eq!(&noisy[col("bytes_per_load")], "16");
+
+        let skipped = &rows[3];
+        assert_eq!(&skipped[col("status")], "skipped");
+        assert_eq!(&skipped[col("reason")], "R8 sampled image not supported");
+        assert_eq!(&skipped[col("median_ns")], "");
+        assert_eq!(&skipped[col("groups")], "");
+        assert_eq!(&rows[4][col("status")], "failed");
+    }
+
+    #[test]
+    fn quotes_awkward_text() {
+        let mut report = sample_report();
+        report.device.name = "GPU, \"fast\" edition".to_string();
+        let bytes = CsvExporter.serialize(&report).unwrap();
+        let mut reader = ::csv::Reader::from_reader(bytes.as_slice());
+        let first = reader.records().next().unwrap().unwrap();
+        assert_eq!(&first[14], "GPU, \"fast\" edition");
+    }
+}

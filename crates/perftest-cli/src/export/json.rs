@@ -1,0 +1,111 @@
+//! The full report as JSON.
+
+use serde::Serialize;
+
+use super::{ExportError, Exporter};
+use crate::report::{CaseResult, Derived, DeviceInfo, Report, Settings};
+
+/// Writes the report as pretty-printed JSON, each measured case with a `derived` object
+/// (summary statistics, throughput, the original's columns).
+///
+/// The output reads back into a [`Report`] with `serde_json`: readers ignore `derived`, which
+/// is recomputed from the samples, so it can never disagree with them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct JsonExporter;
+
+/// [`Report`] with derived figures added to each case; field for field the same layout.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    schema: &'a str,
+    perftest_version: &'a str,
+    started_at: &'a str,
+    finished_at: &'a str,
+    complete: bool,
+    device: &'a DeviceInfo,
+    settings: &'a Settings,
+    baseline_id: &'a str,
+    cases: Vec<JsonCase<'a>>,
+}
+
+/// A [`CaseResult`] followed by its derived figures.
+#[derive(Serialize)]
+struct JsonCase<'a> {
+    #[serde(flatten)]
+    result: &'a CaseResult,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    derived: Option<Derived>,
+}
+
+impl Exporter for JsonExporter {
+    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+        // Destructured so that a field added to `Report` fails to compile here until it is
+        // written out too.
+        let Report {
+            schema,
+            perftest_version,
+            started_at,
+            finished_at,
+            complete,
+            device,
+            settings,
+            baseline_id,
+            cases,
+        } = report;
+        let json = JsonReport {
+            schema,
+            perftest_version,
+            started_at,
+            finished_at,
+            complete: *complete,
+            device,
+            settings,
+            baseline_id,
+            cases: cases
+                .iter()
+                .zip(report.derived_all())
+                .map(|(result, derived)| JsonCase { result, derived })
+                .collect(),
+        };
+        let mut bytes = serde_json::to_vec_pretty(&json)?;
+        bytes.push(b'\n');
+        Ok(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::sample_report;
+
+    #[test]
+    fn round_trips_and_carries_derived_figures() {
+        let report = sample_report();
+        let bytes = JsonExporter.serialize(&report).unwrap();
+        let back: Report = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(back, report);
+
+        let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        let cases = value["cases"].as_array().unwrap();
+        assert_eq!(cases.len(), 5);
+        assert_eq!(cases[0]["id"], "typed.r8.uniform");
+        assert_eq!(cases[0]["status"], "measured");
+        assert_eq!(cases[0]["derived"]["relative"], 4.0);
+        assert_eq!(cases[0]["derived"]["ns_per_group"], 5000.0);
+        assert_eq!(cases[0]["derived"]["summary"]["median"], 20e6);
+        assert_eq!(cases[2]["derived"]["noisy"], true);
+        assert_eq!(cases[3]["status"], "skipped");
+        assert!(cases[3].get("derived").is_none());
+        assert!(cases[3]["measurement"].is_null());
+    }
+
+    #[test]
+    fn missing_baseline_is_null_not_nan() {
+        let mut report = sample_report();
+        report.cases.remove(1);
+        let bytes = JsonExporter.serialize(&report).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert!(value["cases"][0]["derived"]["relative"].is_null());
+        let back: Report = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(back, report);
+    }
+}

@@ -1,0 +1,77 @@
+//! A GitHub Markdown table.
+
+use std::fmt::Write;
+
+use super::columns::{self, Cells, TITLES};
+use super::{ExportError, Exporter};
+use crate::report::Report;
+
+/// Writes the device line and a GitHub-flavoured table with the text table's columns. Case
+/// names are code spans (they contain `<` and `>`); `|` in free text is escaped.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MarkdownExporter;
+
+/// Escapes the table separator in free text.
+fn escape(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+impl Exporter for MarkdownExporter {
+    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+        let mut out = String::new();
+        writeln!(out, "{}", escape(&columns::device_line(report)))?;
+        writeln!(out)?;
+        writeln!(out, "| Case | {} |", TITLES.join(" | "))?;
+        writeln!(out, "|:---|{}", "---:|".repeat(TITLES.len()))?;
+        for row in columns::rows(report) {
+            let name = escape(&row.name);
+            match row.cells {
+                Cells::Figures(cells) => {
+                    writeln!(out, "| `{name}` | {} |", cells.join(" | "))?;
+                }
+                Cells::Note(note) => {
+                    let empty = " |".repeat(TITLES.len() - 1);
+                    writeln!(out, "| `{name}` | {} |{empty}", escape(&note))?;
+                }
+            }
+        }
+        let notes = columns::footnotes(report);
+        if !notes.is_empty() {
+            writeln!(out)?;
+            for note in notes {
+                writeln!(out, "{}", escape(&note))?;
+            }
+        }
+        Ok(out.into_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::sample_report;
+
+    #[test]
+    fn table() {
+        let mut report = sample_report();
+        report.device.driver_info = "a|b".to_string();
+        let text = String::from_utf8(MarkdownExporter.serialize(&report).unwrap()).unwrap();
+        let expected = "\
+Device: Test GPU (discrete, TestDriver a\\|b, Vulkan 1.3.255)
+
+| Case | ms | x | Gload/s | GB/s | CV |
+|:---|---:|---:|---:|---:|---:|
+| `Buffer<R8>.Load uniform` | 614.400 | 4.000 | 13.11 | 13.11 | 0.0% |
+| `Buffer<RGBA8>.Load random` | 2457.600 | 1.000 | 3.28 | 13.11 | 5.0% |
+| `ByteAddressBuffer.Load4 random` | 1228.800 | 2.000 | 6.55 | 104.86 | 50.0% noisy |
+| `Texture2D<R8>.Load linear` | skipped: R8 sampled image not supported | | | | |
+| `cbuffer{float4} load uniform` | failed: fence timeout | | | | |
+";
+        assert_eq!(text, expected);
+        // Every row has as many cells as the header.
+        for line in text.lines().filter(|l| l.starts_with('|')) {
+            let cells = line.replace("\\|", "").matches('|').count();
+            assert_eq!(cells, TITLES.len() + 2, "{line}");
+        }
+    }
+}

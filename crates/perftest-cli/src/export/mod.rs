@@ -1,0 +1,120 @@
+//! Output formats of a run report.
+//!
+//! Each format is one small file implementing the one-method [`Exporter`] trait; [`exporter`]
+//! picks the implementation for an [`ExportFormat`]. Exporters only turn a [`Report`] into
+//! bytes; [`write_atomically`] puts them in a file.
+
+mod columns;
+mod csv;
+mod file;
+mod json;
+mod markdown;
+mod original;
+mod text;
+
+pub use self::csv::CsvExporter;
+pub use self::file::write_atomically;
+pub use self::json::JsonExporter;
+pub use self::markdown::MarkdownExporter;
+pub use self::original::OriginalExporter;
+pub use self::text::TextExporter;
+
+use crate::report::Report;
+
+/// The output formats perftest can write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// Aligned table with time, relative speed, throughput and spread per case.
+    Text,
+    /// The original perftest's lines: `NAME: X.XXXms Y.YYYx`.
+    Original,
+    /// The full report with derived figures, as pretty-printed JSON (`perftest compare` reads
+    /// it back).
+    Json,
+    /// One row per case, for spreadsheets.
+    Csv,
+    /// A GitHub Markdown table.
+    Markdown,
+}
+
+impl ExportFormat {
+    /// The usual file extension of the format, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::Text | ExportFormat::Original => "txt",
+            ExportFormat::Json => "json",
+            ExportFormat::Csv => "csv",
+            ExportFormat::Markdown => "md",
+        }
+    }
+}
+
+/// Why a report could not be turned into bytes.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// JSON serialization failed.
+    #[error("cannot write JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// CSV serialization failed.
+    #[error("cannot write CSV: {0}")]
+    Csv(#[from] ::csv::Error),
+    /// Writing into the output buffer failed.
+    #[error("cannot write output: {0}")]
+    Io(#[from] std::io::Error),
+    /// Formatting text failed.
+    #[error("cannot format output: {0}")]
+    Fmt(#[from] std::fmt::Error),
+}
+
+/// Turns a report into the bytes of one output format.
+pub trait Exporter {
+    /// Serializes the whole report.
+    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError>;
+}
+
+/// The exporter for `format`.
+pub fn exporter(format: ExportFormat) -> Box<dyn Exporter> {
+    match format {
+        ExportFormat::Text => Box::new(TextExporter),
+        ExportFormat::Original => Box::new(OriginalExporter),
+        ExportFormat::Json => Box::new(JsonExporter),
+        ExportFormat::Csv => Box::new(CsvExporter),
+        ExportFormat::Markdown => Box::new(MarkdownExporter),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::sample_report;
+    use clap::ValueEnum;
+
+    #[test]
+    fn every_format_serializes_every_case() {
+        let report = sample_report();
+        for format in ExportFormat::value_variants() {
+            let bytes = exporter(*format).serialize(&report).unwrap();
+            let text = String::from_utf8(bytes).unwrap();
+            for case in &report.cases {
+                assert!(text.contains(&case.name), "{format:?} lacks {}", case.name);
+            }
+            let words = text.split(|c: char| !c.is_ascii_alphanumeric());
+            for word in words {
+                assert!(
+                    !["NaN", "inf", "Infinity"].contains(&word),
+                    "{format:?}: {text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn format_names() {
+        let names: Vec<String> = ExportFormat::value_variants()
+            .iter()
+            .filter_map(|f| f.to_possible_value().map(|v| v.get_name().to_string()))
+            .collect();
+        assert_eq!(names, ["text", "original", "json", "csv", "markdown"]);
+        assert_eq!(ExportFormat::Markdown.extension(), "md");
+    }
+}

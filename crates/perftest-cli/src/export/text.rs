@@ -1,0 +1,100 @@
+//! The default output: an aligned table for a terminal.
+
+use std::fmt::Write;
+
+use super::columns::{self, Cells, TITLES};
+use super::{ExportError, Exporter};
+use crate::report::Report;
+
+/// Writes an aligned table: case name, `ms` (the original's time), `x` (relative to the
+/// baseline), Gload/s, GB/s and CV (marked `noisy` above 5%), under a device line. Skipped and
+/// failed cases show their reason instead of figures.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TextExporter;
+
+impl Exporter for TextExporter {
+    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+        let rows = columns::rows(report);
+        let name_width = rows
+            .iter()
+            .map(|r| r.name.chars().count())
+            .chain(std::iter::once("Case".len()))
+            .max()
+            .unwrap_or(0);
+        let mut widths = TITLES.map(str::len);
+        for row in &rows {
+            if let Cells::Figures(cells) = &row.cells {
+                for (width, cell) in widths.iter_mut().zip(cells) {
+                    *width = (*width).max(cell.chars().count());
+                }
+            }
+        }
+
+        let mut out = String::new();
+        writeln!(out, "{}", columns::device_line(report))?;
+        writeln!(out)?;
+        write!(out, "{:<name_width$}", "Case")?;
+        for (title, width) in TITLES.iter().zip(widths) {
+            write!(out, "  {title:>width$}")?;
+        }
+        writeln!(out)?;
+        for row in &rows {
+            let name = &row.name;
+            match &row.cells {
+                Cells::Figures(cells) => {
+                    write!(out, "{name:<name_width$}")?;
+                    for (cell, width) in cells.iter().zip(widths) {
+                        write!(out, "  {cell:>width$}")?;
+                    }
+                    writeln!(out)?;
+                }
+                Cells::Note(note) => writeln!(out, "{name:<name_width$}  {note}")?,
+            }
+        }
+        let notes = columns::footnotes(report);
+        if !notes.is_empty() {
+            writeln!(out)?;
+            for note in notes {
+                writeln!(out, "{note}")?;
+            }
+        }
+        Ok(out.into_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::sample_report;
+
+    #[test]
+    fn aligned_table() {
+        let text = String::from_utf8(TextExporter.serialize(&sample_report()).unwrap()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "Device: Test GPU (discrete, TestDriver 1.2.3, Vulkan 1.3.255)"
+        );
+        assert_eq!(lines[1], "");
+        let expected = [
+            "Case                                  ms      x  Gload/s    GB/s           CV",
+            "Buffer<R8>.Load uniform          614.400  4.000    13.11   13.11         0.0%",
+            "Buffer<RGBA8>.Load random       2457.600  1.000     3.28   13.11         5.0%",
+            "ByteAddressBuffer.Load4 random  1228.800  2.000     6.55  104.86  50.0% noisy",
+            "Texture2D<R8>.Load linear       skipped: R8 sampled image not supported",
+            "cbuffer{float4} load uniform    failed: fence timeout",
+        ];
+        assert_eq!(&lines[2..], expected);
+    }
+
+    #[test]
+    fn interrupted_run_without_baseline() {
+        let mut report = sample_report();
+        report.cases.remove(1);
+        report.complete = false;
+        let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
+        assert!(text.contains("614.400  n/a    13.11"), "{text}");
+        assert!(text.contains("Interrupted: 4 case(s) ran"), "{text}");
+        assert!(text.contains("x is n/a: the baseline typed.rgba8.random was not measured."));
+    }
+}

@@ -1,0 +1,19 @@
+//! The pure parts of the `perftest` command: no Vulkan, no GPU.
+//!
+//! The binary drives the device through `perftest-core`; everything it decides or prints without
+//! touching the device lives here, so it is unit-tested on any machine:
+//!
+//! - [`sizing`]: the adaptive dispatch-size rule and the split of a group count over X/Y/Z,
+//! - [`statistics`]: summaries of per-dispatch times and the clock warm-up test,
+//! - [`report`]: the schema-versioned run report and the figures derived from it,
+//! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown) and
+//!   writing a file atomically,
+//! - [`compare`]: `perftest compare A.json B.json`.
+
+#![warn(missing_docs)]
+
+pub mod compare;
+pub mod export;
+pub mod report;
+pub mod sizing;
+pub mod statistics;
