@@ -12,8 +12,12 @@
 
 #![warn(missing_docs)]
 
+pub mod benchmark;
+pub mod cli;
 pub mod compare;
 pub mod export;
+pub mod options;
+pub mod output;
 pub mod report;
 pub mod sizing;
 pub mod statistics;

@@ -22,9 +22,10 @@ pub use self::text::TextExporter;
 use crate::report::Report;
 
 /// The output formats perftest can write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportFormat {
     /// Aligned table with time, relative speed, throughput and spread per case.
+    #[default]
     Text,
     /// The original perftest's lines: `NAME: X.XXXms Y.YYYx`.
     Original,

@@ -1,0 +1,345 @@
+//! The measurement loop of one case: size the dispatch, wait for steady clocks, record.
+//!
+//! Vocabulary (the README uses the same words):
+//! - a **sample** is the GPU time of one timestamped dispatch;
+//! - a **measurement** is one submission of `samples` back-to-back dispatches of the same size,
+//!   sized so that the whole measurement takes about `target` (20 ms) of GPU time.
+//!
+//! Per case: single-dispatch *probes* size the dispatch with the seed article's rule, applied to
+//! the predicted measurement time (`samples x probe time`): grow x10 while under 2 ms, then
+//! scale by target/time, until the prediction is within ±25% of the target. Then measurements
+//! are taken until one is **steady** — the median of its first half of samples and of its
+//! second half agree within `steady_tolerance` (2%), and its median time per workgroup agrees
+//! with the previous probe or measurement within the same tolerance — or until `warmup_max`
+//! measurements were discarded. The last measurement is the one recorded.
+//!
+//! The loop is generic over [`DispatchTimer`] so that it is unit-tested with a simulated GPU.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::report::Measurement;
+use crate::sizing::{group_total, max_total, next_group_count, split_groups, GROWTH_THRESHOLD_NS};
+use crate::statistics::{median, steady};
+
+/// Something that runs `dispatches` timed dispatches of `dims` workgroups and returns each
+/// one's GPU time in nanoseconds (perftest-core's `Bench::time` in the real program).
+pub trait DispatchTimer {
+    /// The error a failed dispatch reports.
+    type Error;
+    /// Runs the dispatches and returns their times.
+    fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>, Self::Error>;
+}
+
+/// Settings of the loop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LoopSettings {
+    /// GPU time one measurement should take, ns.
+    pub target_ns: f64,
+    /// Dispatches (samples) per measurement.
+    pub samples: u32,
+    /// Measurements that may be discarded while waiting for steady clocks.
+    pub warmup_max: u32,
+    /// Relative agreement that counts as steady (0.02 = 2%).
+    pub steady_tolerance: f64,
+    /// The device's `maxComputeWorkGroupCount`.
+    pub max_count: [u32; 3],
+    /// Extra cap on the X dimension.
+    pub first_dim_cap: u32,
+}
+
+/// Upper bound on sizing probes per case (x10 growth from 1 group reaches 10^12 in 12 steps).
+pub const MAX_PROBES: u32 = 16;
+
+/// How far the predicted measurement may be from the target and still count as sized.
+pub const SIZE_TOLERANCE: f64 = 0.25;
+
+/// Why the loop stopped without a measurement.
+#[derive(Debug)]
+pub enum LoopError<E> {
+    /// The timer failed.
+    Timer(E),
+    /// The stop flag was raised (Ctrl-C).
+    Interrupted,
+}
+
+/// Result of measuring one case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseMeasurement {
+    /// The recorded measurement.
+    pub measurement: Measurement,
+    /// Sizing probes used.
+    pub probes: u32,
+}
+
+fn check_stop<E>(stop: &AtomicBool) -> Result<(), LoopError<E>> {
+    if stop.load(Ordering::Relaxed) {
+        Err(LoopError::Interrupted)
+    } else {
+        Ok(())
+    }
+}
+
+/// The medians of the first and second half of `samples` agree (always true below 2 samples).
+fn halves_agree(samples: &[f64], tolerance: f64) -> bool {
+    if samples.len() < 2 {
+        return true;
+    }
+    let (a, b) = samples.split_at(samples.len() / 2);
+    match (median(a), median(b)) {
+        (Some(a), Some(b)) => steady(a, b, tolerance),
+        _ => false,
+    }
+}
+
+/// Measures one case, starting from `start_groups` workgroups (the previous case's size).
+pub fn measure_case<T: DispatchTimer>(
+    timer: &mut T,
+    settings: &LoopSettings,
+    start_groups: u64,
+    stop: &AtomicBool,
+) -> Result<CaseMeasurement, LoopError<T::Error>> {
+    let limit = max_total(settings.max_count, settings.first_dim_cap);
+    let samples = settings.samples.max(1);
+    let split = |g: u64| split_groups(g, settings.max_count, settings.first_dim_cap);
+    let mut dims = split(start_groups.max(1));
+    let mut probes = 0;
+    let mut reference_per_group = None;
+    while probes < MAX_PROBES {
+        check_stop(stop)?;
+        let groups = group_total(dims);
+        let times = timer.time(dims, 1).map_err(LoopError::Timer)?;
+        probes += 1;
+        let Some(&t) = times.first() else { break };
+        let predicted = t * f64::from(samples);
+        let next = next_group_count(groups, predicted, settings.target_ns, limit);
+        let sized = predicted >= GROWTH_THRESHOLD_NS.min(settings.target_ns)
+            && (predicted / settings.target_ns - 1.0).abs() <= SIZE_TOLERANCE;
+        reference_per_group = Some(t / groups as f64);
+        let next_dims = split(next);
+        if next_dims == dims {
+            break; // at a limit (one group, or the device maximum)
+        }
+        dims = next_dims;
+        if sized {
+            break; // scaled once more from an accurate probe: lands near the target
+        }
+    }
+
+    let mut discarded = 0;
+    loop {
+        check_stop(stop)?;
+        let groups = group_total(dims);
+        let times = timer.time(dims, samples).map_err(LoopError::Timer)?;
+        let per_group = median(&times).map(|m| m / groups as f64);
+        let agrees_with_previous = match (reference_per_group, per_group) {
+            (Some(a), Some(b)) => steady(a, b, settings.steady_tolerance),
+            _ => false,
+        };
+        let is_steady = agrees_with_previous && halves_agree(&times, settings.steady_tolerance);
+        if is_steady || discarded >= settings.warmup_max {
+            return Ok(CaseMeasurement {
+                measurement: Measurement {
+                    groups,
+                    dims,
+                    samples_ns: times,
+                    warmup_dispatches: probes + discarded * samples,
+                    steady: is_steady,
+                },
+                probes,
+            });
+        }
+        discarded += 1;
+        reference_per_group = per_group;
+    }
+}
+
+/// Keeps the GPU busy with `timer` until two consecutive measurements of `dims` agree within
+/// `tolerance`, at most `max_measurements` times. Returns (measurements run, steady reached).
+/// Run once before the first case so the clocks have ramped up.
+pub fn warm_up_clocks<T: DispatchTimer>(
+    timer: &mut T,
+    dims: [u32; 3],
+    samples: u32,
+    tolerance: f64,
+    max_measurements: u32,
+    stop: &AtomicBool,
+) -> Result<(u32, bool), LoopError<T::Error>> {
+    let mut previous = None;
+    for n in 1..=max_measurements {
+        check_stop(stop)?;
+        let times = timer.time(dims, samples.max(1)).map_err(LoopError::Timer)?;
+        let m = median(&times);
+        if let (Some(a), Some(b)) = (previous, m) {
+            if steady(a, b, tolerance) {
+                return Ok((n, true));
+            }
+        }
+        previous = m;
+    }
+    Ok((max_measurements, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A simulated GPU: each group takes `ns_per_group` at full clock; the clock ramps from
+    /// `start_speed` to 1.0 over `ramp_ns` of busy time; each dispatch costs `overhead_ns`.
+    struct SimulatedGpu {
+        ns_per_group: f64,
+        overhead_ns: f64,
+        start_speed: f64,
+        ramp_ns: f64,
+        busy_ns: f64,
+        calls: Vec<([u32; 3], u32)>,
+    }
+
+    impl SimulatedGpu {
+        fn new(ns_per_group: f64) -> Self {
+            SimulatedGpu {
+                ns_per_group,
+                overhead_ns: 5_000.0,
+                start_speed: 1.0,
+                ramp_ns: 0.0,
+                busy_ns: 0.0,
+                calls: Vec::new(),
+            }
+        }
+        fn speed(&self) -> f64 {
+            if self.busy_ns >= self.ramp_ns {
+                1.0
+            } else {
+                self.start_speed + (1.0 - self.start_speed) * self.busy_ns / self.ramp_ns
+            }
+        }
+    }
+
+    impl DispatchTimer for SimulatedGpu {
+        type Error = String;
+        fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>, String> {
+            self.calls.push((dims, dispatches));
+            let groups = group_total(dims) as f64;
+            Ok((0..dispatches)
+                .map(|_| {
+                    let t = self.overhead_ns + groups * self.ns_per_group / self.speed();
+                    self.busy_ns += t;
+                    t
+                })
+                .collect())
+        }
+    }
+
+    fn settings() -> LoopSettings {
+        LoopSettings {
+            target_ns: 20e6,
+            samples: 10,
+            warmup_max: 5,
+            steady_tolerance: 0.02,
+            max_count: [65535, 65535, 65535],
+            first_dim_cap: 10_000,
+        }
+    }
+
+    fn total_ns(m: &Measurement) -> f64 {
+        m.samples_ns.iter().sum()
+    }
+
+    #[test]
+    fn converges_from_one_group_to_the_target() {
+        let mut gpu = SimulatedGpu::new(30.0); // a fast GPU: 30 ns per group
+        let stop = AtomicBool::new(false);
+        let r = measure_case(&mut gpu, &settings(), 1, &stop).unwrap();
+        let t = total_ns(&r.measurement);
+        assert!((15e6..=25e6).contains(&t), "measurement took {t} ns");
+        assert!(r.measurement.steady);
+        assert_eq!(r.measurement.samples_ns.len(), 10);
+        assert!(r.probes <= 8, "{} probes", r.probes);
+        // Growth was tenfold while tiny.
+        assert_eq!(group_total(gpu.calls[1].0), 10);
+    }
+
+    #[test]
+    fn starting_from_the_previous_size_is_cheap() {
+        let mut gpu = SimulatedGpu::new(30.0);
+        let stop = AtomicBool::new(false);
+        let first = measure_case(&mut gpu, &settings(), 1, &stop).unwrap();
+        let mut similar = SimulatedGpu::new(33.0);
+        let second =
+            measure_case(&mut similar, &settings(), first.measurement.groups, &stop).unwrap();
+        assert_eq!(second.probes, 1);
+        assert!((15e6..=25e6).contains(&total_ns(&second.measurement)));
+    }
+
+    #[test]
+    fn slow_groups_stop_at_one_group() {
+        // One group takes 6.5 ms (software texture filtering): cannot go below one group.
+        let mut gpu = SimulatedGpu::new(6.5e6);
+        let stop = AtomicBool::new(false);
+        let r = measure_case(&mut gpu, &settings(), 1000, &stop).unwrap();
+        assert_eq!(r.measurement.groups, 1);
+        assert!(r.measurement.steady);
+    }
+
+    #[test]
+    fn a_clock_ramp_is_waited_out_and_reported() {
+        let mut gpu = SimulatedGpu::new(30.0);
+        gpu.start_speed = 0.2;
+        gpu.ramp_ns = 150e6;
+        let stop = AtomicBool::new(false);
+        let r = measure_case(&mut gpu, &settings(), 1, &stop).unwrap();
+        assert!(r.measurement.steady);
+        assert!(
+            r.measurement.warmup_dispatches > r.probes,
+            "some measurements were discarded"
+        );
+        // The recorded samples are at full speed: within 2% of the true time.
+        let per_group = median(&r.measurement.samples_ns).unwrap() / r.measurement.groups as f64;
+        assert!((per_group - 30.0).abs() / 30.0 < 0.02, "{per_group}");
+
+        // A ramp too long for the warm-up budget is reported as not steady.
+        let mut slow = SimulatedGpu::new(30.0);
+        slow.start_speed = 0.2;
+        slow.ramp_ns = 10e9;
+        let r = measure_case(&mut slow, &settings(), 1, &stop).unwrap();
+        assert!(!r.measurement.steady);
+    }
+
+    #[test]
+    fn never_exceeds_device_limits() {
+        let mut gpu = SimulatedGpu::new(0.001); // absurdly fast: wants ~2e9 groups per dispatch
+        let mut s = settings();
+        s.max_count = [100, 10, 5];
+        let stop = AtomicBool::new(false);
+        let r = measure_case(&mut gpu, &s, 1, &stop).unwrap();
+        for (dims, _) in &gpu.calls {
+            assert!(dims[0] <= 100 && dims[1] <= 10 && dims[2] <= 5, "{dims:?}");
+        }
+        assert_eq!(r.measurement.groups, 5000);
+    }
+
+    #[test]
+    fn stop_flag_interrupts() {
+        let mut gpu = SimulatedGpu::new(30.0);
+        let stop = AtomicBool::new(true);
+        assert!(matches!(
+            measure_case(&mut gpu, &settings(), 1, &stop),
+            Err(LoopError::Interrupted)
+        ));
+        assert!(gpu.calls.is_empty());
+    }
+
+    #[test]
+    fn warm_up_runs_until_two_measurements_agree() {
+        let mut gpu = SimulatedGpu::new(30.0);
+        gpu.start_speed = 0.3;
+        gpu.ramp_ns = 100e6;
+        let stop = AtomicBool::new(false);
+        let (n, ok) = warm_up_clocks(&mut gpu, [6667, 1, 1], 10, 0.01, 50, &stop).unwrap();
+        assert!(ok && n > 2, "{n}");
+        let mut flat = SimulatedGpu::new(30.0);
+        assert_eq!(
+            warm_up_clocks(&mut flat, [6667, 1, 1], 10, 0.01, 50, &stop).unwrap(),
+            (2, true)
+        );
+    }
+}

@@ -1,0 +1,6 @@
+//! Running cases on a device: the measurement loop ([`measure`]), the suite driver that uses
+//! perftest-core ([`suite`]) and verification ([`verify`]).
+
+pub mod measure;
+pub mod suite;
+pub mod verify;

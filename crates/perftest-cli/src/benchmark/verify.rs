@@ -1,0 +1,92 @@
+//! `perftest --verify`: every selected case against its CPU model, one line per case.
+
+use perftest_cases::{Case, Support, Tolerance};
+use perftest_core::{check, Bench, Error, VerifyOutcome};
+
+/// The verdict on one case.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Every thread matched.
+    Pass {
+        /// Threads compared.
+        threads: usize,
+    },
+    /// At least one thread did not match.
+    Fail(String),
+    /// The device cannot run the case.
+    Skip(String),
+    /// The case could not run (Vulkan error).
+    Error(String),
+}
+
+/// Describes the first mismatch of a failed check.
+pub fn describe_failure(outcome: &VerifyOutcome) -> String {
+    match &outcome.first {
+        Some(m) => format!(
+            "verification failed: group {} thread {} lane {}: expected {}, got {} ({} of {} threads differ)",
+            m.group, m.local_index, m.lane, m.expected, m.got, outcome.mismatches, outcome.threads
+        ),
+        None => "verification failed: no thread results".to_string(),
+    }
+}
+
+/// Verifies one case.
+pub fn verify_case(bench: &mut Bench, case: &Case) -> Verdict {
+    if let Support::Skipped(reason) = bench.support(case) {
+        return Verdict::Skip(reason);
+    }
+    let sums = bench.prepare(case).and_then(|k| bench.verify(k));
+    match sums {
+        Ok(sums) => {
+            let outcome = check(case, &sums, Tolerance::DEFAULT);
+            if outcome.passed() {
+                Verdict::Pass {
+                    threads: outcome.threads,
+                }
+            } else {
+                Verdict::Fail(describe_failure(&outcome))
+            }
+        }
+        Err(Error::Unsupported { reason, .. }) => Verdict::Skip(reason),
+        Err(e) => Verdict::Error(e.to_string()),
+    }
+}
+
+/// The line printed for a verdict: `pass  ID  NAME (N threads)` and so on.
+pub fn verdict_line(case: &Case, verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Pass { threads } => {
+            format!("pass  {:<40} {} ({threads} threads)", case.id, case.name)
+        }
+        Verdict::Fail(why) => format!("FAIL  {:<40} {}: {why}", case.id, case.name),
+        Verdict::Skip(why) => format!("skip  {:<40} {}: skipped ({why})", case.id, case.name),
+        Verdict::Error(why) => format!("ERROR {:<40} {}: {why}", case.id, case.name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perftest_core::Mismatch;
+
+    #[test]
+    fn lines_name_the_case_and_the_mismatch() {
+        let case = perftest_cases::original_cases().remove(0);
+        let outcome = VerifyOutcome {
+            threads: 1024,
+            mismatches: 3,
+            first: Some(Mismatch {
+                group: 1,
+                local_index: 7,
+                lane: 2,
+                expected: 1.5,
+                got: 2.0,
+            }),
+        };
+        let line = verdict_line(&case, &Verdict::Fail(describe_failure(&outcome)));
+        assert!(line.starts_with("FAIL  typed.r8.uniform"));
+        assert!(line
+            .contains("group 1 thread 7 lane 2: expected 1.5, got 2 (3 of 1024 threads differ)"));
+        assert!(verdict_line(&case, &Verdict::Pass { threads: 1024 }).starts_with("pass  "));
+    }
+}

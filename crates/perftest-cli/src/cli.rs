@@ -1,0 +1,227 @@
+//! The command line: clap definitions and the seed's `-N` device-index shorthand.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::export::ExportFormat;
+
+/// Measures how fast a GPU's shader cores load data from the L1 cache, per resource type
+/// (typed, raw, structured and uniform buffers, texture loads and samples), format and access
+/// pattern (uniform, linear, random). A Vulkan re-creation of sebbbi/perftest.
+#[derive(Debug, Parser)]
+#[command(
+    name = "perftest",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:\n  perftest --list                  list devices\n  perftest                         run all 138 cases on the preferred device\n  perftest -2                      run on device 2 of the list\n  perftest RTX -2                  the second device whose name contains 'RTX'\n  perftest --filter texture2d --format markdown\n  perftest --verify                check every case against the CPU model\n  perftest --format json --output run.json\n  perftest compare before.json after.json"
+)]
+pub struct Cli {
+    /// The benchmark run's options.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Subcommands (`compare`).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Compare two JSON reports: per-case throughput ratio B/A, median and max change.
+    Compare {
+        /// The reference report (A).
+        a: PathBuf,
+        /// The report compared with it (B).
+        b: PathBuf,
+    },
+}
+
+/// Options of a benchmark run.
+#[derive(Debug, Args, Default)]
+pub struct RunArgs {
+    /// Pick the device whose name contains NAME (case-insensitive). With -N, N indexes the
+    /// devices that match.
+    #[arg(value_name = "NAME")]
+    pub device_name: Option<String>,
+
+    /// Pick device N of `--list` (1-based); written `-N` as in the original, e.g. `perftest -2`.
+    #[arg(long = "device", value_name = "N", allow_negative_numbers = true)]
+    pub device_index: Option<i64>,
+
+    /// List the devices (one line per device and compute queue family) and exit.
+    #[arg(long)]
+    pub list: bool,
+
+    /// List the cases (id and name, in the original's order) and exit.
+    #[arg(long)]
+    pub list_cases: bool,
+
+    /// Run only cases whose id or name contains TEXT (case-insensitive substring, no
+    /// wildcards). Repeat to select the union.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Vec<String>,
+
+    /// Check every selected case against its CPU model instead of timing it; prints pass/FAIL
+    /// per case, exits 4 on any failure.
+    #[arg(long, conflicts_with = "no_verify")]
+    pub verify: bool,
+
+    /// Time cases without first checking their results against the CPU model.
+    #[arg(long)]
+    pub no_verify: bool,
+
+    /// GPU time of one measurement, in milliseconds (0.5 to 1000).
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 20.0,
+        allow_negative_numbers = true
+    )]
+    pub target_ms: f64,
+
+    /// Timestamped dispatches per measurement; their times are the samples (1 to 256).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 10,
+        allow_negative_numbers = true
+    )]
+    pub samples: i64,
+
+    /// Measurements a case may discard while waiting for steady clocks (0 to 100).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 5,
+        allow_negative_numbers = true
+    )]
+    pub warmup_max: i64,
+
+    /// Case id the `x` column is relative to.
+    #[arg(long, value_name = "ID", default_value = perftest_cases::BASELINE_CASE_ID)]
+    pub baseline: String,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Text)]
+    pub format: ExportFormat,
+
+    /// Write the report in --format to FILE (atomically) and print the text table.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Enable the Khronos validation layer; exit 3 if it reports anything.
+    #[arg(long)]
+    pub validation: bool,
+
+    /// Longest time one GPU submission may take before it is reported as hung, in ms.
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 10_000,
+        allow_negative_numbers = true
+    )]
+    pub fence_timeout_ms: i64,
+}
+
+/// Options whose next argument is a value (so `--target-ms -5` keeps its `-5`).
+const VALUE_OPTIONS: [&str; 10] = [
+    "--device",
+    "--filter",
+    "--target-ms",
+    "--samples",
+    "--warmup-max",
+    "--baseline",
+    "--format",
+    "--output",
+    "-o",
+    "--fence-timeout-ms",
+];
+
+/// Rewrites the seed's `-N` (a dash followed by digits only) into `--device N`, except where
+/// it is the value of an option. `perftest -2` and `perftest RTX -2` then parse as expected.
+pub fn normalize_args<I: IntoIterator<Item = OsString>>(args: I) -> Vec<OsString> {
+    let mut out: Vec<OsString> = Vec::new();
+    let mut after_value_option = false;
+    let mut after_double_dash = false;
+    for (i, arg) in args.into_iter().enumerate() {
+        let text = arg.to_str().unwrap_or("");
+        let is_index = i > 0
+            && !after_value_option
+            && !after_double_dash
+            && text.len() > 1
+            && text.starts_with('-')
+            && text[1..].bytes().all(|b| b.is_ascii_digit());
+        after_value_option = VALUE_OPTIONS.contains(&text);
+        after_double_dash |= text == "--";
+        if is_index {
+            out.push("--device".into());
+            out.push(text[1..].into());
+        } else {
+            out.push(arg);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        let args = std::iter::once("perftest")
+            .chain(args.iter().copied())
+            .map(OsString::from);
+        Cli::try_parse_from(normalize_args(args))
+    }
+
+    #[test]
+    fn dash_digits_is_a_device_index() {
+        let cli = parse(&["-2"]).unwrap();
+        assert_eq!(cli.run.device_index, Some(2));
+        let cli = parse(&["RTX", "-2"]).unwrap();
+        assert_eq!(
+            (cli.run.device_name.as_deref(), cli.run.device_index),
+            (Some("RTX"), Some(2))
+        );
+        let cli = parse(&["-1", "llvm"]).unwrap();
+        assert_eq!(
+            (cli.run.device_name.as_deref(), cli.run.device_index),
+            (Some("llvm"), Some(1))
+        );
+        assert_eq!(parse(&["-0"]).unwrap().run.device_index, Some(0));
+    }
+
+    #[test]
+    fn option_values_keep_their_dash() {
+        let cli = parse(&["--target-ms", "-5"]).unwrap();
+        assert_eq!(cli.run.target_ms, -5.0);
+        assert_eq!(cli.run.device_index, None);
+        let cli = parse(&["--samples", "-3", "-4"]).unwrap();
+        assert_eq!((cli.run.samples, cli.run.device_index), (-3, Some(4)));
+    }
+
+    #[test]
+    fn unknown_flags_are_errors() {
+        assert!(parse(&["--frobnicate"]).is_err());
+        assert!(parse(&["-x"]).is_err());
+        assert!(parse(&["--verify", "--no-verify"]).is_err());
+    }
+
+    #[test]
+    fn compare_subcommand() {
+        let cli = parse(&["compare", "a.json", "b.json"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Compare { .. })));
+        assert!(parse(&["compare", "a.json"]).is_err());
+    }
+
+    #[test]
+    fn defaults() {
+        let cli = parse(&[]).unwrap();
+        assert_eq!(cli.run.target_ms, 20.0);
+        assert_eq!(cli.run.samples, 10);
+        assert_eq!(cli.run.format, ExportFormat::Text);
+        assert_eq!(cli.run.baseline, "typed.rgba8.random");
+    }
+}

@@ -1,0 +1,263 @@
+//! Turning parsed arguments into validated settings (pure; every rule unit-tested).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use perftest_core::DeviceChoice;
+
+use crate::benchmark::measure::LoopSettings;
+use crate::cli::RunArgs;
+use crate::export::ExportFormat;
+use crate::sizing::DEFAULT_FIRST_DIM_CAP;
+
+/// Bounds of `--target-ms`.
+pub const TARGET_MS_RANGE: (f64, f64) = (0.5, 1000.0);
+
+/// Agreement that counts as steady clocks: 2%.
+pub const STEADY_TOLERANCE: f64 = 0.02;
+
+/// What the run should do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Print the device list.
+    ListDevices,
+    /// Print the case list.
+    ListCases,
+    /// Verify the selected cases only.
+    Verify,
+    /// Verify (unless disabled), then time the selected cases.
+    Time {
+        /// Check results against the CPU model before timing.
+        verify_first: bool,
+    },
+}
+
+/// Validated settings of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// What to do.
+    pub mode: Mode,
+    /// Which device.
+    pub device: DeviceChoice,
+    /// Case filters.
+    pub filters: Vec<String>,
+    /// Target GPU time of one measurement, ms.
+    pub target_ms: f64,
+    /// Dispatches per measurement.
+    pub samples: u32,
+    /// Measurements a case may discard while clocks settle.
+    pub warmup_max: u32,
+    /// Baseline case id.
+    pub baseline: String,
+    /// Output format.
+    pub format: ExportFormat,
+    /// Output file.
+    pub output: Option<PathBuf>,
+    /// Validation layer on.
+    pub validation: bool,
+    /// Fence timeout.
+    pub fence_timeout: Duration,
+}
+
+/// A value outside its documented range.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("invalid value for {option}: {message}")]
+pub struct OptionError {
+    /// The option, e.g. `--samples`.
+    pub option: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn bad(option: &'static str, message: String) -> OptionError {
+    OptionError { option, message }
+}
+
+fn in_range(option: &'static str, value: i64, lo: i64, hi: i64) -> Result<u32, OptionError> {
+    if (lo..=hi).contains(&value) {
+        u32::try_from(value).map_err(|_| bad(option, format!("{value} is out of range")))
+    } else {
+        Err(bad(option, format!("{value} is outside {lo}..={hi}")))
+    }
+}
+
+impl Options {
+    /// Validates the arguments of a run.
+    pub fn from_args(args: &RunArgs) -> Result<Options, OptionError> {
+        let mode = if args.list {
+            Mode::ListDevices
+        } else if args.list_cases {
+            Mode::ListCases
+        } else if args.verify {
+            Mode::Verify
+        } else {
+            Mode::Time {
+                verify_first: !args.no_verify,
+            }
+        };
+        let index = match args.device_index {
+            None => None,
+            Some(i) if i >= 0 => Some(usize::try_from(i).unwrap_or(usize::MAX)),
+            Some(i) => {
+                return Err(bad(
+                    "the device index",
+                    format!("{i} (devices are numbered from 1)"),
+                ))
+            }
+        };
+        let (lo, hi) = TARGET_MS_RANGE;
+        if !(args.target_ms.is_finite() && (lo..=hi).contains(&args.target_ms)) {
+            return Err(bad(
+                "--target-ms",
+                format!("{} is outside {lo}..={hi} ms", args.target_ms),
+            ));
+        }
+        let samples = in_range(
+            "--samples",
+            args.samples,
+            1,
+            i64::from(perftest_core::MAX_DISPATCHES_PER_SUBMIT),
+        )?;
+        let warmup_max = in_range("--warmup-max", args.warmup_max, 0, 100)?;
+        let timeout_ms = in_range("--fence-timeout-ms", args.fence_timeout_ms, 1, 600_000)?;
+        if args.baseline.trim().is_empty() {
+            return Err(bad("--baseline", "an empty case id".into()));
+        }
+        Ok(Options {
+            mode,
+            device: DeviceChoice {
+                index,
+                name: args.device_name.clone(),
+            },
+            filters: args.filter.clone(),
+            target_ms: args.target_ms,
+            samples,
+            warmup_max,
+            baseline: args.baseline.clone(),
+            format: args.format,
+            output: args.output.clone(),
+            validation: args.validation,
+            fence_timeout: Duration::from_millis(u64::from(timeout_ms)),
+        })
+    }
+
+    /// The measurement loop's settings for a device with `max_count` workgroups per dimension.
+    pub fn loop_settings(&self, max_count: [u32; 3]) -> LoopSettings {
+        LoopSettings {
+            target_ns: self.target_ms * 1e6,
+            samples: self.samples,
+            warmup_max: self.warmup_max,
+            steady_tolerance: STEADY_TOLERANCE,
+            max_count,
+            first_dim_cap: DEFAULT_FIRST_DIM_CAP,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args() -> RunArgs {
+        RunArgs {
+            target_ms: 20.0,
+            samples: 10,
+            warmup_max: 5,
+            baseline: "typed.rgba8.random".into(),
+            fence_timeout_ms: 10_000,
+            ..RunArgs::default()
+        }
+    }
+
+    #[test]
+    fn defaults_are_valid() {
+        let o = Options::from_args(&args()).unwrap();
+        assert_eq!(o.mode, Mode::Time { verify_first: true });
+        assert_eq!(o.samples, 10);
+        assert_eq!(o.loop_settings([65535; 3]).target_ns, 20e6);
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused() {
+        for (target, samples, warmup, timeout, what) in [
+            (0.0, 10, 5, 10_000, "--target-ms"),
+            (-5.0, 10, 5, 10_000, "--target-ms"),
+            (1e9, 10, 5, 10_000, "--target-ms"),
+            (f64::NAN, 10, 5, 10_000, "--target-ms"),
+            (20.0, 0, 5, 10_000, "--samples"),
+            (20.0, 257, 5, 10_000, "--samples"),
+            (20.0, 10, -1, 10_000, "--warmup-max"),
+            (20.0, 10, 5, 0, "--fence-timeout-ms"),
+        ] {
+            let a = RunArgs {
+                target_ms: target,
+                samples,
+                warmup_max: warmup,
+                fence_timeout_ms: timeout,
+                ..args()
+            };
+            let e = Options::from_args(&a).unwrap_err();
+            assert_eq!(e.option, what);
+            assert!(e
+                .to_string()
+                .starts_with(&format!("invalid value for {what}")));
+        }
+    }
+
+    #[test]
+    fn device_choice_and_modes() {
+        let a = RunArgs {
+            device_index: Some(2),
+            device_name: Some("RTX".into()),
+            ..args()
+        };
+        let o = Options::from_args(&a).unwrap();
+        assert_eq!(
+            o.device,
+            DeviceChoice {
+                index: Some(2),
+                name: Some("RTX".into())
+            }
+        );
+        assert!(Options::from_args(&RunArgs {
+            device_index: Some(-1),
+            ..args()
+        })
+        .is_err());
+        let zero = Options::from_args(&RunArgs {
+            device_index: Some(0),
+            ..args()
+        })
+        .unwrap();
+        assert_eq!(zero.device.index, Some(0)); // refused later, with the device list
+        assert_eq!(
+            Options::from_args(&RunArgs {
+                verify: true,
+                ..args()
+            })
+            .unwrap()
+            .mode,
+            Mode::Verify
+        );
+        assert_eq!(
+            Options::from_args(&RunArgs {
+                no_verify: true,
+                ..args()
+            })
+            .unwrap()
+            .mode,
+            Mode::Time {
+                verify_first: false
+            }
+        );
+        assert_eq!(
+            Options::from_args(&RunArgs {
+                list: true,
+                ..args()
+            })
+            .unwrap()
+            .mode,
+            Mode::ListDevices
+        );
+    }
+}

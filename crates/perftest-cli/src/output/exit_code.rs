@@ -1,0 +1,15 @@
+//! The process exit codes (documented in the README's "Exit codes" table).
+
+/// Success.
+pub const SUCCESS: i32 = 0;
+/// A runtime failure: no Vulkan loader or driver, a Vulkan error, a lost or hung device, an
+/// unreadable report, an output file that cannot be written.
+pub const FAILURE: i32 = 1;
+/// A usage error: unknown option, value out of range, no such device or case.
+pub const USAGE: i32 = 2;
+/// `--validation` and the validation layer reported at least one warning or error.
+pub const VALIDATION: i32 = 3;
+/// A case did not match its CPU model (`--verify`, or the check before timing).
+pub const VERIFICATION: i32 = 4;
+/// Interrupted by Ctrl-C (SIGINT); what was measured so far was still written.
+pub const INTERRUPTED: i32 = 130;
