@@ -1,1 +1,110 @@
-fn main() {}
+//! `cargo xtask`: the project's maintenance commands.
+//!
+//! `shaders` compiles `shaders/*.comp` to the SPIR-V committed in `perftest-core` (`--check`
+//! verifies it is fresh without a compiler), `setup` installs the system packages, `run` runs
+//! the benchmark and `test` runs everything CI runs. Errors are printed as messages and turned
+//! into exit codes; nothing here panics on bad input.
+
+mod manifest;
+mod packages;
+mod shaders;
+mod tasks;
+mod workspace;
+
+#[cfg(feature = "compile")]
+mod compile;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <command> [args]
+
+commands:
+  shaders          compile shaders/*.comp to crates/perftest-core/spirv/ (builds shaderc once)
+  shaders --check  verify the committed SPIR-V matches shaders/ (no compiler needed)
+  setup [--shaders]
+                   install the runtime system packages (with --shaders: the shader build tools)
+  run [ARGS...]    run the benchmark: `perftest ARGS...` in release mode
+  test [ARGS...]   packages, shader check, tests with validation layers, rustfmt, clippy;
+                   ARGS go to `cargo test`
+  help             print this message
+";
+
+/// What a command ends with: success, a pass-through exit status, or an error message.
+pub type Outcome = Result<u8, String>;
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let command = args.next();
+    let rest: Vec<String> = args.collect();
+    let outcome = match command.as_deref() {
+        Some("shaders") => shaders_command(&rest),
+        Some("shaders-compile") => shaders_compile(&rest),
+        Some("setup") => setup_command(&rest),
+        Some("run") => tasks::run(&rest),
+        Some("test") => tasks::test(&rest),
+        Some("help" | "--help" | "-h") => {
+            print!("{USAGE}");
+            Ok(0)
+        }
+        Some(other) => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+        None => Err(format!("missing command\n\n{USAGE}")),
+    };
+    match outcome {
+        Ok(code) => ExitCode::from(code),
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `cargo xtask shaders [--check]`.
+fn shaders_command(args: &[String]) -> Outcome {
+    match args {
+        [] => tasks::compile_shaders(),
+        [flag] if flag == "--check" => shaders::check(&workspace::root()).map(|()| 0),
+        _ => Err(format!(
+            "unexpected arguments to `shaders`: {}\n\n{USAGE}",
+            args.join(" ")
+        )),
+    }
+}
+
+/// `shaders-compile`: the compiling half of `cargo xtask shaders`, built with shaderc.
+fn shaders_compile(args: &[String]) -> Outcome {
+    if !args.is_empty() {
+        return Err(format!(
+            "unexpected arguments to `shaders-compile`: {}",
+            args.join(" ")
+        ));
+    }
+    #[cfg(feature = "compile")]
+    {
+        compile::compile_all(&workspace::root()).map(|()| 0)
+    }
+    #[cfg(not(feature = "compile"))]
+    {
+        Err(
+            "this xtask was built without the `compile` feature (no shaderc); \
+             run `cargo xtask shaders` instead"
+                .to_string(),
+        )
+    }
+}
+
+/// `cargo xtask setup [--shaders]`.
+fn setup_command(args: &[String]) -> Outcome {
+    let mut wanted: Vec<&str> = packages::RUNTIME.to_vec();
+    match args {
+        [] => {}
+        [flag] if flag == "--shaders" => wanted.extend_from_slice(packages::SHADER_BUILD),
+        _ => {
+            return Err(format!(
+                "unexpected arguments to `setup`: {}\n\n{USAGE}",
+                args.join(" ")
+            ))
+        }
+    }
+    packages::ensure(&wanted).map(|()| 0)
+}

@@ -1,0 +1,161 @@
+//! The commands that drive cargo: compiling shaders, running the benchmark, running the tests.
+
+use std::process::Stdio;
+
+use crate::workspace::{self, cargo};
+use crate::{packages, shaders, Outcome};
+
+/// Environment variable the tests read to enable the Khronos validation layer.
+const VALIDATION_ENV: &str = "PERFTEST_VALIDATION";
+
+/// `cargo xtask shaders`: installs the shader build tools, then re-runs this xtask built with
+/// the `compile` feature (shaderc, built from source once and cached in `target/release`).
+pub fn compile_shaders() -> Outcome {
+    packages::ensure(packages::SHADER_BUILD)?;
+    eprintln!(
+        "compiling shaders with shaderc (building shaderc from source the first time takes \
+         several minutes)"
+    );
+    // The inner command prints its own errors; only its exit status is passed on.
+    workspace::status(cargo().args([
+        "run",
+        "--release",
+        "--quiet",
+        "-p",
+        "xtask",
+        "--features",
+        "compile",
+        "--",
+        "shaders-compile",
+    ]))
+}
+
+/// `cargo xtask run ARGS...`: the benchmark in release mode; its exit status is passed through.
+pub fn run(args: &[String]) -> Outcome {
+    packages::ensure(packages::RUNTIME)?;
+    workspace::status(
+        cargo()
+            .args([
+                "run",
+                "--release",
+                "-p",
+                "perftest-cli",
+                "--bin",
+                "perftest",
+                "--",
+            ])
+            .args(args),
+    )
+}
+
+/// `cargo xtask test ARGS...`: every check CI makes, in order, continuing past failures and
+/// ending with a summary. `ARGS` go to `cargo test`.
+pub fn test(args: &[String]) -> Outcome {
+    let root = workspace::root();
+    let mut results: Vec<(&str, Result<(), String>)> = Vec::new();
+
+    step("system packages");
+    results.push(("system packages", packages::ensure(packages::RUNTIME)));
+
+    step("cargo xtask shaders --check");
+    let check = shaders::check(&root);
+    if let Err(message) = &check {
+        eprintln!("{message}");
+    }
+    results.push(("cargo xtask shaders --check", check));
+
+    step("cargo test (validation layers on)");
+    let mut test = cargo();
+    test.args(["test", "--workspace", "--all-targets"])
+        .args(args);
+    if std::env::var_os(VALIDATION_ENV).is_none() {
+        test.env(VALIDATION_ENV, "1");
+    }
+    results.push(("cargo test", succeeded(&mut test)));
+
+    step("cargo fmt --check");
+    let fmt = ensure_component("fmt", "rustfmt")
+        .and_then(|()| succeeded(cargo().args(["fmt", "--all", "--", "--check"])));
+    results.push(("cargo fmt --check", fmt));
+
+    step("cargo clippy");
+    let clippy = ensure_component("clippy", "clippy").and_then(|()| {
+        succeeded(cargo().args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    });
+    results.push(("cargo clippy", clippy));
+
+    eprintln!("\nsummary:");
+    let mut failed = Vec::new();
+    for (name, result) in &results {
+        match result {
+            Ok(()) => eprintln!("  ok      {name}"),
+            Err(message) => {
+                eprintln!("  FAILED  {name}: {}", first_line(message));
+                failed.push(*name);
+            }
+        }
+    }
+    if failed.is_empty() {
+        Ok(0)
+    } else {
+        Err(format!("failed: {}", failed.join(", ")))
+    }
+}
+
+/// Prints a step banner.
+fn step(name: &str) {
+    eprintln!("\n==> {name}");
+}
+
+/// The first line of a possibly multi-line message.
+fn first_line(message: &str) -> &str {
+    message.lines().next().unwrap_or("")
+}
+
+/// Runs a command; a non-zero exit becomes an error naming the command.
+fn succeeded(command: &mut std::process::Command) -> Result<(), String> {
+    let shown: Vec<String> = command
+        .get_args()
+        .map(|arg| arg.to_string_lossy().into_owned())
+        .collect();
+    match workspace::status(command)? {
+        0 => Ok(()),
+        code => Err(format!("`cargo {}` exited with {code}", shown.join(" "))),
+    }
+}
+
+/// Makes sure `cargo SUBCOMMAND` works, adding the rustup `component` when it does not.
+fn ensure_component(subcommand: &str, component: &str) -> Result<(), String> {
+    let works = |subcommand: &str| {
+        cargo()
+            .args([subcommand, "--version"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success())
+    };
+    if works(subcommand) {
+        return Ok(());
+    }
+    if !workspace::succeeds("rustup", &["--version"]) {
+        return Err(format!(
+            "`cargo {subcommand}` is not available and there is no rustup to install `{component}`"
+        ));
+    }
+    eprintln!("installing the `{component}` component with rustup");
+    match workspace::status(std::process::Command::new("rustup").args([
+        "component",
+        "add",
+        component,
+    ]))? {
+        0 if works(subcommand) => Ok(()),
+        _ => Err(format!("could not install the `{component}` component")),
+    }
+}
