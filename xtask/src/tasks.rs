@@ -66,7 +66,7 @@ pub fn test(args: &[String]) -> Outcome {
 
     step("cargo test (validation layers on)");
     let mut test = cargo();
-    test.args(["test", "--workspace", "--all-targets"])
+    test.args(["test", "--workspace", "--all-targets", "--no-fail-fast"])
         .args(args);
     if std::env::var_os(VALIDATION_ENV).is_none() {
         test.env(VALIDATION_ENV, "1");
