@@ -73,6 +73,20 @@ pub fn test(args: &[String]) -> Outcome {
     }
     results.push(("cargo test", succeeded(&mut test)));
 
+    step("startup_diagnostics example on lavapipe (validation on)");
+    let example = succeeded(cargo().args([
+        "run",
+        "--quiet",
+        "-p",
+        "perftest-core",
+        "--example",
+        "startup_diagnostics",
+        "--",
+        "--validation",
+        "llvmpipe",
+    ]));
+    results.push(("startup_diagnostics example", example));
+
     step("cargo fmt --check");
     let fmt = ensure_component("fmt", "rustfmt")
         .and_then(|()| succeeded(cargo().args(["fmt", "--all", "--", "--check"])));

@@ -21,7 +21,10 @@ mod support;
 pub use case::{Case, Family, Pattern, SampleFilter};
 pub use data::{input_bytes, texture_bytes, INPUT_BYTES, TEXTURE_SIZE};
 pub use format::{half_to_f32, ChannelKind, Format};
-pub use matrix::{find_case, original_cases, select_cases, SelectError, BASELINE_CASE_ID};
+pub use matrix::{
+    find_case, original_cases, quick_cases, select_cases, SelectError, BASELINE_CASE_ID,
+    QUICK_PROFILE,
+};
 pub use reference::{
     reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,
 };

@@ -86,6 +86,34 @@ pub fn original_cases() -> Vec<Case> {
     cases
 }
 
+/// Ids (without the pattern) of the quick profile: for 4-byte and 16-byte loads, one case per
+/// resource family, so an engine can compare resource types per width in a few milliseconds.
+pub const QUICK_PROFILE: [&str; 10] = [
+    "typed.r32f",
+    "typed.rgba32f",
+    "raw.load",
+    "raw.load4",
+    "structured.float",
+    "structured.float4",
+    "cbuffer.float4",
+    "tex.load.r32f",
+    "tex.load.rgba32f",
+    "tex.sample.nearest.rgba32f",
+];
+
+/// The quick profile: the [`QUICK_PROFILE`] families x uniform/linear/random (30 cases), in
+/// suite order.
+pub fn quick_cases() -> Vec<Case> {
+    original_cases()
+        .into_iter()
+        .filter(|c| {
+            QUICK_PROFILE
+                .iter()
+                .any(|q| c.id.strip_suffix(c.pattern.name()) == Some(&format!("{q}.")))
+        })
+        .collect()
+}
+
 /// Looks a case up by its exact id.
 pub fn find_case<'a>(cases: &'a [Case], id: &str) -> Option<&'a Case> {
     cases.iter().find(|c| c.id == id)
@@ -200,6 +228,17 @@ mod tests {
         let none = select_cases(&cases, &["nothing-like-this".to_string()]);
         assert!(none.is_err());
         assert_eq!(select_cases(&cases, &[]).map(|v| v.len()), Ok(138));
+    }
+
+    #[test]
+    fn quick_profile_is_one_case_per_family_width_and_pattern() {
+        let quick = quick_cases();
+        assert_eq!(quick.len(), 30);
+        assert!(quick
+            .iter()
+            .all(|c| c.bytes_per_load() == 4 || c.bytes_per_load() == 16));
+        assert_eq!(quick[0].id, "typed.r32f.uniform");
+        assert_eq!(quick[29].id, "tex.sample.nearest.rgba32f.random");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! The binary drives the device through `perftest-core`; everything it decides or prints without
 //! touching the device lives here, so it is unit-tested on any machine:
 //!
-//! - [`sizing`]: the adaptive dispatch-size rule and the split of a group count over X/Y/Z,
+//! - [`sizing`]: the adaptive dispatch-size rule and the split of a group count over X/Y/Z
+//!   (re-exported from perftest-core, which shares it with its time-budgeted probe),
 //! - [`statistics`]: summaries of per-dispatch times and the clock warm-up test,
 //! - [`report`]: the schema-versioned run report and the figures derived from it,
 //! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown) and
@@ -19,5 +20,5 @@ pub mod export;
 pub mod options;
 pub mod output;
 pub mod report;
-pub mod sizing;
+pub use perftest_core::sizing;
 pub mod statistics;
