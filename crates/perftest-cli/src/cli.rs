@@ -115,6 +115,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub validation: bool,
 
+    /// Print the wall time of each phase (pipelines, verification, warm-up, measurements) on
+    /// stderr.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+
     /// Longest time one GPU submission may take before it is reported as hung, in ms.
     #[arg(
         long,

@@ -270,7 +270,7 @@ fn run_time(
 ) -> Result<i32, Failure> {
     let stop = install_interrupt_handler();
     let progress = Progress::new(cases.len());
-    let (report, end) = run_timing(
+    let (report, end, phases) = run_timing(
         bench,
         cases,
         options,
@@ -279,6 +279,16 @@ fn run_time(
         &mut |i, _, case| progress.case(i, &case.name),
     );
     progress.finish();
+    if options.verbose {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        eprintln!(
+            "perftest: pipelines {:.0} ms, verification {:.0} ms, clock warm-up {:.0} ms, measurements {:.0} ms",
+            ms(phases.pipelines),
+            ms(phases.verification),
+            ms(phases.warmup),
+            ms(phases.measurement)
+        );
+    }
 
     let render = |format: ExportFormat| {
         exporter(format)

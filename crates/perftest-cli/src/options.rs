@@ -57,6 +57,8 @@ pub struct Options {
     pub validation: bool,
     /// Fence timeout.
     pub fence_timeout: Duration,
+    /// Print phase timings.
+    pub verbose: bool,
 }
 
 /// A value outside its documented range.
@@ -138,6 +140,7 @@ impl Options {
             output: args.output.clone(),
             validation: args.validation,
             fence_timeout: Duration::from_millis(u64::from(timeout_ms)),
+            verbose: args.verbose,
         })
     }
 

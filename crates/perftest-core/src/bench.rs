@@ -88,6 +88,68 @@ impl Bench {
         Ok(KernelId(self.kernels.len() - 1))
     }
 
+    /// Builds the pipelines of many cases at once, on several CPU threads (pipeline creation
+    /// is the slow part of start-up on most drivers). Returns one result per case, in order;
+    /// unsupported cases give [`Error::Unsupported`].
+    pub fn prepare_all(&mut self, cases: &[Case]) -> Vec<Result<KernelId>> {
+        let mut results: Vec<Option<Result<KernelId>>> = cases
+            .iter()
+            .map(|case| {
+                if let Some(i) = self.kernels.iter().position(|k| k.case == *case) {
+                    return Some(Ok(KernelId(i)));
+                }
+                match self.support(case) {
+                    Support::Skipped(reason) => Some(Err(Error::Unsupported {
+                        id: case.id.clone(),
+                        reason,
+                    })),
+                    Support::Supported => None,
+                }
+            })
+            .collect();
+        let todo: Vec<usize> = (0..cases.len()).filter(|&i| results[i].is_none()).collect();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 8)
+            .min(todo.len().max(1));
+        let (ctx, resources) = (&self.ctx, &self.resources);
+        let built: Vec<(usize, Result<Kernel>)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = todo
+                .chunks(todo.len().div_ceil(threads).max(1))
+                .map(|chunk| {
+                    scope.spawn(move || {
+                        chunk
+                            .iter()
+                            .map(|&i| (i, Kernel::new(ctx, resources, &cases[i])))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_default())
+                .collect()
+        });
+        for (i, kernel) in built {
+            results[i] = Some(kernel.map(|k| {
+                self.kernels.push(k);
+                KernelId(self.kernels.len() - 1)
+            }));
+        }
+        results
+            .into_iter()
+            .zip(cases)
+            .map(|(r, case)| {
+                r.unwrap_or_else(|| {
+                    Err(Error::InvalidArgument(format!(
+                        "building {} was interrupted",
+                        case.id
+                    )))
+                })
+            })
+            .collect()
+    }
+
     fn kernel(&self, id: KernelId) -> Result<&Kernel> {
         self.kernels
             .get(id.0)

@@ -1,6 +1,8 @@
 //! Tests on a real Vulkan driver: Mesa's lavapipe (`llvmpipe`), with the Khronos validation
 //! layer on. Any validation warning or error fails the test that caused it.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
+
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -2,8 +2,9 @@
 //! the CPU model, warm the clocks up, then measure case after case.
 
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
-use perftest_cases::{Case, Support, Tolerance};
+use perftest_cases::{Case, Tolerance};
 use perftest_core::{check, Bench, ComputeTarget, Error, KernelId};
 
 use crate::benchmark::measure::{measure_case, warm_up_clocks, DispatchTimer, LoopError};
@@ -68,7 +69,25 @@ fn is_fatal(e: &Error) -> bool {
     matches!(e, Error::DeviceLost { .. } | Error::Timeout { .. })
 }
 
-/// Runs the timing suite; `progress(i, n, case)` is called before each case.
+/// Wall time spent in each phase of a run (printed with `--verbose`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseTimes {
+    /// Building every pipeline.
+    pub pipelines: Duration,
+    /// Verification dispatches and CPU-model checks.
+    pub verification: Duration,
+    /// Warming the clocks up before the first case.
+    pub warmup: Duration,
+    /// Sizing and measuring the cases.
+    pub measurement: Duration,
+}
+
+/// Runs the timing suite; `progress(i, n, case)` is called before each case is measured.
+///
+/// Phases: build every pipeline (in parallel), verify every case against its CPU model
+/// (unless disabled; a failing case is reported failed and not timed), warm the clocks up
+/// with the first case, then measure case after case without idle gaps, each starting from
+/// the previous case's dispatch size.
 pub fn run_timing(
     bench: &mut Bench,
     cases: &[Case],
@@ -76,7 +95,7 @@ pub fn run_timing(
     verify_first: bool,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize, &Case),
-) -> (Report, RunEnd) {
+) -> (Report, RunEnd, PhaseTimes) {
     let target = bench.context().target().clone();
     let settings = Settings {
         target_ms: options.target_ms,
@@ -87,84 +106,120 @@ pub fn run_timing(
     };
     let mut report = Report::begin(device_info(&target), settings);
     report.baseline_id = options.baseline.clone();
+    let mut phases = PhaseTimes::default();
     let loop_settings = options.loop_settings(target.max_compute_work_group_count);
 
-    // Build every pipeline first, so no compilation happens between measurements.
-    let mut prepared: Vec<(Case, Result<KernelId, CaseResult>)> = Vec::with_capacity(cases.len());
-    for case in cases {
-        let kernel = match bench.support(case) {
-            Support::Skipped(reason) => Err(CaseResult::skipped(case, reason)),
-            Support::Supported => match bench.prepare(case) {
-                Ok(k) => Ok(k),
-                Err(Error::Unsupported { reason, .. }) => Err(CaseResult::skipped(case, reason)),
+    // Phase 1: every pipeline, before any measurement.
+    let clock = Instant::now();
+    let mut slots: Vec<Slot> = cases
+        .iter()
+        .zip(bench.prepare_all(cases))
+        .map(|(case, kernel)| match kernel {
+            Ok(k) => Slot::Ready(k),
+            Err(Error::Unsupported { reason, .. }) => Slot::Done(CaseResult::skipped(case, reason)),
+            Err(e) => Slot::Done(CaseResult::failed(case, e.to_string())),
+        })
+        .collect();
+    phases.pipelines = clock.elapsed();
+
+    // Phase 2: verification.
+    let clock = Instant::now();
+    if verify_first {
+        for (case, slot) in cases.iter().zip(slots.iter_mut()) {
+            let Slot::Ready(kernel) = *slot else { continue };
+            match bench.verify(kernel) {
+                Ok(sums) => {
+                    let outcome = check(case, &sums, Tolerance::DEFAULT);
+                    if !outcome.passed() {
+                        *slot = Slot::Done(CaseResult::failed(case, describe_failure(&outcome)));
+                    }
+                }
                 Err(e) if is_fatal(&e) => {
                     report.cases.push(CaseResult::failed(case, e.to_string()));
                     report.finish(false);
-                    return (report, RunEnd::Fatal(e));
+                    return (report, RunEnd::Fatal(e), phases);
                 }
-                Err(e) => Err(CaseResult::failed(case, e.to_string())),
-            },
-        };
-        prepared.push((case.clone(), kernel));
+                Err(e) => *slot = Slot::Done(CaseResult::failed(case, e.to_string())),
+            }
+        }
     }
+    phases.verification = clock.elapsed();
 
+    // Phase 3: clocks up, sized on the first runnable case.
+    let clock = Instant::now();
     let mut groups = 1u64;
-    let mut warmed = false;
-    let total = prepared.len();
-    for (i, (case, kernel)) in prepared.into_iter().enumerate() {
-        progress(i, total, &case);
-        let kernel = match kernel {
-            Ok(k) => k,
-            Err(result) => {
+    let first = slots.iter().find_map(|s| match s {
+        Slot::Ready(k) => Some(*k),
+        Slot::Done(_) => None,
+    });
+    if let Some(kernel) = first {
+        let mut timer = BenchTimer { bench, kernel };
+        let warm = measure_case(&mut timer, &loop_settings, groups, stop).and_then(|m| {
+            groups = m.measurement.groups;
+            warm_up_clocks(
+                &mut timer,
+                m.measurement.dims,
+                options.samples,
+                CLOCK_WARMUP_TOLERANCE,
+                CLOCK_WARMUP_MAX,
+                stop,
+            )
+        });
+        match warm {
+            Ok(_) => {}
+            Err(LoopError::Interrupted) => {
+                report.finish(false);
+                return (report, RunEnd::Interrupted, phases);
+            }
+            Err(LoopError::Timer(e)) => {
+                report.finish(false);
+                return (report, RunEnd::Fatal(e), phases);
+            }
+        }
+    }
+    phases.warmup = clock.elapsed();
+
+    // Phase 4: measurements.
+    let clock = Instant::now();
+    let total = slots.len();
+    for (i, (case, slot)) in cases.iter().zip(slots).enumerate() {
+        progress(i, total, case);
+        let kernel = match slot {
+            Slot::Ready(k) => k,
+            Slot::Done(result) => {
                 report.cases.push(result);
                 continue;
             }
         };
-        let outcome = (|| -> Result<Result<_, String>, LoopError<Error>> {
-            if verify_first {
-                let sums = bench.verify(kernel).map_err(LoopError::Timer)?;
-                let outcome = check(&case, &sums, Tolerance::DEFAULT);
-                if !outcome.passed() {
-                    return Ok(Err(describe_failure(&outcome)));
-                }
-            }
-            let mut timer = BenchTimer { bench, kernel };
-            if !warmed {
-                // Size the first case, then keep the GPU busy until its clocks are steady.
-                let first = measure_case(&mut timer, &loop_settings, groups, stop)?;
-                warm_up_clocks(
-                    &mut timer,
-                    first.measurement.dims,
-                    options.samples,
-                    CLOCK_WARMUP_TOLERANCE,
-                    CLOCK_WARMUP_MAX,
-                    stop,
-                )?;
-                warmed = true;
-                groups = first.measurement.groups;
-            }
-            Ok(Ok(measure_case(&mut timer, &loop_settings, groups, stop)?))
-        })();
-        match outcome {
-            Ok(Ok(m)) => {
+        let mut timer = BenchTimer { bench, kernel };
+        match measure_case(&mut timer, &loop_settings, groups, stop) {
+            Ok(m) => {
                 groups = group_total(m.measurement.dims);
-                report
-                    .cases
-                    .push(CaseResult::measured(&case, m.measurement));
+                report.cases.push(CaseResult::measured(case, m.measurement));
             }
-            Ok(Err(mismatch)) => report.cases.push(CaseResult::failed(&case, mismatch)),
             Err(LoopError::Interrupted) => {
                 report.finish(false);
-                return (report, RunEnd::Interrupted);
+                phases.measurement = clock.elapsed();
+                return (report, RunEnd::Interrupted, phases);
             }
             Err(LoopError::Timer(e)) if is_fatal(&e) => {
-                report.cases.push(CaseResult::failed(&case, e.to_string()));
+                report.cases.push(CaseResult::failed(case, e.to_string()));
                 report.finish(false);
-                return (report, RunEnd::Fatal(e));
+                phases.measurement = clock.elapsed();
+                return (report, RunEnd::Fatal(e), phases);
             }
-            Err(LoopError::Timer(e)) => report.cases.push(CaseResult::failed(&case, e.to_string())),
+            Err(LoopError::Timer(e)) => report.cases.push(CaseResult::failed(case, e.to_string())),
         }
     }
+    phases.measurement = clock.elapsed();
     report.finish(true);
-    (report, RunEnd::Complete)
+    (report, RunEnd::Complete, phases)
+}
+
+/// A case on its way through the phases.
+enum Slot {
+    /// Pipeline built, still to be measured.
+    Ready(KernelId),
+    /// Finished early: skipped or failed.
+    Done(CaseResult),
 }

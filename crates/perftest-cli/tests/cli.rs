@@ -1,0 +1,645 @@
+//! End-to-end tests of the `perftest` binary: bad inputs, missing loader or driver, a hung
+//! submission, Ctrl-C and small real runs, each checked for its one-line `perftest: ` message
+//! (or clap's `error:`), its documented exit code and the absence of a panic.
+//!
+//! They run the real binary on the machine's Vulkan device (lavapipe in CI); every timing run
+//! is small (`--target-ms 2 --samples 3` and a filter) so the file finishes in seconds.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// The documented exit codes (README "Exit codes").
+const SUCCESS: i32 = 0;
+const FAILURE: i32 = 1;
+const USAGE: i32 = 2;
+const VALIDATION: i32 = 3;
+const VERIFICATION: i32 = 4;
+const INTERRUPTED: i32 = 130;
+
+/// Cases of the original suite.
+const ALL_CASES: usize = 138;
+
+/// Arguments of a small, fast timing run.
+const SMALL: [&str; 4] = ["--target-ms", "2", "--samples", "3"];
+
+/// What one run of the binary did.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn from_output(output: Output) -> Run {
+        Run {
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Asserts the exit code and that nothing panicked.
+    fn expect_code(&self, code: i32) -> &Run {
+        assert!(
+            !self.stderr.contains("panicked") && !self.stdout.contains("panicked"),
+            "perftest panicked:\n{self}"
+        );
+        assert_eq!(self.code, Some(code), "wrong exit code:\n{self}");
+        self
+    }
+
+    /// Asserts a failure with a single `perftest: ` line on stderr containing every needle.
+    fn expect_one_line_error(&self, code: i32, needles: &[&str]) -> &Run {
+        self.expect_code(code);
+        let lines: Vec<&str> = self.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "expected a one-line message:\n{self}");
+        assert!(lines[0].starts_with("perftest: "), "{self}");
+        for needle in needles {
+            assert!(lines[0].contains(needle), "missing {needle:?}:\n{self}");
+        }
+        self
+    }
+}
+
+impl std::fmt::Display for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "exit code: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+/// The binary, with a clean environment as far as perftest's own variable goes.
+fn command(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_perftest"));
+    cmd.args(args)
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .stdin(Stdio::null());
+    cmd
+}
+
+fn perftest(args: &[&str]) -> Run {
+    perftest_with(command(args))
+}
+
+fn perftest_with(mut cmd: Command) -> Run {
+    Run::from_output(cmd.output().expect("cannot start the perftest binary"))
+}
+
+/// `SMALL` followed by `extra`.
+fn small(extra: &[&str]) -> Vec<String> {
+    SMALL.iter().chain(extra).map(|s| s.to_string()).collect()
+}
+
+fn perftest_small(extra: &[&str]) -> Run {
+    let args = small(extra);
+    perftest(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("perftest-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The names in `dir`, sorted.
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{} is not JSON ({e}):\n{text}", path.display()))
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().expect("temp paths are UTF-8 here")
+}
+
+/// Writes a real report of the six raw.load4 cases to `dir/NAME`.
+fn real_report(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    perftest_small(&[
+        "--filter",
+        "raw.load4",
+        "--format",
+        "json",
+        "-o",
+        path_str(&path),
+    ])
+    .expect_code(SUCCESS);
+    path
+}
+
+/// Parses `N: NAME (compute queue: Q, type: TYPE)` into `(N, NAME, Q, TYPE)`.
+fn parse_device_line(line: &str) -> Option<(usize, &str, u32, &str)> {
+    let (index, rest) = line.split_once(": ")?;
+    let rest = rest.strip_suffix(')')?;
+    let (name, details) = rest.rsplit_once(" (compute queue: ")?;
+    let (queue, device_type) = details.split_once(", type: ")?;
+    if name.is_empty() || device_type.is_empty() {
+        return None;
+    }
+    Some((index.parse().ok()?, name, queue.parse().ok()?, device_type))
+}
+
+/// Asserts a device-selection usage error: a one-line summary, then the device list.
+fn expect_selection_error(run: &Run, summary: &[&str]) {
+    run.expect_code(USAGE);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert!(lines.len() >= 3, "expected summary and device list:\n{run}");
+    assert!(lines[0].starts_with("perftest: "), "{run}");
+    for needle in summary {
+        assert!(lines[0].contains(needle), "missing {needle:?}:\n{run}");
+    }
+    assert_eq!(lines[1], "available devices:", "{run}");
+    for (i, line) in lines[2..].iter().enumerate() {
+        let (index, ..) =
+            parse_device_line(line).unwrap_or_else(|| panic!("not a device line: {line:?}\n{run}"));
+        assert_eq!(index, i + 1, "{run}");
+    }
+    assert!(run.stdout.is_empty(), "{run}");
+}
+
+/// `N.NNN`: digits, a point, exactly three digits.
+fn is_fixed3(text: &str) -> bool {
+    text.split_once('.').is_some_and(|(int, frac)| {
+        !int.is_empty()
+            && int.bytes().all(|b| b.is_ascii_digit())
+            && frac.len() == 3
+            && frac.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// True when `text` contains a `NaN` or `inf` word (what a non-finite float prints as).
+fn has_non_finite(text: &str) -> bool {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| ["nan", "inf", "infinity"].contains(&w.to_ascii_lowercase().as_str()))
+}
+
+#[test]
+fn exit_codes_match_the_documentation() {
+    use perftest_cli::output::exit_code as code;
+    assert_eq!(
+        [
+            code::SUCCESS,
+            code::FAILURE,
+            code::USAGE,
+            code::VALIDATION,
+            code::VERIFICATION,
+            code::INTERRUPTED
+        ],
+        [
+            SUCCESS,
+            FAILURE,
+            USAGE,
+            VALIDATION,
+            VERIFICATION,
+            INTERRUPTED
+        ]
+    );
+}
+
+#[test]
+fn help_and_version_succeed() {
+    let help = perftest(&["--help"]);
+    help.expect_code(SUCCESS);
+    assert!(help.stdout.contains("--target-ms"), "{help}");
+    let version = perftest(&["--version"]);
+    version.expect_code(SUCCESS);
+    assert!(version.stdout.starts_with("perftest "), "{version}");
+}
+
+#[test]
+fn device_index_zero_is_a_usage_error() {
+    expect_selection_error(&perftest(&["-0"]), &["device index 0", "numbered from 1"]);
+}
+
+#[test]
+fn device_index_out_of_range_is_a_usage_error() {
+    expect_selection_error(&perftest(&["-99"]), &["device index 99", "out of range"]);
+}
+
+#[test]
+fn unknown_device_name_is_a_usage_error() {
+    expect_selection_error(
+        &perftest(&["no-such-gpu"]),
+        &["no device name contains 'no-such-gpu'"],
+    );
+}
+
+#[test]
+fn name_and_index_out_of_range_is_a_usage_error() {
+    expect_selection_error(
+        &perftest(&["llvm", "-5"]),
+        &["device index 5", "out of range", "'llvm'"],
+    );
+}
+
+#[test]
+fn clap_errors_are_usage_errors() {
+    for (args, needle) in [
+        (&["--frobnicate"][..], "unexpected argument '--frobnicate'"),
+        (&["--verify", "--no-verify"][..], "cannot be used with"),
+        (&["--samples", "ten"][..], "--samples"),
+        (&["--format", "xml"][..], "'xml'"),
+        (&["compare", "only-one.json"][..], "required"),
+    ] {
+        let run = perftest(args);
+        run.expect_code(USAGE);
+        assert!(run.stderr.starts_with("error: "), "{args:?}:\n{run}");
+        assert!(
+            run.stderr.contains(needle),
+            "{args:?}: no {needle:?}:\n{run}"
+        );
+        assert!(run.stdout.is_empty(), "{args:?}:\n{run}");
+    }
+}
+
+#[test]
+fn out_of_range_values_are_usage_errors() {
+    for (args, option) in [
+        (&["--target-ms", "0"][..], "--target-ms"),
+        (&["--target-ms", "-5"][..], "--target-ms"),
+        (&["--target-ms", "1e9"][..], "--target-ms"),
+        (&["--target-ms", "NaN"][..], "--target-ms"),
+        (&["--samples", "0"][..], "--samples"),
+        (&["--samples", "257"][..], "--samples"),
+        (&["--warmup-max", "-1"][..], "--warmup-max"),
+        (&["--fence-timeout-ms", "0"][..], "--fence-timeout-ms"),
+    ] {
+        let run = perftest(args);
+        run.expect_one_line_error(USAGE, &["invalid value for", option]);
+        assert!(run.stdout.is_empty(), "{args:?}:\n{run}");
+    }
+}
+
+#[test]
+fn filter_matching_nothing_is_a_usage_error() {
+    perftest(&["--filter", "nothing-matches-this"])
+        .expect_one_line_error(USAGE, &["nothing-matches-this", "--list-cases"]);
+}
+
+#[test]
+fn unknown_baseline_is_a_usage_error() {
+    perftest(&["--baseline", "no.such.case"]).expect_one_line_error(USAGE, &["no.such.case"]);
+}
+
+#[test]
+fn unwritable_output_fails_before_running() {
+    let run = perftest_small(&["--filter", "raw.load4", "-o", "/proc/perftest/x.json"]);
+    run.expect_one_line_error(FAILURE, &["/proc/perftest/x.json"]);
+    assert!(run.stdout.is_empty(), "nothing should have run:\n{run}");
+    assert!(!Path::new("/proc/perftest").exists());
+
+    let dir = scratch("unwritable");
+    let target = dir.join("missing").join("x.json");
+    let run = perftest_small(&["--filter", "raw.load4", "-o", path_str(&target)]);
+    run.expect_one_line_error(FAILURE, &[path_str(&target)]);
+    assert!(run.stdout.is_empty(), "nothing should have run:\n{run}");
+    assert!(entries(&dir).is_empty(), "left behind: {:?}", entries(&dir));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn output_that_is_a_directory_is_refused() {
+    let dir = scratch("outdir");
+    std::fs::create_dir(dir.join("taken")).unwrap();
+    let target = dir.join("taken");
+    perftest_small(&["--filter", "raw.load4", "-o", path_str(&target)])
+        .expect_one_line_error(USAGE, &[path_str(&target), "is a directory"]);
+    assert_eq!(entries(&dir), ["taken"]);
+    assert!(entries(&target).is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn output_file_is_valid_json_and_nothing_else_is_left() {
+    let dir = scratch("output");
+    let target = dir.join("run.json");
+    let run = perftest_small(&[
+        "--filter",
+        "raw.load4",
+        "--format",
+        "json",
+        "-o",
+        path_str(&target),
+    ]);
+    run.expect_code(SUCCESS);
+    assert!(
+        run.stdout.starts_with("Device: "),
+        "text table expected:\n{run}"
+    );
+    assert_eq!(entries(&dir), ["run.json"]);
+    let report = read_json(&target);
+    assert_eq!(report["schema"], "perftest-report/1");
+    assert_eq!(report["complete"], true);
+    assert_eq!(report["cases"].as_array().unwrap().len(), 6);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn compare_missing_file_names_it() {
+    let dir = scratch("cmp-missing");
+    let missing = dir.join("missing.json");
+    let sample = &real_report(&dir, "a.json");
+    perftest(&["compare", path_str(&missing), path_str(sample)])
+        .expect_one_line_error(FAILURE, &[path_str(&missing), "no such file"]);
+    perftest(&["compare", path_str(sample), path_str(&missing)])
+        .expect_one_line_error(FAILURE, &[path_str(&missing), "no such file"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn compare_malformed_file_names_it() {
+    let dir = scratch("cmp-malformed");
+    let sample = &real_report(&dir, "a.json");
+    for (name, content) in [
+        ("garbage.json", "{not json"),
+        ("empty.json", ""),
+        ("partial.json", r#"{"schema": "perftest-report/1"}"#),
+    ] {
+        let bad = dir.join(name);
+        std::fs::write(&bad, content).unwrap();
+        let run = perftest(&["compare", path_str(sample), path_str(&bad)]);
+        run.expect_one_line_error(FAILURE, &[path_str(&bad), "not a valid perftest report"]);
+        assert!(run.stdout.is_empty(), "{run}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn compare_other_schema_names_it() {
+    let dir = scratch("cmp-schema");
+    let sample = &real_report(&dir, "a.json");
+    let mut report = read_json(sample);
+    report["schema"] = Value::from("perftest-report/999");
+    let other = dir.join("other.json");
+    std::fs::write(&other, serde_json::to_vec(&report).unwrap()).unwrap();
+    let run = perftest(&["compare", path_str(&other), path_str(sample)]);
+    run.expect_one_line_error(
+        FAILURE,
+        &[path_str(&other), "perftest-report/999", "perftest-report/1"],
+    );
+    assert!(run.stdout.is_empty(), "{run}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn compare_two_real_runs() {
+    let dir = scratch("cmp-ok");
+    let first = real_report(&dir, "a.json");
+    let second = real_report(&dir, "b.json");
+    let run = perftest(&["compare", path_str(&first), path_str(&second)]);
+    run.expect_code(SUCCESS);
+    assert!(run.stderr.is_empty(), "{run}");
+    assert!(run.stdout.contains("B/A"), "{run}");
+    assert!(run.stdout.contains("Matched cases: 6"), "{run}");
+    assert!(run.stdout.contains("Measured in both: 6"), "{run}");
+    let rows = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("ByteAddressBuffer.Load4"))
+        .count();
+    assert_eq!(rows, 6, "{run}");
+    assert!(!has_non_finite(&run.stdout), "{run}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn missing_vulkan_loader_is_a_runtime_failure() {
+    let mut cmd = command(&["--filter", "raw.load4"]);
+    cmd.env("PERFTEST_VULKAN_LOADER", "/nonexistent/libvulkan.so.1");
+    let run = perftest_with(cmd);
+    run.expect_one_line_error(
+        FAILURE,
+        &[
+            "cannot load the Vulkan loader",
+            "/nonexistent/libvulkan.so.1",
+            "libvulkan1",
+        ],
+    );
+    assert!(run.stdout.is_empty(), "{run}");
+}
+
+#[test]
+fn missing_driver_is_a_runtime_failure() {
+    for args in [&["--filter", "raw.load4"][..], &["--list"][..]] {
+        let mut cmd = command(args);
+        cmd.env("VK_DRIVER_FILES", "/nonexistent.json")
+            .env("VK_ICD_FILENAMES", "/nonexistent.json");
+        let run = perftest_with(cmd);
+        run.expect_one_line_error(FAILURE, &["no Vulkan device", "install a driver"]);
+        assert!(run.stdout.is_empty(), "{args:?}:\n{run}");
+    }
+}
+
+#[test]
+fn hung_submission_is_a_runtime_failure() {
+    // With a 1 s target the adaptive loop grows the dispatch far past the 50 ms fence limit.
+    let dir = scratch("timeout");
+    let target = dir.join("timeout.json");
+    let run = perftest(&[
+        "--fence-timeout-ms",
+        "50",
+        "--target-ms",
+        "1000",
+        "--samples",
+        "1",
+        "--no-verify",
+        "--filter",
+        "tex.sample.bilinear.rgba32f.random",
+        "--format",
+        "json",
+        "-o",
+        path_str(&target),
+    ]);
+    run.expect_one_line_error(FAILURE, &["did not finish within 50ms"]);
+    assert!(!has_non_finite(&run.stdout), "{run}");
+    assert!(!has_non_finite(&run.stderr), "{run}");
+    // What ran so far is still written, marked incomplete.
+    assert_eq!(entries(&dir), ["timeout.json"]);
+    let report = read_json(&target);
+    assert_eq!(report["complete"], false);
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 1, "{report:#}");
+    assert_eq!(cases[0]["status"], "failed");
+    assert!(
+        cases[0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("did not finish")),
+        "{report:#}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sigint_writes_a_partial_report_and_exits_130() {
+    let dir = scratch("sigint");
+    let target = dir.join("partial.json");
+    let child = command(&[
+        "--format",
+        "json",
+        "-o",
+        path_str(&target),
+        "--target-ms",
+        "20",
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("cannot start the perftest binary");
+    // Long enough for a few cases; the whole suite takes far longer.
+    std::thread::sleep(Duration::from_millis(2500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("cannot run kill");
+    assert!(status.success());
+    let run = Run::from_output(child.wait_with_output().unwrap());
+    run.expect_code(INTERRUPTED);
+    assert!(run.stderr.contains("perftest: interrupted"), "{run}");
+    assert_eq!(entries(&dir), ["partial.json"]);
+    let report = read_json(&target);
+    assert_eq!(report["complete"], false);
+    let cases = report["cases"].as_array().unwrap();
+    assert!(cases.len() < ALL_CASES, "{} cases", cases.len());
+    assert!(
+        cases.iter().any(|c| c["status"] == "measured"),
+        "no measured case in {report:#}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn validation_run_reports_no_messages() {
+    let run = perftest_small(&["--validation", "--filter", "raw.load"]);
+    run.expect_code(SUCCESS);
+    assert!(run.stderr.contains("validation: 0 messages"), "{run}");
+}
+
+#[test]
+fn verify_raw_cases_pass() {
+    let run = perftest(&["--verify", "--filter", "raw"]);
+    run.expect_code(SUCCESS);
+    let passes = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("pass "))
+        .count();
+    assert_eq!(passes, 18, "{run}");
+    assert!(!run.stdout.contains("FAIL"), "{run}");
+    assert!(
+        run.stdout.contains("18 passed, 0 failed, 0 skipped"),
+        "{run}"
+    );
+}
+
+#[test]
+fn list_prints_devices() {
+    let run = perftest(&["--list"]);
+    run.expect_code(SUCCESS);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(!lines.is_empty(), "{run}");
+    for (i, line) in lines.iter().enumerate() {
+        let (index, ..) =
+            parse_device_line(line).unwrap_or_else(|| panic!("not a device line: {line:?}"));
+        assert_eq!(index, i + 1, "{run}");
+    }
+}
+
+#[test]
+fn list_cases_prints_every_case() {
+    let run = perftest(&["--list-cases"]);
+    run.expect_code(SUCCESS);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), ALL_CASES, "{run}");
+    let mut ids: Vec<&str> = lines
+        .iter()
+        .map(|l| {
+            let (id, name) = l.split_once(' ').unwrap_or_else(|| panic!("{l:?}"));
+            assert!(!name.trim().is_empty(), "{l:?}");
+            id
+        })
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), ALL_CASES, "case ids are not unique");
+}
+
+#[test]
+fn json_to_stdout() {
+    let run = perftest_small(&["--filter", "cbuffer", "--format", "json"]);
+    run.expect_code(SUCCESS);
+    let report: Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{run}"));
+    assert_eq!(report["complete"], true);
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 3, "{report:#}");
+    for case in cases {
+        assert_eq!(case["status"], "measured", "{case:#}");
+        let samples = case["measurement"]["samples_ns"].as_array().unwrap();
+        assert_eq!(samples.len(), 3, "{case:#}");
+        assert!(
+            samples
+                .iter()
+                .all(|s| s.as_f64().is_some_and(|ns| ns.is_finite() && ns > 0.0)),
+            "{case:#}"
+        );
+    }
+}
+
+#[test]
+fn csv_to_stdout() {
+    let run = perftest_small(&["--filter", "cbuffer", "--format", "csv"]);
+    run.expect_code(SUCCESS);
+    let mut reader = csv::Reader::from_reader(run.stdout.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("no {name} column:\n{run}"))
+    };
+    let (id, status) = (column("id"), column("status"));
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 3, "{run}");
+    for row in &rows {
+        assert_eq!(row.len(), header.len(), "{run}");
+        assert!(row[id].starts_with("cbuffer."), "{run}");
+        assert_eq!(&row[status], "measured", "{run}");
+    }
+}
+
+#[test]
+fn original_format_to_stdout() {
+    let run = perftest_small(&["--filter", "cbuffer", "--format", "original"]);
+    run.expect_code(SUCCESS);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{run}");
+    for line in lines {
+        // NAME: N.NNNms (N.NNNx | n/a)
+        let (left, ratio) = line.rsplit_once(' ').unwrap_or_else(|| panic!("{line:?}"));
+        let (name, ms) = left.rsplit_once(": ").unwrap_or_else(|| panic!("{line:?}"));
+        assert!(!name.is_empty(), "{line:?}");
+        assert!(ms.strip_suffix("ms").is_some_and(is_fixed3), "{line:?}");
+        assert!(
+            ratio == "n/a" || ratio.strip_suffix('x').is_some_and(is_fixed3),
+            "{line:?}"
+        );
+    }
+}
