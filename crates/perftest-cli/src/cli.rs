@@ -15,7 +15,7 @@ use crate::export::ExportFormat;
     name = "perftest",
     version,
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  perftest --list                  list devices\n  perftest                         run all 138 cases on the preferred device\n  perftest -2                      run on device 2 of the list\n  perftest RTX -2                  the second device whose name contains 'RTX'\n  perftest --filter texture2d --format markdown\n  perftest --verify                check every case against the CPU model\n  perftest --format json --output run.json\n  perftest compare before.json after.json"
+    after_help = "Examples:\n  perftest --list                  list devices\n  perftest                         run all 138 cases on the preferred device\n  perftest -2                      run on device 2 of the list\n  perftest RTX -2                  the second device whose name contains 'RTX'\n  perftest --filter texture2d --format markdown\n  perftest --verify                check every case against the CPU model\n  perftest --format json --output run.json\n  perftest compare before.json after.json\n  perftest render run.json --format markdown"
 )]
 pub struct Cli {
     /// The benchmark run's options.
@@ -35,6 +35,17 @@ pub enum Command {
         a: PathBuf,
         /// The report compared with it (B).
         b: PathBuf,
+    },
+    /// Print a saved JSON report again in another format (e.g. a Markdown table).
+    Render {
+        /// The JSON report written by `--format json --output FILE`.
+        report: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ExportFormat::Text)]
+        format: ExportFormat,
+        /// Write to FILE (atomically) instead of stdout.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
     },
 }
 
@@ -219,6 +230,14 @@ mod tests {
         let cli = parse(&["compare", "a.json", "b.json"]).unwrap();
         assert!(matches!(cli.command, Some(Command::Compare { .. })));
         assert!(parse(&["compare", "a.json"]).is_err());
+        let cli = parse(&["render", "a.json", "--format", "markdown"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Render {
+                format: ExportFormat::Markdown,
+                ..
+            })
+        ));
     }
 
     #[test]

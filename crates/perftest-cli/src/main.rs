@@ -61,6 +61,11 @@ fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Some(Command::Compare { a, b }) => run_compare(a, b),
+        Some(Command::Render {
+            report,
+            format,
+            output,
+        }) => run_render(report, *format, output.as_deref()),
         None => Options::from_args(&cli.run)
             .map_err(|e| Failure::new(exit_code::USAGE, e))
             .and_then(|o| run(&o)),
@@ -83,6 +88,23 @@ fn run_compare(a: &Path, b: &Path) -> Result<i32, Failure> {
         &b.display().to_string(),
     );
     print_stdout(&table)?;
+    Ok(exit_code::SUCCESS)
+}
+
+fn run_render(report: &Path, format: ExportFormat, output: Option<&Path>) -> Result<i32, Failure> {
+    let report = load_report(report).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
+    let bytes = exporter(format)
+        .serialize(&report)
+        .map_err(|e| Failure::new(exit_code::FAILURE, e))?;
+    match output {
+        Some(path) => write_atomically(path, &bytes).map_err(|e| {
+            Failure::new(
+                exit_code::FAILURE,
+                format!("cannot write {}: {e}", path.display()),
+            )
+        })?,
+        None => print_stdout(&String::from_utf8_lossy(&bytes))?,
+    }
     Ok(exit_code::SUCCESS)
 }
 
