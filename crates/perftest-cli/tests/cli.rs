@@ -5,6 +5,9 @@
 //! They run the real binary on the machine's Vulkan device (lavapipe in CI); every timing run
 //! is small (`--target-ms 2 --samples 3` and a filter) so the file finishes in seconds.
 
+// clippy.toml's test exemptions cover `#[test]` functions only, not this file's helpers.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -491,36 +494,48 @@ fn hung_submission_is_a_runtime_failure() {
 fn sigint_writes_a_partial_report_and_exits_130() {
     let dir = scratch("sigint");
     let target = dir.join("partial.json");
-    let child = command(&[
-        "--format",
-        "json",
-        "-o",
-        path_str(&target),
-        "--target-ms",
-        "20",
-    ])
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("cannot start the perftest binary");
-    // Long enough for a few cases; the whole suite takes far longer.
-    std::thread::sleep(Duration::from_millis(2500));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("cannot run kill");
-    assert!(status.success());
-    let run = Run::from_output(child.wait_with_output().unwrap());
-    run.expect_code(INTERRUPTED);
-    assert!(run.stderr.contains("perftest: interrupted"), "{run}");
-    assert_eq!(entries(&dir), ["partial.json"]);
-    let report = read_json(&target);
-    assert_eq!(report["complete"], false);
-    let cases = report["cases"].as_array().unwrap();
-    assert!(cases.len() < ALL_CASES, "{} cases", cases.len());
+    // The whole suite at 20 ms takes far longer than any of these waits. The first case also
+    // warms the clocks up (about 1 s), so a loaded machine may need a longer wait before a
+    // case is measured: retry with a longer one, checking everything else each time.
+    let mut last = Value::Null;
+    for wait_ms in [2500, 6000, 12000] {
+        let child = command(&[
+            "--format",
+            "json",
+            "-o",
+            path_str(&target),
+            "--target-ms",
+            "20",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot start the perftest binary");
+        std::thread::sleep(Duration::from_millis(wait_ms));
+        let status = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("cannot run kill");
+        assert!(status.success());
+        let run = Run::from_output(child.wait_with_output().unwrap());
+        run.expect_code(INTERRUPTED);
+        assert!(run.stderr.contains("perftest: interrupted"), "{run}");
+        assert_eq!(entries(&dir), ["partial.json"]);
+        let report = read_json(&target);
+        assert_eq!(report["complete"], false);
+        let cases = report["cases"].as_array().unwrap();
+        assert!(cases.len() < ALL_CASES, "{} cases", cases.len());
+        let measured = cases.iter().any(|c| c["status"] == "measured");
+        last = report;
+        std::fs::remove_file(&target).unwrap();
+        if measured {
+            break;
+        }
+    }
+    let cases = last["cases"].as_array().unwrap();
     assert!(
         cases.iter().any(|c| c["status"] == "measured"),
-        "no measured case in {report:#}"
+        "no measured case in {last:#}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

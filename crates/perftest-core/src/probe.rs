@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use perftest_cases::{Case, Pattern, Support, LOADS_PER_THREAD, THREADS_PER_GROUP};
+use perftest_cases::{Case, Pattern, LOADS_PER_THREAD, THREADS_PER_GROUP};
 
 use crate::bench::{Bench, KernelId};
 use crate::error::{Error, Result};
@@ -212,12 +212,8 @@ impl Bench {
         let start = Instant::now();
         let mut report = ProbeReport::default();
         let mut kernels = Vec::new();
-        for case in cases {
-            if let Support::Skipped(reason) = self.support(case) {
-                report.skipped.push((case.clone(), reason));
-                continue;
-            }
-            match self.prepare(case) {
+        for (case, kernel) in cases.iter().zip(self.prepare_all(cases)) {
+            match kernel {
                 Ok(k) => kernels.push((case.clone(), k)),
                 Err(Error::Unsupported { reason, .. }) => {
                     report.skipped.push((case.clone(), reason))

@@ -7,7 +7,8 @@
 //!
 //! Per case: single-dispatch *probes* size the dispatch with the seed article's rule, applied to
 //! the predicted measurement time (`samples x probe time`): grow x10 while under 2 ms, then
-//! scale by target/time, until the prediction is within ±25% of the target. Then measurements
+//! scale by target/time. The first probe runs a quarter of the previous case's size; once a
+//! probe predicts at least a fifth of the target, one scaling step sizes the measurement. Then measurements
 //! are taken (re-sized when one lands outside ±25% of the target) until one is **steady** — the median of its first half of samples and of its
 //! second half agree within `steady_tolerance` (2%), and its median time per workgroup agrees
 //! with the previous probe or measurement within the same tolerance — or until `warmup_max`
@@ -50,7 +51,13 @@ pub struct LoopSettings {
 /// Upper bound on sizing probes per case (x10 growth from 1 group reaches 10^12 in 12 steps).
 pub const MAX_PROBES: u32 = 16;
 
-/// How far the predicted measurement may be from the target and still count as sized.
+/// The first probe of a case uses the previous case's size divided by this.
+pub const PROBE_DIVISOR: u64 = 4;
+
+/// A probe predicting at least this fraction of the target is scaled from directly.
+pub const MIN_PROBE_FRACTION: f64 = 0.2;
+
+/// How far a measurement may be from the target before it is sized again.
 pub const SIZE_TOLERANCE: f64 = 0.25;
 
 /// Why the loop stopped without a measurement.
@@ -101,7 +108,8 @@ pub fn measure_case<T: DispatchTimer>(
     let limit = max_total(settings.max_count, settings.first_dim_cap);
     let samples = settings.samples.max(1);
     let split = |g: u64| split_groups(g, settings.max_count, settings.first_dim_cap);
-    let mut dims = split(start_groups.max(1));
+    // Probe with a quarter of the expected size: cheap, and still large enough to scale from.
+    let mut dims = split((start_groups / PROBE_DIVISOR).max(1));
     let mut probes = 0;
     let mut reference_per_group = None;
     while probes < MAX_PROBES {
@@ -112,8 +120,9 @@ pub fn measure_case<T: DispatchTimer>(
         let Some(&t) = times.first() else { break };
         let predicted = t * f64::from(samples);
         let next = next_group_count(groups, predicted, settings.target_ns, limit);
+        // A probe of at least a fifth of the final size predicts it well enough to scale once.
         let sized = predicted >= GROWTH_THRESHOLD_NS.min(settings.target_ns)
-            && (predicted / settings.target_ns - 1.0).abs() <= SIZE_TOLERANCE;
+            && predicted >= settings.target_ns * MIN_PROBE_FRACTION;
         reference_per_group = Some(t / groups as f64);
         let next_dims = split(next);
         if next_dims == dims {
