@@ -83,6 +83,8 @@ pub fn test(args: &[String]) -> Outcome {
         "startup_diagnostics",
         "--",
         "--validation",
+        "--budget-ms",
+        "10000",
         "llvmpipe",
     ]));
     results.push(("startup_diagnostics example", example));

@@ -1,9 +1,9 @@
 //! An "engine" that owns its Vulkan device lends it to perftest-core at start-up, prints which
 //! resource types load fastest on this GPU, then keeps using its device.
 //!
-//! Run: `cargo run --release -p perftest-core --example startup_diagnostics -- [--validation] [NAME]`
-//! (`NAME`: a substring of the device name; default: the first discrete GPU, else the first
-//! device). Exits non-zero if anything fails or, with `--validation`, if the Khronos validation
+//! Run: `cargo run --release -p perftest-core --example startup_diagnostics -- [--validation]
+//! [--budget-ms N] [NAME]` (`NAME`: a substring of the device name; default: the first discrete
+//! GPU, else the first device; `N`: the probe's wall-time budget, default 250 ms). Exits non-zero if anything fails or, with `--validation`, if the Khronos validation
 //! layer reported any message.
 
 use std::ffi::{c_void, CStr};
@@ -257,7 +257,7 @@ impl Drop for Engine {
     }
 }
 
-fn diagnostics(engine: &Engine) -> Result<(), perftest_core::Error> {
+fn diagnostics(engine: &Engine, budget: Duration) -> Result<usize, perftest_core::Error> {
     let start = Instant::now();
     // SAFETY: the engine's handles are valid, related, and outlive `bench` (dropped below);
     // the engine does not touch its queue while perftest runs.
@@ -273,7 +273,7 @@ fn diagnostics(engine: &Engine) -> Result<(), perftest_core::Error> {
     }?;
     let mut bench = Bench::new(context)?;
     let settings = ProbeSettings {
-        budget: Duration::from_millis(250),
+        budget,
         ..ProbeSettings::default()
     };
     let report = bench.probe(&perftest_cases::quick_cases(), &settings)?;
@@ -291,19 +291,32 @@ fn diagnostics(engine: &Engine) -> Result<(), perftest_core::Error> {
         println!("engine: for linear 16-byte loads this GPU prefers {pick} buffers");
     }
     println!(
-        "perftest: quick profile took {:.1} ms wall time (budget 250 ms)",
-        start.elapsed().as_secs_f64() * 1e3
+        "perftest: quick profile took {:.1} ms wall time (budget {} ms)",
+        start.elapsed().as_secs_f64() * 1e3,
+        budget.as_millis()
     );
-    Ok(())
+    Ok(report.measured.len())
 }
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let validation = args.iter().any(|a| a == "--validation");
-    let name = args
-        .iter()
-        .find(|a| !a.starts_with("--"))
-        .map(String::as_str);
+    let mut budget_ms = 250;
+    let mut name = None;
+    let mut rest = args.iter().filter(|a| *a != "--validation");
+    while let Some(arg) = rest.next() {
+        if arg == "--budget-ms" {
+            match rest.next().map(|v| v.parse::<u64>()) {
+                Some(Ok(ms)) => budget_ms = ms,
+                _ => {
+                    eprintln!("engine: --budget-ms needs a whole number of milliseconds");
+                    return std::process::ExitCode::from(2);
+                }
+            }
+        } else {
+            name = Some(arg.as_str());
+        }
+    }
     let engine = match Engine::new(validation, name) {
         Ok(e) => e,
         Err(e) => {
@@ -311,9 +324,11 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let result = diagnostics(&engine)
-        .map_err(|e| e.to_string())
-        .and_then(|()| engine.keep_working());
+    let result = match diagnostics(&engine, Duration::from_millis(budget_ms)) {
+        Ok(0) => Err("no case fitted in the time budget".to_string()),
+        Ok(_) => engine.keep_working(),
+        Err(e) => Err(e.to_string()),
+    };
     drop(engine);
     let messages = VALIDATION_MESSAGES.load(Ordering::SeqCst);
     if validation {
