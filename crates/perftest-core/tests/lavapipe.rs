@@ -126,7 +126,7 @@ fn timed_dispatch_is_positive_and_plausible() {
     let cases = select_cases(&original_cases(), &["raw.load4.random".into()]).unwrap();
     let kernel = bench.prepare(&cases[0]).unwrap();
     let small = bench.time(kernel, [1, 1, 1], 3).unwrap();
-    let large = bench.time(kernel, [8, 1, 1], 3).unwrap();
+    let large = bench.time(kernel, [64, 1, 1], 3).unwrap();
     assert_eq!(small.len(), 3);
     for d in small.iter().chain(&large) {
         // 65536 loads per group: more than a microsecond, less than a second on any CPU.
@@ -135,14 +135,11 @@ fn timed_dispatch_is_positive_and_plausible() {
             "{d:?}"
         );
     }
-    let median = |v: &[Duration]| {
-        let mut v = v.to_vec();
-        v.sort();
-        v[1]
-    };
+    // 64 times the work takes clearly longer, however busy the CPU cores are.
+    let fastest = |v: &[Duration]| v.iter().min().copied().unwrap();
     assert!(
-        median(&large) > median(&small),
-        "8 groups should take longer than 1"
+        fastest(&large) > fastest(&small) * 4,
+        "64 groups ({large:?}) should take much longer than 1 ({small:?})"
     );
     // Out-of-range requests are refused, not sent to the driver.
     assert!(matches!(
