@@ -16,6 +16,59 @@ use crate::timing::elapsed;
 /// Most dispatches one [`Bench::time`] call may record (two timestamps each).
 pub const MAX_DISPATCHES_PER_SUBMIT: u32 = MAX_QUERIES / 2;
 
+/// What a dispatch of one kernel binds: pipeline, descriptor set and push constants.
+struct Binding {
+    pipeline: vk::Pipeline,
+    layout: vk::PipelineLayout,
+    set: vk::DescriptorSet,
+    push: [u8; 16],
+}
+
+impl Binding {
+    /// The binding of `kernel` with the store path at `write_index` (`u32::MAX`: never store).
+    fn new(kernel: &Kernel, write_index: u32) -> Binding {
+        let params = KernelParams::for_case(&kernel.case);
+        let push = PushConstants {
+            elements_mask: params.elements_mask,
+            write_index,
+            read_start_address: params.read_start_address,
+            pad: 0,
+        };
+        Binding {
+            pipeline: kernel.pipeline,
+            layout: kernel.layout,
+            set: kernel.set,
+            push: push.bytes(),
+        }
+    }
+
+    /// Records the binds into `cb`.
+    ///
+    /// # Safety
+    /// `cb` must be recording on `device`, and the kernel's objects must be alive.
+    unsafe fn record(&self, device: &ash::Device, cb: vk::CommandBuffer) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            device.cmd_bind_descriptor_sets(
+                cb,
+                vk::PipelineBindPoint::COMPUTE,
+                self.layout,
+                0,
+                &[self.set],
+                &[],
+            );
+            device.cmd_push_constants(
+                cb,
+                self.layout,
+                vk::ShaderStageFlags::COMPUTE,
+                0,
+                &self.push,
+            );
+        }
+    }
+}
+
 /// Handle to a case prepared with [`Bench::prepare`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KernelId(usize);
@@ -182,15 +235,7 @@ impl Bench {
                 "dispatches per submission must be 1..={MAX_DISPATCHES_PER_SUBMIT}, got {dispatches}"
             )));
         }
-        let kernel = self.kernel(id)?;
-        let params = KernelParams::for_case(&kernel.case);
-        let push = PushConstants {
-            elements_mask: params.elements_mask,
-            write_index: u32::MAX,
-            read_start_address: params.read_start_address,
-            pad: 0,
-        };
-        let (pipeline, layout, set) = (kernel.pipeline, kernel.layout, kernel.set);
+        let binding = Binding::new(self.kernel(id)?, u32::MAX);
         let pool = self.ctx.query_pool;
         let queries = 2 * dispatches;
         self.ctx.submit_and_wait(|device, cb| {
@@ -200,22 +245,7 @@ impl Bench {
             // SAFETY: recording state; every handle is alive and belongs to this device.
             unsafe {
                 device.cmd_reset_query_pool(cb, pool, 0, queries);
-                device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
-                device.cmd_bind_descriptor_sets(
-                    cb,
-                    vk::PipelineBindPoint::COMPUTE,
-                    layout,
-                    0,
-                    &[set],
-                    &[],
-                );
-                device.cmd_push_constants(
-                    cb,
-                    layout,
-                    vk::ShaderStageFlags::COMPUTE,
-                    0,
-                    &push.bytes(),
-                );
+                binding.record(device, cb);
                 for k in 0..dispatches {
                     device.cmd_pipeline_barrier(
                         cb,
@@ -263,15 +293,7 @@ impl Bench {
     /// Runs the case once with the store path enabled ([`VERIFY_GROUPS`] workgroups) and
     /// returns every thread's four-lane sum, ordered by workgroup then local index.
     pub fn verify(&mut self, id: KernelId) -> Result<Vec<[f32; 4]>> {
-        let kernel = self.kernel(id)?;
-        let params = KernelParams::for_case(&kernel.case);
-        let push = PushConstants {
-            elements_mask: params.elements_mask,
-            write_index: 0,
-            read_start_address: params.read_start_address,
-            pad: 0,
-        };
-        let (pipeline, layout, set) = (kernel.pipeline, kernel.layout, kernel.set);
+        let binding = Binding::new(self.kernel(id)?, 0);
         let output = self.resources.output.buffer;
         let size = self.resources.output.size;
         self.ctx.submit_and_wait(|device, cb| {
@@ -294,22 +316,7 @@ impl Bench {
                     &[],
                     &[],
                 );
-                device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
-                device.cmd_bind_descriptor_sets(
-                    cb,
-                    vk::PipelineBindPoint::COMPUTE,
-                    layout,
-                    0,
-                    &[set],
-                    &[],
-                );
-                device.cmd_push_constants(
-                    cb,
-                    layout,
-                    vk::ShaderStageFlags::COMPUTE,
-                    0,
-                    &push.bytes(),
-                );
+                binding.record(device, cb);
                 device.cmd_dispatch(cb, VERIFY_GROUPS[0], VERIFY_GROUPS[1], VERIFY_GROUPS[2]);
                 device.cmd_pipeline_barrier(
                     cb,
