@@ -148,11 +148,11 @@ pub fn run_timing(
     // Phase 3: clocks up, sized on the first runnable case.
     let clock = Instant::now();
     let mut groups = 1u64;
-    let first = slots.iter().find_map(|s| match s {
-        Slot::Ready(k) => Some(*k),
+    let first = slots.iter().enumerate().find_map(|(i, s)| match s {
+        Slot::Ready(k) => Some((i, *k)),
         Slot::Done(_) => None,
     });
-    if let Some(kernel) = first {
+    if let Some((index, kernel)) = first {
         let mut timer = BenchTimer { bench, kernel };
         let warm = measure_case(&mut timer, &loop_settings, groups, stop).and_then(|m| {
             groups = m.measurement.groups;
@@ -172,6 +172,10 @@ pub fn run_timing(
                 return (report, RunEnd::Interrupted, phases);
             }
             Err(LoopError::Timer(e)) => {
+                // The case the warm-up ran on is the one that failed: say so in the report.
+                report
+                    .cases
+                    .push(CaseResult::failed(&cases[index], e.to_string()));
                 report.finish(false);
                 return (report, RunEnd::Fatal(e), phases);
             }
