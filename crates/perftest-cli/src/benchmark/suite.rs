@@ -1,7 +1,7 @@
 //! Drives a [`Bench`] through a list of cases: build every pipeline, check results against
 //! the CPU model, warm the clocks up, then measure case after case.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use perftest_cases::{Case, Tolerance};
@@ -127,6 +127,9 @@ pub fn run_timing(
     if verify_first {
         for (case, slot) in cases.iter().zip(slots.iter_mut()) {
             let Slot::Ready(kernel) = *slot else { continue };
+            if stop.load(Ordering::Relaxed) {
+                return stopped_early(report, slots, RunEnd::Interrupted, phases);
+            }
             match bench.verify(kernel) {
                 Ok(sums) => {
                     let outcome = check(case, &sums, Tolerance::DEFAULT);
@@ -135,9 +138,9 @@ pub fn run_timing(
                     }
                 }
                 Err(e) if is_fatal(&e) => {
-                    report.cases.push(CaseResult::failed(case, e.to_string()));
-                    report.finish(false);
-                    return (report, RunEnd::Fatal(e), phases);
+                    *slot = Slot::Done(CaseResult::failed(case, e.to_string()));
+                    phases.verification = clock.elapsed();
+                    return stopped_early(report, slots, RunEnd::Fatal(e), phases);
                 }
                 Err(e) => *slot = Slot::Done(CaseResult::failed(case, e.to_string())),
             }
@@ -168,16 +171,17 @@ pub fn run_timing(
         match warm {
             Ok(_) => {}
             Err(LoopError::Interrupted) => {
-                report.finish(false);
-                return (report, RunEnd::Interrupted, phases);
+                phases.warmup = clock.elapsed();
+                return stopped_early(report, slots, RunEnd::Interrupted, phases);
             }
             Err(LoopError::Timer(e)) => {
                 // The case the warm-up ran on is the one that failed: say so in the report.
-                report
-                    .cases
-                    .push(CaseResult::failed(&cases[index], e.to_string()));
-                report.finish(false);
-                return (report, RunEnd::Fatal(e), phases);
+                slots[index] = Slot::Done(CaseResult::failed(&cases[index], e.to_string()));
+                if is_fatal(&e) {
+                    phases.warmup = clock.elapsed();
+                    return stopped_early(report, slots, RunEnd::Fatal(e), phases);
+                }
+                // Otherwise the other cases still run; each waits for steady clocks itself.
             }
         }
     }
@@ -218,6 +222,24 @@ pub fn run_timing(
     phases.measurement = clock.elapsed();
     report.finish(true);
     (report, RunEnd::Complete, phases)
+}
+
+/// Ends a run before the measurement phase: the cases already decided (skipped, or failed in
+/// verification or warm-up) go into the report, which is marked incomplete.
+fn stopped_early(
+    mut report: Report,
+    slots: Vec<Slot>,
+    end: RunEnd,
+    phases: PhaseTimes,
+) -> (Report, RunEnd, PhaseTimes) {
+    report
+        .cases
+        .extend(slots.into_iter().filter_map(|s| match s {
+            Slot::Done(result) => Some(result),
+            Slot::Ready(_) => None,
+        }));
+    report.finish(false);
+    (report, end, phases)
 }
 
 /// A case on its way through the phases.

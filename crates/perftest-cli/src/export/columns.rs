@@ -77,7 +77,7 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
     let mut notes = Vec::new();
     if !report.complete {
         notes.push(format!(
-            "Interrupted: {} case(s) ran before the run stopped.",
+            "Incomplete run (interrupted, or stopped by a device error): {} case(s) ran before it stopped.",
             report.cases.len()
         ));
     }

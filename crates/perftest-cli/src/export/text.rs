@@ -94,7 +94,12 @@ mod tests {
         report.complete = false;
         let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
         assert!(text.contains("614.400  n/a    13.11"), "{text}");
-        assert!(text.contains("Interrupted: 4 case(s) ran"), "{text}");
+        assert!(
+            text.contains(
+                "Incomplete run (interrupted, or stopped by a device error): 4 case(s) ran"
+            ),
+            "{text}"
+        );
         assert!(text.contains("x is n/a: the baseline typed.rgba8.random was not measured."));
     }
 }
