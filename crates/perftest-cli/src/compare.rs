@@ -244,7 +244,7 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
                 c.ratio
                     .map_or_else(|| "n/a".to_string(), |r| format!("{r:.3}x")),
                 c.change_pct
-                    .map_or_else(|| "n/a".to_string(), |p| format!("{p:+.1}%")),
+                    .map_or_else(|| "n/a".to_string(), |p| format!("{p:+.2}%")),
             ]
         })
         .collect();
@@ -274,10 +274,10 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
     match &comparison.summary {
         Some(s) => {
             let _ = writeln!(out, "Measured in both: {}", s.compared);
-            let _ = writeln!(out, "Median |change|: {:.1}%", s.median_abs_change_pct);
+            let _ = writeln!(out, "Median |change|: {:.2}%", s.median_abs_change_pct);
             let _ = writeln!(
                 out,
-                "Largest change: {:+.1}% ({})",
+                "Largest change: {:+.2}% ({})",
                 s.largest.change_pct, s.largest.name
             );
         }
@@ -390,16 +390,16 @@ mod tests {
 A: a.json (Test GPU)
 B: b.json (Other GPU)
 
-Case                              A ms      B ms     B/A   change
-Buffer<R8>.Load uniform        614.400   307.200  2.000x  +100.0%
-Buffer<RGBA8>.Load random     2457.600  2949.120  0.833x   -16.7%
-Texture2D<R8>.Load linear          n/a       n/a     n/a      n/a
-cbuffer{float4} load uniform       n/a       n/a     n/a      n/a
+Case                              A ms      B ms     B/A    change
+Buffer<R8>.Load uniform        614.400   307.200  2.000x  +100.00%
+Buffer<RGBA8>.Load random     2457.600  2949.120  0.833x   -16.67%
+Texture2D<R8>.Load linear          n/a       n/a     n/a       n/a
+cbuffer{float4} load uniform       n/a       n/a     n/a       n/a
 
 Matched cases: 4
 Measured in both: 2
-Median |change|: 58.3%
-Largest change: +100.0% (Buffer<R8>.Load uniform)
+Median |change|: 58.33%
+Largest change: +100.00% (Buffer<R8>.Load uniform)
 Only in a.json: ByteAddressBuffer.Load4 random
 Only in b.json: StructuredBuffer<float>.Load linear
 ";

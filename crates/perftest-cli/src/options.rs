@@ -144,8 +144,9 @@ impl Options {
         })
     }
 
-    /// The measurement loop's settings for a device with `max_count` workgroups per dimension.
-    pub fn loop_settings(&self, max_count: [u32; 3]) -> LoopSettings {
+    /// The measurement loop's settings for a device with `max_count` workgroups per dimension
+    /// that runs `wave` workgroups at once (0 when unknown).
+    pub fn loop_settings(&self, max_count: [u32; 3], wave: u64) -> LoopSettings {
         LoopSettings {
             target_ns: self.target_ms * 1e6,
             samples: self.samples,
@@ -153,6 +154,7 @@ impl Options {
             steady_tolerance: STEADY_TOLERANCE,
             max_count,
             first_dim_cap: DEFAULT_FIRST_DIM_CAP,
+            wave,
         }
     }
 }
@@ -177,7 +179,7 @@ mod tests {
         let o = Options::from_args(&args()).unwrap();
         assert_eq!(o.mode, Mode::Time { verify_first: true });
         assert_eq!(o.samples, 10);
-        assert_eq!(o.loop_settings([65535; 3]).target_ns, 20e6);
+        assert_eq!(o.loop_settings([65535; 3], 0).target_ns, 20e6);
     }
 
     #[test]

@@ -76,6 +76,10 @@ pub struct DeviceInfo {
     pub timestamp_valid_bits: u32,
     /// Subgroup size of the compute stage.
     pub subgroup_size: u32,
+    /// Workgroups of 256 threads the device runs at once, when the driver tells (NVIDIA, AMD);
+    /// dispatch sizes are then whole multiples of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resident_workgroups: Option<u32>,
 }
 
 /// The settings a run was measured with.
@@ -386,6 +390,7 @@ pub(crate) mod tests {
             timestamp_period_ns: 1.0,
             timestamp_valid_bits: 64,
             subgroup_size: 32,
+            resident_workgroups: Some(1056),
         }
     }
 

@@ -96,9 +96,66 @@ pub fn split_groups(total: u64, max_count: [u32; 3], first_dim_cap: u32) -> [u32
     [to_u32(x), to_u32(y), to_u32(z)]
 }
 
+/// Rounds `total` to the nearest whole number of `wave`s (groups the device runs at once), at
+/// least one wave and at most `max_total`'s last whole wave. Counts below one wave, or a `wave`
+/// of 0 or 1, are returned unchanged.
+///
+/// Why: a dispatch runs in waves of `wave` groups, and its last wave is partly idle unless the
+/// count is a whole number of waves. With a few waves per dispatch (slow cases), that idle tail
+/// makes the time per group depend on the exact count — by over 1% from one run to the next when
+/// the count is sized from a noisy probe. Whole waves remove the dependence.
+pub fn round_to_waves(total: u64, wave: u64, max_total: u64) -> u64 {
+    if wave <= 1 || total < wave || max_total < wave {
+        return total;
+    }
+    let waves = ((total as f64 / wave as f64).round() as u64).clamp(1, max_total / wave);
+    waves * wave
+}
+
+/// Like [`split_groups`], but lays a whole number of waves out exactly as `[wave, waves, 1]`
+/// when that fits the limits (so the product is exactly `total`).
+pub fn split_waves(total: u64, wave: u64, max_count: [u32; 3], first_dim_cap: u32) -> [u32; 3] {
+    let [x_cap, y_cap, _] = dimension_caps(max_count, first_dim_cap);
+    if wave > 1 && total % wave == 0 && wave <= x_cap && total / wave <= y_cap {
+        return [to_u32(wave), to_u32(total / wave), 1];
+    }
+    split_groups(total, max_count, first_dim_cap)
+}
+
 /// Converts a dimension already known to fit in `u32`.
 fn to_u32(value: u64) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod wave_tests {
+    use super::*;
+
+    #[test]
+    fn rounds_to_whole_waves_within_limits() {
+        assert_eq!(round_to_waves(5258, 1056, u64::MAX), 5280);
+        assert_eq!(round_to_waves(5196, 1056, u64::MAX), 5280);
+        assert_eq!(round_to_waves(1200, 1056, u64::MAX), 1056);
+        assert_eq!(round_to_waves(900, 1056, u64::MAX), 900); // under one wave: unchanged
+        assert_eq!(round_to_waves(5000, 0, u64::MAX), 5000);
+        assert_eq!(round_to_waves(10_000, 1056, 5000), 4224); // never above the limit
+    }
+
+    #[test]
+    fn whole_waves_split_exactly() {
+        let max = [65535, 65535, 65535];
+        assert_eq!(split_waves(63360, 1056, max, 10_000), [1056, 60, 1]);
+        assert_eq!(group_total(split_waves(63360, 1056, max, 10_000)), 63360);
+        // Not a whole number of waves, or a wave wider than X allows: the plain split.
+        assert_eq!(
+            split_waves(5000, 1056, max, 10_000),
+            split_groups(5000, max, 10_000)
+        );
+        assert_eq!(
+            split_waves(40_000, 20_000, max, 10_000),
+            split_groups(40_000, max, 10_000)
+        );
+    }
 }
 
 #[cfg(test)]

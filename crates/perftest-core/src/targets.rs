@@ -35,6 +35,10 @@ pub struct ComputeTarget {
     pub max_compute_work_group_count: [u32; 3],
     /// Queues in the family.
     pub queue_count: u32,
+    /// Workgroups of 256 threads the device runs at once at full occupancy, when the driver
+    /// tells (`VK_NV_shader_sm_builtins`: SMs x warps per SM x 32; `VK_AMD_shader_core_properties`:
+    /// CUs x SIMDs x waves per SIMD x wave size); `None` elsewhere.
+    pub resident_workgroups: Option<u32>,
 }
 
 impl ComputeTarget {
@@ -97,14 +101,49 @@ pub fn describe_target(
     let mut driver_name = String::new();
     let mut driver_info = String::new();
     let mut subgroup_size = 0;
+    let mut resident_workgroups = None;
     if props.api_version >= vk::API_VERSION_1_2 && instance_api_version >= vk::API_VERSION_1_2 {
+        // SAFETY: plain query on a physical device of this instance.
+        let extensions = unsafe { instance.enumerate_device_extension_properties(physical_device) }
+            .unwrap_or_default();
+        let has = |name: &std::ffi::CStr| {
+            extensions
+                .iter()
+                .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
+        };
+        let (has_nv, has_amd) = (
+            has(ash::nv::shader_sm_builtins::NAME),
+            has(ash::amd::shader_core_properties::NAME),
+        );
         let mut driver = vk::PhysicalDeviceDriverProperties::default();
         let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut nv = vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV::default();
+        let mut amd = vk::PhysicalDeviceShaderCorePropertiesAMD::default();
         let mut props2 = vk::PhysicalDeviceProperties2::default()
             .push_next(&mut driver)
             .push_next(&mut subgroup);
-        // SAFETY: both chained structs are core in 1.2, which device and instance support.
+        if has_nv {
+            props2 = props2.push_next(&mut nv);
+        }
+        if has_amd {
+            props2 = props2.push_next(&mut amd);
+        }
+        // SAFETY: the first two chained structs are core in 1.2, which device and instance
+        // support; the vendor structs are chained only when the device has their extension.
         unsafe { instance.get_physical_device_properties2(physical_device, &mut props2) };
+        let threads = if has_nv {
+            u64::from(nv.shader_sm_count) * u64::from(nv.shader_warps_per_sm) * 32
+        } else if has_amd {
+            u64::from(amd.shader_engine_count)
+                * u64::from(amd.shader_arrays_per_engine_count)
+                * u64::from(amd.compute_units_per_shader_array)
+                * u64::from(amd.simd_per_compute_unit)
+                * u64::from(amd.wavefronts_per_simd)
+                * u64::from(amd.wavefront_size)
+        } else {
+            0
+        };
+        resident_workgroups = resident_groups(threads);
         driver_name = driver
             .driver_name_as_c_str()
             .map(|s| s.to_string_lossy().into_owned())
@@ -134,7 +173,13 @@ pub fn describe_target(
         timestamp_valid_bits: family.timestamp_valid_bits,
         max_compute_work_group_count: props.limits.max_compute_work_group_count,
         queue_count: family.queue_count,
+        resident_workgroups,
     }
+}
+
+/// Workgroups of 256 threads that fit in `threads` resident threads (`None` for none).
+pub fn resident_groups(threads: u64) -> Option<u32> {
+    u32::try_from(threads / 256).ok().filter(|&g| g > 0)
 }
 
 /// Lists every compute target of `instance`, in physical-device then queue-family order.
@@ -172,6 +217,14 @@ mod tests {
             queue_count: count,
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn resident_groups_of_256_threads() {
+        // H200: 132 SMs x 64 warps x 32 threads = 8 groups per SM.
+        assert_eq!(resident_groups(132 * 64 * 32), Some(1056));
+        assert_eq!(resident_groups(0), None);
+        assert_eq!(resident_groups(255), None);
     }
 
     #[test]

@@ -19,7 +19,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::report::Measurement;
-use crate::sizing::{group_total, max_total, next_group_count, split_groups, GROWTH_THRESHOLD_NS};
+use crate::sizing::{
+    group_total, max_total, next_group_count, round_to_waves, split_waves, GROWTH_THRESHOLD_NS,
+};
 use crate::statistics::{median, steady};
 
 /// Something that runs `dispatches` timed dispatches of `dims` workgroups and returns each
@@ -46,6 +48,8 @@ pub struct LoopSettings {
     pub max_count: [u32; 3],
     /// Extra cap on the X dimension.
     pub first_dim_cap: u32,
+    /// Workgroups the device runs at once (0 when unknown): counts are rounded to whole waves.
+    pub wave: u64,
 }
 
 /// Upper bound on sizing probes per case (x10 growth from 1 group reaches 10^12 in 12 steps).
@@ -107,7 +111,11 @@ pub fn measure_case<T: DispatchTimer>(
 ) -> Result<CaseMeasurement, LoopError<T::Error>> {
     let limit = max_total(settings.max_count, settings.first_dim_cap);
     let samples = settings.samples.max(1);
-    let split = |g: u64| split_groups(g, settings.max_count, settings.first_dim_cap);
+    // Whole waves when the device says how many groups it runs at once (see round_to_waves).
+    let split = |g: u64| {
+        let g = round_to_waves(g, settings.wave, limit);
+        split_waves(g, settings.wave, settings.max_count, settings.first_dim_cap)
+    };
     // Probe with a quarter of the expected size: cheap, and still large enough to scale from.
     let mut dims = split((start_groups / PROBE_DIVISOR).max(1));
     let mut probes = 0;
@@ -256,6 +264,7 @@ mod tests {
             steady_tolerance: 0.02,
             max_count: [65535, 65535, 65535],
             first_dim_cap: 10_000,
+            wave: 0,
         }
     }
 
@@ -334,6 +343,18 @@ mod tests {
             assert!(dims[0] <= 100 && dims[1] <= 10 && dims[2] <= 5, "{dims:?}");
         }
         assert_eq!(r.measurement.groups, 5000);
+    }
+
+    #[test]
+    fn known_wave_size_gives_whole_waves() {
+        let mut gpu = SimulatedGpu::new(30.0);
+        let mut s = settings();
+        s.wave = 1056;
+        let stop = AtomicBool::new(false);
+        let r = measure_case(&mut gpu, &s, 1, &stop).unwrap();
+        assert_eq!(r.measurement.groups % 1056, 0);
+        assert_eq!(r.measurement.dims[0], 1056);
+        assert!((15e6..=25e6).contains(&total_ns(&r.measurement)));
     }
 
     #[test]

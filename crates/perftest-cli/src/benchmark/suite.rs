@@ -50,6 +50,7 @@ pub fn device_info(target: &ComputeTarget) -> DeviceInfo {
         timestamp_period_ns: target.timestamp_period,
         timestamp_valid_bits: target.timestamp_valid_bits,
         subgroup_size: target.subgroup_size,
+        resident_workgroups: target.resident_workgroups,
     }
 }
 
@@ -107,7 +108,10 @@ pub fn run_timing(
     let mut report = Report::begin(device_info(&target), settings);
     report.baseline_id = options.baseline.clone();
     let mut phases = PhaseTimes::default();
-    let loop_settings = options.loop_settings(target.max_compute_work_group_count);
+    let loop_settings = options.loop_settings(
+        target.max_compute_work_group_count,
+        target.resident_workgroups.map_or(0, u64::from),
+    );
 
     // Phase 1: every pipeline, before any measurement.
     let clock = Instant::now();
