@@ -272,8 +272,9 @@ fn diagnostics(engine: &Engine, budget: Duration) -> Result<usize, perftest_core
         )
     }?;
     let mut bench = Bench::new(context)?;
+    // The budget covers everything, resource set-up included.
     let settings = ProbeSettings {
-        budget,
+        budget: budget.saturating_sub(start.elapsed()),
         ..ProbeSettings::default()
     };
     let report = bench.probe(&perftest_cases::quick_cases(), &settings)?;
