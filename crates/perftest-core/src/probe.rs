@@ -14,7 +14,7 @@ use perftest_cases::{Case, Pattern, LOADS_PER_THREAD, THREADS_PER_GROUP};
 use crate::bench::{Bench, KernelId};
 use crate::error::{Error, Result};
 use crate::sizing::{
-    group_total, max_total, next_group_count, split_groups, DEFAULT_FIRST_DIM_CAP,
+    group_total, max_total, next_group_count, round_to_waves, split_waves, DEFAULT_FIRST_DIM_CAP,
 };
 
 /// Settings of [`Bench::probe`].
@@ -173,34 +173,44 @@ fn median(mut times: Vec<Duration>) -> Option<Duration> {
 }
 
 impl Bench {
-    /// Sizes one dispatch of `kernel` to `target` GPU time, starting from `groups`.
-    fn size_dispatch(
+    /// Times `dispatches` dispatches of `kernel`, re-sizing until their median lands within a
+    /// factor of 4 of `target` (so a case as fast as the previous one costs one submission).
+    /// Returns the dispatch size and the median time.
+    fn measure_sized(
         &mut self,
         kernel: KernelId,
         groups: u64,
         target: Duration,
-    ) -> Result<[u32; 3]> {
-        let max = self.context().target().max_compute_work_group_count;
+        dispatches: u32,
+    ) -> Result<([u32; 3], Duration)> {
+        let device = self.context().target();
+        let max = device.max_compute_work_group_count;
+        let wave = device.resident_workgroups.map_or(0, u64::from);
         let limit = max_total(max, DEFAULT_FIRST_DIM_CAP);
         let target_ns = target.as_secs_f64() * 1e9;
-        let mut dims = split_groups(groups.max(1), max, DEFAULT_FIRST_DIM_CAP);
-        for _ in 0..12 {
-            let t = self
-                .time(kernel, dims, 1)?
-                .first()
-                .map_or(0.0, |d| d.as_secs_f64() * 1e9);
-            let next = split_groups(
-                next_group_count(group_total(dims), t, target_ns, limit),
+        let layout = |g: u64| {
+            split_waves(
+                round_to_waves(g, wave, limit),
+                wave,
                 max,
                 DEFAULT_FIRST_DIM_CAP,
-            );
-            let close = t > 0.0 && (t / target_ns - 1.0).abs() <= 0.25;
-            if next == dims || close {
-                return Ok(next);
+            )
+        };
+        let mut dims = layout(groups.max(1));
+        let mut result = Duration::ZERO;
+        for _ in 0..12 {
+            result = median(self.time(kernel, dims, dispatches)?).unwrap_or_default();
+            let t = result.as_secs_f64() * 1e9;
+            if (target_ns / 4.0..=target_ns * 4.0).contains(&t) {
+                break;
+            }
+            let next = layout(next_group_count(group_total(dims), t, target_ns, limit));
+            if next == dims {
+                break; // at a limit: one group, or the device maximum
             }
             dims = next;
         }
-        Ok(dims)
+        Ok((dims, result))
     }
 
     /// Measures `cases` within `settings.budget` of wall time, pipeline creation included.
@@ -234,27 +244,28 @@ impl Bench {
                 report.out_of_time.push(case);
                 continue;
             }
-            let dims = self.size_dispatch(kernel, groups, settings.dispatch_target)?;
             if first {
                 // Keep the first case running until two dispatches agree within 2%.
+                let (dims, _) = self.measure_sized(kernel, groups, settings.dispatch_target, 1)?;
                 let limit = settings
                     .budget
                     .mul_f64(settings.warmup_share.clamp(0.0, 1.0));
-                let mut previous = None;
+                let mut previous: Option<f64> = None;
                 while case_start.elapsed() < limit {
-                    let t = median(self.time(kernel, dims, 1)?).unwrap_or_default();
-                    if let Some(p) = previous {
-                        let (a, b): (f64, f64) = (Duration::as_secs_f64(&p), t.as_secs_f64());
-                        if (a - b).abs() <= 0.02 * a.max(b) {
-                            report.steady_clocks = true;
-                            break;
-                        }
+                    let t = median(self.time(kernel, dims, 1)?)
+                        .unwrap_or_default()
+                        .as_secs_f64();
+                    if previous.is_some_and(|p| (p - t).abs() <= 0.02 * p.max(t)) {
+                        report.steady_clocks = true;
+                        break;
                     }
                     previous = Some(t);
                 }
+                groups = group_total(dims);
                 first = false;
             }
-            let median = median(self.time(kernel, dims, dispatches)?).unwrap_or_default();
+            let (dims, median) =
+                self.measure_sized(kernel, groups, settings.dispatch_target, dispatches)?;
             groups = group_total(dims);
             let seconds = median.as_secs_f64();
             if seconds > 0.0 {
