@@ -11,6 +11,8 @@
 //! assert_eq!(cases[0].name, "Buffer<R8>.Load uniform");
 //! ```
 
+#![warn(missing_docs)]
+
 mod case;
 mod data;
 mod format;

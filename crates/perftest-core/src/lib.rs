@@ -24,6 +24,8 @@
 //! # }
 //! ```
 
+#![warn(missing_docs)]
+
 mod bench;
 mod context;
 mod error;

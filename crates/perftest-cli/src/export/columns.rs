@@ -41,7 +41,13 @@ fn cells(case: &CaseResult, derived: Option<&Derived>) -> Cells {
         (CaseStatus::Failed { reason }, _) => Cells::Note(format!("failed: {reason}")),
         (CaseStatus::Measured, None) => Cells::Note("no valid samples".to_string()),
         (CaseStatus::Measured, Some(d)) => {
-            let noisy = if d.noisy { " noisy" } else { "" };
+            let steady = case.measurement.as_ref().is_none_or(|m| m.steady);
+            let noisy = match (d.noisy, steady) {
+                (true, true) => " noisy",
+                (false, false) => " unsteady",
+                (true, false) => " noisy unsteady",
+                (false, true) => "",
+            };
             Cells::Figures([
                 format!("{:.3}", d.original_ms),
                 relative(d.relative),
@@ -79,6 +85,17 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
         notes.push(format!(
             "Incomplete run (interrupted, or stopped by a device error): {} case(s) ran before it stopped.",
             report.cases.len()
+        ));
+    }
+    let unsteady = report
+        .cases
+        .iter()
+        .filter(|c| c.measurement.as_ref().is_some_and(|m| !m.steady))
+        .count();
+    if unsteady > 0 {
+        notes.push(format!(
+            "unsteady: {unsteady} case(s) never had two consecutive measurements agree within 2% \
+             (clocks still changing, or a noisy device); their numbers are the last measurement."
         ));
     }
     let baseline = report.baseline();

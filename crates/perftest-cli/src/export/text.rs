@@ -102,4 +102,17 @@ mod tests {
         );
         assert!(text.contains("x is n/a: the baseline typed.rgba8.random was not measured."));
     }
+
+    #[test]
+    fn unsteady_cases_are_marked() {
+        let mut report = sample_report();
+        if let Some(m) = report.cases[0].measurement.as_mut() {
+            m.steady = false;
+        }
+        let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
+        assert!(text.contains("0.0% unsteady"), "{text}");
+        assert!(text.contains("unsteady: 1 case(s) never had two consecutive measurements"));
+        let steady = String::from_utf8(TextExporter.serialize(&sample_report()).unwrap()).unwrap();
+        assert!(!steady.contains("unsteady"));
+    }
 }
