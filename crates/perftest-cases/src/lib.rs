@@ -30,4 +30,4 @@ pub use matrix::{
 pub use reference::{
     reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,
 };
-pub use support::{support, vk_format_name, FormatSupport, Support};
+pub use support::{support, vk_format_name, FormatFeature, FormatSupport, Support};

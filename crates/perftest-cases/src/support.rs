@@ -24,30 +24,80 @@ pub enum Support {
     Skipped(String),
 }
 
-/// Decides whether `case` can run, given `lookup(format)` for the device's formats.
+/// A format feature a case needs from the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FormatFeature {
+    /// `UNIFORM_TEXEL_BUFFER` in the buffer features.
+    UniformTexelBuffer,
+    /// `SAMPLED_IMAGE` in the optimal-tiling features.
+    SampledImage,
+    /// `SAMPLED_IMAGE_FILTER_LINEAR` in the optimal-tiling features.
+    SampledImageFilterLinear,
+}
+
+impl FormatFeature {
+    /// Whether `support` has this feature.
+    pub fn in_support(self, support: FormatSupport) -> bool {
+        match self {
+            FormatFeature::UniformTexelBuffer => support.uniform_texel_buffer,
+            FormatFeature::SampledImage => support.sampled_image,
+            FormatFeature::SampledImageFilterLinear => support.linear_filter,
+        }
+    }
+
+    /// The Vulkan flag's name (for messages).
+    pub fn vk_name(self) -> &'static str {
+        match self {
+            FormatFeature::UniformTexelBuffer => "UNIFORM_TEXEL_BUFFER",
+            FormatFeature::SampledImage => "SAMPLED_IMAGE (optimal tiling)",
+            FormatFeature::SampledImageFilterLinear => {
+                "SAMPLED_IMAGE_FILTER_LINEAR (optimal tiling)"
+            }
+        }
+    }
+}
+
+impl Case {
+    /// The format features this case needs, with the format that needs them (none for the
+    /// storage- and uniform-buffer families, which every Vulkan device supports).
+    pub fn required_features(&self) -> Vec<(Format, FormatFeature)> {
+        match self.family {
+            Family::TypedBuffer { format } => vec![(format, FormatFeature::UniformTexelBuffer)],
+            Family::TextureLoad { format }
+            | Family::TextureSample {
+                format,
+                filter: SampleFilter::Nearest,
+            } => {
+                vec![(format, FormatFeature::SampledImage)]
+            }
+            Family::TextureSample {
+                format,
+                filter: SampleFilter::Bilinear,
+            } => vec![
+                (format, FormatFeature::SampledImage),
+                (format, FormatFeature::SampledImageFilterLinear),
+            ],
+            Family::RawBuffer { .. } | Family::StructuredBuffer { .. } | Family::UniformBuffer => {
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// Decides whether `case` can run, given `lookup(format)` for the device's formats: the first
+/// missing required feature names the reason.
 pub fn support(case: &Case, lookup: impl Fn(Format) -> FormatSupport) -> Support {
-    let missing = |what: &str, format: Format| {
-        Support::Skipped(format!(
-            "{} does not support {what}",
-            vk_format_name(format)
-        ))
-    };
-    match case.family {
-        Family::TypedBuffer { format } if !lookup(format).uniform_texel_buffer => {
-            missing("UNIFORM_TEXEL_BUFFER", format)
-        }
-        Family::TextureLoad { format } | Family::TextureSample { format, .. }
-            if !lookup(format).sampled_image =>
-        {
-            missing("SAMPLED_IMAGE (optimal tiling)", format)
-        }
-        Family::TextureSample {
-            format,
-            filter: SampleFilter::Bilinear,
-        } if !lookup(format).linear_filter => {
-            missing("SAMPLED_IMAGE_FILTER_LINEAR (optimal tiling)", format)
-        }
-        _ => Support::Supported,
+    match case
+        .required_features()
+        .into_iter()
+        .find(|&(format, feature)| !feature.in_support(lookup(format)))
+    {
+        Some((format, feature)) => Support::Skipped(format!(
+            "{} does not support {}",
+            vk_format_name(format),
+            feature.vk_name()
+        )),
+        None => Support::Supported,
     }
 }
 
@@ -120,6 +170,30 @@ mod tests {
         assert!(skipped[0].1.contains("VK_FORMAT_R16G16_SFLOAT"));
         assert!(skipped[0].1.contains("UNIFORM_TEXEL_BUFFER"));
         assert!(skipped[3].1.contains("FILTER_LINEAR"));
+    }
+
+    #[test]
+    fn required_features_per_family() {
+        let cases = original_cases();
+        let get = |id: &str| {
+            cases
+                .iter()
+                .find(|c| c.id == id)
+                .map(|c| c.required_features())
+                .unwrap_or_default()
+        };
+        assert_eq!(get("raw.load4.linear"), vec![]);
+        assert_eq!(
+            get("typed.r8.uniform"),
+            vec![(Format::R8, FormatFeature::UniformTexelBuffer)]
+        );
+        assert_eq!(
+            get("tex.sample.bilinear.rg16f.random"),
+            vec![
+                (Format::Rg16f, FormatFeature::SampledImage),
+                (Format::Rg16f, FormatFeature::SampledImageFilterLinear)
+            ]
+        );
     }
 
     #[test]
