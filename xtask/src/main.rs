@@ -41,7 +41,8 @@ fn main() -> ExitCode {
         Some("shaders") => shaders_command(&rest),
         Some("shaders-compile") => shaders_compile(&rest),
         Some("setup") => setup_command(&rest),
-        Some("run") => tasks::run(&rest),
+        // `cargo xtask run -- --list` and `cargo xtask run --list` mean the same.
+        Some("run") => tasks::run(rest.strip_prefix(&["--".to_string()]).unwrap_or(&rest)),
         Some("test") => tasks::test(&rest),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
