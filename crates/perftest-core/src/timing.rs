@@ -20,8 +20,9 @@ pub fn elapsed(start: u64, end: u64, valid_bits: u32, period_ns: f32) -> Result<
     if ticks == 0 || ticks >= half || !(period_ns.is_finite() && period_ns > 0.0) {
         return Err(Error::InvalidTimestamp { start, end });
     }
-    let ns = ticks as f64 * f64::from(period_ns);
-    Ok(Duration::from_secs_f64(ns * 1e-9))
+    // Whole nanoseconds: finer than any timestamp period, and exact in reports.
+    let ns = (ticks as f64 * f64::from(period_ns)).round();
+    Ok(Duration::from_nanos(ns as u64))
 }
 
 #[cfg(test)]

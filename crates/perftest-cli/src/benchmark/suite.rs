@@ -31,7 +31,7 @@ impl DispatchTimer for BenchTimer<'_> {
     type Error = Error;
     fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>, Error> {
         let times = self.bench.time(self.kernel, dims, dispatches)?;
-        Ok(times.iter().map(|d| d.as_secs_f64() * 1e9).collect())
+        Ok(times.iter().map(|d| d.as_nanos() as f64).collect())
     }
 }
 
