@@ -6,6 +6,7 @@ use std::time::Duration;
 use ash::vk;
 use perftest_cases::{support, Case, KernelParams, Support, THREADS_PER_GROUP};
 
+use crate::barriers::memory_barrier;
 use crate::context::{Context, MAX_QUERIES};
 use crate::error::{Error, Result, VkResultExt};
 use crate::formats::index;
@@ -239,22 +240,22 @@ impl Bench {
         let pool = self.ctx.query_pool;
         let queries = 2 * dispatches;
         self.ctx.submit_and_wait(|device, cb| {
-            let barrier = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)];
             // SAFETY: recording state; every handle is alive and belongs to this device.
             unsafe {
                 device.cmd_reset_query_pool(cb, pool, 0, queries);
                 binding.record(device, cb);
                 for k in 0..dispatches {
-                    device.cmd_pipeline_barrier(
+                    memory_barrier(
+                        device,
                         cb,
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
-                        vk::DependencyFlags::empty(),
-                        &barrier,
-                        &[],
-                        &[],
+                        (
+                            vk::PipelineStageFlags::COMPUTE_SHADER,
+                            vk::AccessFlags::SHADER_WRITE,
+                        ),
+                        (
+                            vk::PipelineStageFlags::COMPUTE_SHADER,
+                            vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+                        ),
                     );
                     device.cmd_write_timestamp(
                         cb,
@@ -297,35 +298,32 @@ impl Bench {
         let output = self.resources.output.buffer;
         let size = self.resources.output.size;
         self.ctx.submit_and_wait(|device, cb| {
-            let before = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::SHADER_WRITE)];
-            let after = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ)];
             // SAFETY: recording state; every handle is alive and belongs to this device.
             unsafe {
                 // Poison the output (all-ones = NaN) so a thread that writes nothing fails.
                 device.cmd_fill_buffer(cb, output, 0, size, u32::MAX);
-                device.cmd_pipeline_barrier(
+                memory_barrier(
+                    device,
                     cb,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::PipelineStageFlags::COMPUTE_SHADER,
-                    vk::DependencyFlags::empty(),
-                    &before,
-                    &[],
-                    &[],
+                    (
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::AccessFlags::TRANSFER_WRITE,
+                    ),
+                    (
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::AccessFlags::SHADER_WRITE,
+                    ),
                 );
                 binding.record(device, cb);
                 device.cmd_dispatch(cb, VERIFY_GROUPS[0], VERIFY_GROUPS[1], VERIFY_GROUPS[2]);
-                device.cmd_pipeline_barrier(
+                memory_barrier(
+                    device,
                     cb,
-                    vk::PipelineStageFlags::COMPUTE_SHADER,
-                    vk::PipelineStageFlags::HOST,
-                    vk::DependencyFlags::empty(),
-                    &after,
-                    &[],
-                    &[],
+                    (
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::AccessFlags::SHADER_WRITE,
+                    ),
+                    (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
                 );
             }
         })?;

@@ -26,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+mod barriers;
 mod bench;
 mod context;
 mod error;

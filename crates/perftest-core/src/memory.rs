@@ -4,6 +4,7 @@ use ash::vk;
 use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
 use gpu_allocator::MemoryLocation;
 
+use crate::barriers::memory_barrier;
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
 
@@ -220,20 +221,20 @@ impl Context {
                 dst_offset: 0,
                 size: bytes.len() as u64,
             }];
-            let barrier = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::UNIFORM_READ)];
             // SAFETY: recording into a command buffer in the recording state; handles valid.
             unsafe {
                 device.cmd_copy_buffer(cb, src, dst, &region);
-                device.cmd_pipeline_barrier(
+                memory_barrier(
+                    device,
                     cb,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::PipelineStageFlags::COMPUTE_SHADER,
-                    vk::DependencyFlags::empty(),
-                    &barrier,
-                    &[],
-                    &[],
+                    (
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::AccessFlags::TRANSFER_WRITE,
+                    ),
+                    (
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::AccessFlags::SHADER_READ | vk::AccessFlags::UNIFORM_READ,
+                    ),
                 );
             }
         })
