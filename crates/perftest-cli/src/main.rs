@@ -193,20 +193,29 @@ fn run(options: &Options) -> Result<i32, Failure> {
     }
     let chosen = select(&summaries, &options.device).map_err(|e| core_failure(e.into()))?;
     let target = &targets[chosen];
-    let mut context = Context::new(instance.clone(), target).map_err(core_failure)?;
-    context.set_fence_timeout(options.fence_timeout);
-    let mut bench = Bench::new(context).map_err(core_failure)?;
-
-    let code = match options.mode {
-        Mode::Verify => run_verify(&mut bench, &cases, options)?,
-        Mode::Time { verify_first } => run_time(&mut bench, &cases, options, verify_first)?,
-        Mode::ListCases | Mode::ListDevices => exit_code::SUCCESS,
-    };
-    drop(bench);
-    Ok(validation_code(&instance, code))
+    let result = (|| {
+        let mut context = Context::new(instance.clone(), target).map_err(core_failure)?;
+        context.set_fence_timeout(options.fence_timeout);
+        let mut bench = Bench::new(context).map_err(core_failure)?;
+        match options.mode {
+            Mode::Verify => run_verify(&mut bench, &cases),
+            Mode::Time { verify_first } => run_time(&mut bench, &cases, options, verify_first),
+            Mode::ListCases | Mode::ListDevices => Ok(exit_code::SUCCESS),
+        }
+        // `bench` drops here, before the validation messages are collected.
+    })();
+    // Validation messages are reported on every path; a failure keeps its own exit code.
+    match result {
+        Ok(code) => Ok(validation_code(&instance, code)),
+        Err(failure) => {
+            validation_code(&instance, failure.code);
+            Err(failure)
+        }
+    }
 }
 
-/// Reports validation messages on stderr; turns a success into [`exit_code::VALIDATION`].
+/// Reports validation messages on stderr; turns a success into [`exit_code::VALIDATION`]
+/// (any other code — a failure, a verification mismatch, an interrupt — takes precedence).
 fn validation_code(instance: &Instance, code: i32) -> i32 {
     if !instance.validation_enabled() {
         return code;
@@ -227,12 +236,7 @@ fn validation_code(instance: &Instance, code: i32) -> i32 {
     }
 }
 
-fn run_verify(
-    bench: &mut Bench,
-    cases: &[perftest_cases::Case],
-    options: &Options,
-) -> Result<i32, Failure> {
-    let _ = options;
+fn run_verify(bench: &mut Bench, cases: &[perftest_cases::Case]) -> Result<i32, Failure> {
     let progress = Progress::new(cases.len());
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let mut lines = Vec::new();
@@ -244,14 +248,16 @@ fn run_verify(
             Verdict::Pass { .. } => passed += 1,
             Verdict::Fail(_) => failed += 1,
             Verdict::Skip(_) => skipped += 1,
-            Verdict::Error(e) => {
+            Verdict::Error { message, fatal: f } => {
                 failed += 1;
-                fatal = Some(e.clone());
+                if *f {
+                    fatal = Some(message.clone());
+                }
             }
         }
         lines.push(verdict_line(case, &verdict));
         if fatal.is_some() {
-            break;
+            break; // the device cannot be trusted for the remaining cases
         }
     }
     progress.finish();

@@ -97,6 +97,13 @@ impl Options {
                 verify_first: !args.no_verify,
             }
         };
+        if mode == Mode::Verify && (args.output.is_some() || args.format != ExportFormat::Text) {
+            return Err(bad(
+                "--verify",
+                "it prints one pass/FAIL line per case; --output and --format apply to timing runs"
+                    .into(),
+            ));
+        }
         let index = match args.device_index {
             None => None,
             Some(i) if i >= 0 => Some(usize::try_from(i).unwrap_or(usize::MAX)),
@@ -263,6 +270,28 @@ mod tests {
             .unwrap()
             .mode,
             Mode::ListDevices
+        );
+    }
+
+    #[test]
+    fn verify_refuses_report_options() {
+        let verify_json = RunArgs {
+            verify: true,
+            format: ExportFormat::Json,
+            ..args()
+        };
+        assert_eq!(
+            Options::from_args(&verify_json).unwrap_err().option,
+            "--verify"
+        );
+        let verify_output = RunArgs {
+            verify: true,
+            output: Some("v.json".into()),
+            ..args()
+        };
+        assert_eq!(
+            Options::from_args(&verify_output).unwrap_err().option,
+            "--verify"
         );
     }
 }

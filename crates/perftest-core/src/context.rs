@@ -235,7 +235,16 @@ impl Context {
         &mut self,
         record: impl FnOnce(&ash::Device, vk::CommandBuffer),
     ) -> Result<()> {
-        self.wait_pending(self.fence_timeout)?;
+        self.submit_and_wait_for(self.fence_timeout, record)
+    }
+
+    /// [`Context::submit_and_wait`] with an explicit timeout (uploads use a generous one).
+    pub(crate) fn submit_and_wait_for(
+        &mut self,
+        timeout: Duration,
+        record: impl FnOnce(&ash::Device, vk::CommandBuffer),
+    ) -> Result<()> {
+        self.wait_pending(timeout)?;
         let cb = self.command_buffer;
         // SAFETY: the previous submission (if any) finished, so the command buffer and fence
         // are not in use; all handles belong to this device.
@@ -265,19 +274,23 @@ impl Context {
             }
         }
         self.pending = true;
-        self.wait_pending(self.fence_timeout)
+        self.wait_pending(timeout)
     }
 
-    /// Waits (bounded) for outstanding work before destruction.
-    pub(crate) fn settle(&mut self) {
+    /// Waits a bounded time (the fence timeout, at least 2 s) for the last submission before
+    /// destruction. Returns true when nothing of ours can still be running on the GPU: then
+    /// objects may be destroyed. False means a hung submission: the caller must leak what the
+    /// GPU may still use rather than destroy it (and must not block forever on the queue).
+    pub(crate) fn settle(&mut self) -> bool {
         if self.pending && !self.lost {
-            // A hung submission cannot be recovered; waiting a bounded time is all we can do.
-            let _ = self.wait_pending(Duration::from_secs(60));
+            let _ = self.wait_pending(self.fence_timeout.max(Duration::from_secs(2)));
         }
-        if !self.lost {
-            // SAFETY: valid device; waits for our own submissions only in practice.
-            let _ = unsafe { self.device.queue_wait_idle(self.queue) };
-        }
+        !self.pending || self.lost
+    }
+
+    /// True while no submission of ours is known to be unfinished.
+    pub(crate) fn is_idle(&self) -> bool {
+        !self.pending
     }
 }
 
@@ -310,7 +323,12 @@ impl Drop for Partial<'_> {
 
 impl Drop for Context {
     fn drop(&mut self) {
-        self.settle();
+        if !self.settle() {
+            // A submission is still running (hung GPU): destroying what it uses is undefined
+            // behaviour, so everything — memory, objects, an owned device — is left to the
+            // process exit instead.
+            return;
+        }
         // SAFETY: the allocator is dropped exactly once, here, before the device; every
         // allocation made through it was freed by the resources that owned it.
         unsafe { ManuallyDrop::drop(&mut self.allocator) };

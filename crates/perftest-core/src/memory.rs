@@ -5,7 +5,7 @@ use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
 use gpu_allocator::MemoryLocation;
 
 use crate::barriers::memory_barrier;
-use crate::context::Context;
+use crate::context::{Context, DEFAULT_FENCE_TIMEOUT};
 use crate::error::{Error, Result, VkResultExt};
 
 /// A buffer and its memory.
@@ -79,7 +79,8 @@ impl Context {
 
     /// Destroys a buffer and frees its memory (idempotent).
     pub(crate) fn destroy_buffer(&mut self, buffer: &mut Buffer) {
-        // SAFETY: the GPU no longer uses the buffer (callers settle the queue first).
+        // SAFETY: no unfinished submission uses the buffer: it was never submitted, or the
+        // caller saw the context idle (`settle` or `is_idle`) before destroying it.
         unsafe { self.device.destroy_buffer(buffer.buffer, None) };
         buffer.buffer = vk::Buffer::null();
         if let Some(a) = buffer.allocation.take() {
@@ -165,7 +166,8 @@ impl Context {
 
     /// Destroys an image, its view, and frees its memory (idempotent).
     pub(crate) fn destroy_image(&mut self, image: &mut Image) {
-        // SAFETY: the GPU no longer uses the image (callers settle the queue first).
+        // SAFETY: no unfinished submission uses the image: it was never submitted, or the
+        // caller saw the context idle (`settle`) before destroying it.
         unsafe {
             self.device.destroy_image_view(image.view, None);
             self.device.destroy_image(image.image, None);
@@ -202,13 +204,21 @@ impl Context {
         };
         let result = if filled {
             let src = staging.buffer;
-            self.submit_and_wait(|device, cb| record(device, cb, src))
+            // Uploads are tiny: give them at least the default timeout even when the user
+            // asked for a very short one to catch long dispatches.
+            let timeout = self.fence_timeout().max(DEFAULT_FENCE_TIMEOUT);
+            self.submit_and_wait_for(timeout, |device, cb| record(device, cb, src))
         } else {
             Err(Error::InvalidArgument(
                 "staging memory is not host-visible".into(),
             ))
         };
-        self.destroy_buffer(&mut staging);
+        if self.is_idle() {
+            self.destroy_buffer(&mut staging);
+        } else {
+            // The copy may still be running: leak the staging buffer instead of freeing it.
+            std::mem::forget(staging);
+        }
         result
     }
 

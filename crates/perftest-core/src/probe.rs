@@ -238,7 +238,7 @@ impl Bench {
         let mut first = true;
         let mut per_case: Option<Duration> = None;
         for (case, kernel) in kernels {
-            let case_start = Instant::now();
+            let mut case_start = Instant::now();
             let needed = per_case.unwrap_or_default();
             if start.elapsed() + needed > settings.budget {
                 report.out_of_time.push(case);
@@ -263,6 +263,8 @@ impl Bench {
                 }
                 groups = group_total(dims);
                 first = false;
+                // The warm-up is a one-off: per-case estimates start after it.
+                case_start = Instant::now();
             }
             let (dims, median) =
                 self.measure_sized(kernel, groups, settings.dispatch_target, dispatches)?;

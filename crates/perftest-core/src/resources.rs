@@ -54,7 +54,10 @@ impl Resources {
         match r.fill(ctx) {
             Ok(()) => Ok(r),
             Err(e) => {
-                r.destroy(ctx);
+                // Destroy only what no unfinished upload can still use.
+                if ctx.settle() {
+                    r.destroy(ctx);
+                }
                 Err(e)
             }
         }
@@ -109,10 +112,10 @@ impl Resources {
         Ok(())
     }
 
-    /// Destroys everything (the queue must be idle).
+    /// Destroys everything; only call after `ctx.settle()` returned true.
     pub(crate) fn destroy(&mut self, ctx: &mut Context) {
-        // SAFETY: the queue is idle; these objects were created on ctx's device (null handles
-        // are ignored by vkDestroy*).
+        // SAFETY: callers destroy only after `settle` confirmed that no submission of ours is
+        // unfinished; these objects were created on ctx's device (null handles are ignored).
         unsafe {
             ctx.device.destroy_sampler(self.nearest, None);
             ctx.device.destroy_sampler(self.bilinear, None);

@@ -66,7 +66,7 @@ pub enum RunEnd {
 }
 
 /// True for errors after which the device cannot be trusted for further cases.
-fn is_fatal(e: &Error) -> bool {
+pub fn is_fatal(e: &Error) -> bool {
     matches!(e, Error::DeviceLost { .. } | Error::Timeout { .. })
 }
 

@@ -3,6 +3,8 @@
 use perftest_cases::{Case, Support, Tolerance};
 use perftest_core::{check, Bench, Error, VerifyOutcome};
 
+use crate::benchmark::suite::is_fatal;
+
 /// The verdict on one case.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
@@ -16,7 +18,12 @@ pub enum Verdict {
     /// The device cannot run the case.
     Skip(String),
     /// The case could not run (Vulkan error).
-    Error(String),
+    Error {
+        /// What went wrong.
+        message: String,
+        /// The device cannot be trusted any more (lost, or a submission hung): stop.
+        fatal: bool,
+    },
 }
 
 /// Describes the first mismatch of a failed check.
@@ -48,7 +55,10 @@ pub fn verify_case(bench: &mut Bench, case: &Case) -> Verdict {
             }
         }
         Err(Error::Unsupported { reason, .. }) => Verdict::Skip(reason),
-        Err(e) => Verdict::Error(e.to_string()),
+        Err(e) => Verdict::Error {
+            message: e.to_string(),
+            fatal: is_fatal(&e),
+        },
     }
 }
 
@@ -60,7 +70,9 @@ pub fn verdict_line(case: &Case, verdict: &Verdict) -> String {
         }
         Verdict::Fail(why) => format!("FAIL  {:<40} {}: {why}", case.id, case.name),
         Verdict::Skip(why) => format!("skip  {:<40} {}: skipped ({why})", case.id, case.name),
-        Verdict::Error(why) => format!("ERROR {:<40} {}: {why}", case.id, case.name),
+        Verdict::Error { message, .. } => {
+            format!("ERROR {:<40} {}: {message}", case.id, case.name)
+        }
     }
 }
 
