@@ -12,7 +12,9 @@
 //! are taken (re-sized when one lands outside ±25% of the target) until one is **steady** — the median of its first half of samples and of its
 //! second half agree within `steady_tolerance` (2%), and its median time per workgroup agrees
 //! with the previous probe or measurement within the same tolerance — or until `warmup_max`
-//! measurements were discarded. The last measurement is the one recorded.
+//! measurements were discarded. The last measurement is the one recorded; when its samples vary
+//! by more than [`POOL_CV`], up to [`POOL_MAX`] more measurements of the same size are pooled
+//! into it.
 //!
 //! The loop is generic over [`DispatchTimer`] so that it is unit-tested with a simulated GPU.
 
@@ -22,7 +24,7 @@ use crate::report::Measurement;
 use crate::sizing::{
     group_total, max_total, next_group_count, round_to_waves, split_waves, GROWTH_THRESHOLD_NS,
 };
-use crate::statistics::{median, steady};
+use crate::statistics::{median, steady, Summary};
 
 /// Something that runs `dispatches` timed dispatches of `dims` workgroups and returns each
 /// one's GPU time in nanoseconds (perftest-core's `Bench::time` in the real program).
@@ -60,6 +62,12 @@ pub const PROBE_DIVISOR: u64 = 4;
 
 /// A probe predicting at least this fraction of the target is scaled from directly.
 pub const MIN_PROBE_FRACTION: f64 = 0.2;
+
+/// Above this coefficient of variation (0.5%) a case pools more measurements.
+pub const POOL_CV: f64 = 0.005;
+
+/// At most this many extra measurements are pooled into a noisy case's samples.
+pub const POOL_MAX: u32 = 3;
 
 /// How far a measurement may be from the target before it is sized again.
 pub const SIZE_TOLERANCE: f64 = 0.25;
@@ -164,6 +172,15 @@ pub fn measure_case<T: DispatchTimer>(
             continue;
         }
         if is_steady || discarded >= settings.warmup_max {
+            // A noisy case pools a few more measurements, so its median is as trustworthy as
+            // a quiet case's (the median's error shrinks with the square root of the samples).
+            let mut times = times;
+            let mut pooled = 0;
+            while pooled < POOL_MAX && Summary::of(&times).is_some_and(|s| s.cv > POOL_CV) {
+                check_stop(stop)?;
+                times.extend(timer.time(dims, samples).map_err(LoopError::Timer)?);
+                pooled += 1;
+            }
             return Ok(CaseMeasurement {
                 measurement: Measurement {
                     groups,
@@ -355,6 +372,31 @@ mod tests {
         assert_eq!(r.measurement.groups % 1056, 0);
         assert_eq!(r.measurement.dims[0], 1056);
         assert!((15e6..=25e6).contains(&total_ns(&r.measurement)));
+    }
+
+    #[test]
+    fn noisy_cases_pool_more_samples() {
+        struct Noisy(SimulatedGpu, u32);
+        impl DispatchTimer for Noisy {
+            type Error = String;
+            fn time(&mut self, dims: [u32; 3], n: u32) -> Result<Vec<f64>, String> {
+                let mut t = self.0.time(dims, n)?;
+                for v in &mut t {
+                    self.1 = self.1.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                    *v *= 1.0 + 0.03 * (f64::from(self.1 >> 16 & 0xff) / 255.0 - 0.5);
+                }
+                Ok(t)
+            }
+        }
+        let stop = AtomicBool::new(false);
+        let mut s = settings();
+        s.steady_tolerance = 0.05;
+        let mut noisy = Noisy(SimulatedGpu::new(30.0), 1);
+        let r = measure_case(&mut noisy, &s, 1, &stop).unwrap();
+        assert_eq!(r.measurement.samples_ns.len(), 40, "3 measurements pooled");
+        let mut quiet = SimulatedGpu::new(30.0);
+        let r = measure_case(&mut quiet, &s, 1, &stop).unwrap();
+        assert_eq!(r.measurement.samples_ns.len(), 10);
     }
 
     #[test]
