@@ -610,7 +610,12 @@ fn json_to_stdout() {
     for case in cases {
         assert_eq!(case["status"], "measured", "{case:#}");
         let samples = case["measurement"]["samples_ns"].as_array().unwrap();
-        assert_eq!(samples.len(), 3, "{case:#}");
+        // --samples 3 per measurement; a noisy case pools up to 3 more measurements.
+        assert!(
+            [3, 6, 9, 12].contains(&samples.len()),
+            "{} samples: {case:#}",
+            samples.len()
+        );
         assert!(
             samples
                 .iter()
