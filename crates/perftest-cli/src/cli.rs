@@ -181,6 +181,35 @@ pub fn normalize_args<I: IntoIterator<Item = OsString>>(args: I) -> Vec<OsString
     out
 }
 
+/// Turns clap's rendered error into perftest's form: the first line is `perftest: MESSAGE` (the
+/// message's own continuation lines joined into it), then clap's `tip:` lines and its pointer
+/// to `--help`; the usage block is left out. Ends with a newline.
+pub fn usage_error_text(rendered: &str) -> String {
+    let mut blocks = rendered
+        .split("\n\n")
+        .map(str::trim_end)
+        .filter(|b| !b.trim().is_empty());
+    let message = blocks.next().unwrap_or("invalid arguments");
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    let joined: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut out = format!("perftest: {}\n", joined.join(" "));
+    for block in blocks {
+        for line in block.lines() {
+            let trimmed = line.trim();
+            if trimmed.starts_with("tip:") || trimmed.starts_with("For more information") {
+                out.push_str("  ");
+                out.push_str(trimmed);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,6 +267,30 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// The first line of every clap error starts with `perftest:` and holds the whole message.
+    #[test]
+    fn clap_errors_read_like_perftest_errors() {
+        for (args, needle) in [
+            (&["--frobnicate"][..], "unexpected argument '--frobnicate'"),
+            (&["--samples", "ten"][..], "invalid value 'ten'"),
+            (
+                &["compare", "a.json"][..],
+                "required arguments were not provided: <B>",
+            ),
+            (&["--verify", "--no-verify"][..], "cannot be used with"),
+        ] {
+            let error = parse(args).unwrap_err();
+            let text = usage_error_text(&error.render().to_string());
+            let first = text.lines().next().unwrap();
+            assert!(first.starts_with("perftest: "), "{args:?}: {text}");
+            assert!(first.contains(needle), "{args:?}: {text}");
+            assert!(!text.contains("Usage:"), "{args:?}: {text}");
+            assert!(text.lines().skip(1).all(|l| l.starts_with("  ")), "{text}");
+            assert!(text.ends_with('\n'));
+        }
+        assert_eq!(usage_error_text(""), "perftest: invalid arguments\n");
     }
 
     #[test]

@@ -4,91 +4,12 @@
 //! (A's median nanoseconds per group over B's), so a ratio above 1 means B is faster, and
 //! `change %` is `(ratio - 1) * 100`.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt::Write;
-use std::io;
-use std::path::{Path, PathBuf};
 
-use crate::report::{Report, SCHEMA};
+use crate::output::printable::{printable, push_left, push_right};
+use crate::report::Report;
 use crate::statistics::median;
-
-/// Why a report could not be loaded for comparison. Every message names the file.
-#[derive(Debug, thiserror::Error)]
-pub enum CompareError {
-    /// The file does not exist.
-    #[error("{}: no such file", path.display())]
-    Missing {
-        /// The file asked for.
-        path: PathBuf,
-    },
-    /// The file exists but could not be read.
-    #[error("cannot read {}: {source}", path.display())]
-    Read {
-        /// The file asked for.
-        path: PathBuf,
-        /// The underlying error.
-        source: io::Error,
-    },
-    /// The file is not JSON, or not a report of the expected layout.
-    #[error("{} is not a valid perftest report: {source}", path.display())]
-    Malformed {
-        /// The file asked for.
-        path: PathBuf,
-        /// What the JSON parser said.
-        source: serde_json::Error,
-    },
-    /// The file is a report of another schema (or has no schema string).
-    #[error(
-        "{} has schema {}, but this perftest reads {expected:?}",
-        path.display(),
-        found.as_deref().map_or_else(|| "(none)".to_string(), |s| format!("{s:?}"))
-    )]
-    Schema {
-        /// The file asked for.
-        path: PathBuf,
-        /// The file's `schema` string, if it has one.
-        found: Option<String>,
-        /// The schema this perftest reads.
-        expected: &'static str,
-    },
-}
-
-/// Reads and parses the report at `path`.
-pub fn load_report(path: &Path) -> Result<Report, CompareError> {
-    let bytes = std::fs::read(path).map_err(|source| {
-        if source.kind() == io::ErrorKind::NotFound {
-            CompareError::Missing {
-                path: path.to_path_buf(),
-            }
-        } else {
-            CompareError::Read {
-                path: path.to_path_buf(),
-                source,
-            }
-        }
-    })?;
-    parse_report(&bytes, path)
-}
-
-/// Parses report JSON read from `path` (used in error messages only). The schema string is
-/// checked before the layout, so a report from another perftest version gets a schema error
-/// rather than a confusing missing-field one.
-pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, CompareError> {
-    let malformed = |source| CompareError::Malformed {
-        path: path.to_path_buf(),
-        source,
-    };
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
-    let found = value.get("schema").and_then(|s| s.as_str());
-    if found != Some(SCHEMA) {
-        return Err(CompareError::Schema {
-            path: path.to_path_buf(),
-            found: found.map(str::to_string),
-            expected: SCHEMA,
-        });
-    }
-    serde_json::from_value(value).map_err(malformed)
-}
 
 /// One case present in both reports.
 #[derive(Clone, Debug, PartialEq)]
@@ -157,17 +78,29 @@ impl Comparison {
     }
 }
 
-/// Compares report `b` against report `a`.
+/// Compares report `b` against report `a`, in time linear in the number of cases (cases are
+/// matched through an index by id, and each report's figures are derived once).
 pub fn compare(a: &Report, b: &Report) -> Comparison {
-    let a_ids: HashSet<&str> = a.cases.iter().map(|c| c.id.as_str()).collect();
-    let b_ids: HashSet<&str> = b.cases.iter().map(|c| c.id.as_str()).collect();
+    let a_index: HashMap<&str, usize> = a
+        .cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id.as_str(), i))
+        .collect();
+    let b_ids: HashMap<&str, usize> = b
+        .cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id.as_str(), i))
+        .collect();
+    let a_derived = a.derived_all();
+    let b_derived = b.derived_all();
     let mut cases = Vec::new();
-    for b_case in &b.cases {
-        let Some(a_case) = a.cases.iter().find(|c| c.id == b_case.id) else {
+    for (b_case, b_derived) in b.cases.iter().zip(&b_derived) {
+        let Some(&a_at) = a_index.get(b_case.id.as_str()) else {
             continue;
         };
-        let a_derived = a.derived(a_case);
-        let b_derived = b.derived(b_case);
+        let a_derived = a_derived[a_at];
         let a_ns = a_derived.map(|d| d.ns_per_group);
         let b_ns = b_derived.map(|d| d.ns_per_group);
         let ratio = match (a_ns, b_ns) {
@@ -188,13 +121,13 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
     let only_in_a = a
         .cases
         .iter()
-        .filter(|c| !b_ids.contains(c.id.as_str()))
+        .filter(|c| !b_ids.contains_key(c.id.as_str()))
         .map(|c| c.name.clone())
         .collect();
     let only_in_b = b
         .cases
         .iter()
-        .filter(|c| !a_ids.contains(c.id.as_str()))
+        .filter(|c| !a_index.contains_key(c.id.as_str()))
         .map(|c| c.name.clone())
         .collect();
     let summary = summarize(&cases);
@@ -230,15 +163,17 @@ fn summarize(cases: &[CaseComparison]) -> Option<CompareSummary> {
 }
 
 /// Renders a comparison as an aligned text table followed by the totals and the cases found in
-/// one report only. `a_label`/`b_label` name the two reports (their file names, say).
+/// one report only. `a_label`/`b_label` name the two reports (their file names, say). Names,
+/// labels and device strings are printed with control characters escaped.
 pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
+    let (a_label, b_label) = (printable(a_label), printable(b_label));
     let ms = |v: Option<f64>| v.map_or_else(|| "n/a".to_string(), |v| format!("{v:.3}"));
     let rows: Vec<[String; 5]> = comparison
         .cases
         .iter()
         .map(|c| {
             [
-                c.name.clone(),
+                printable(&c.name).into_owned(),
                 ms(c.a_original_ms),
                 ms(c.b_original_ms),
                 c.ratio
@@ -258,16 +193,18 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
 
     // Writing into a String cannot fail; the results are ignored.
     let mut out = String::new();
-    let _ = writeln!(out, "A: {a_label} ({})", comparison.a_device);
-    let _ = writeln!(out, "B: {b_label} ({})", comparison.b_device);
+    let _ = writeln!(out, "A: {a_label} ({})", printable(&comparison.a_device));
+    let _ = writeln!(out, "B: {b_label} ({})", printable(&comparison.b_device));
     let _ = writeln!(out);
+    // Padded by hand: names from a report may be longer than format!'s width allows.
     for table_row in std::iter::once(titles.map(String::from)).chain(rows) {
         let [name, rest @ ..] = &table_row;
-        let _ = write!(out, "{name:<width$}", width = widths[0]);
+        push_left(&mut out, name, widths[0]);
         for (cell, width) in rest.iter().zip(&widths[1..]) {
-            let _ = write!(out, "  {cell:>width$}");
+            out.push_str("  ");
+            push_right(&mut out, cell, *width);
         }
-        let _ = writeln!(out);
+        out.push('\n');
     }
     let _ = writeln!(out);
     let _ = writeln!(out, "Matched cases: {}", comparison.matched());
@@ -278,7 +215,8 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
             let _ = writeln!(
                 out,
                 "Largest change: {:+.2}% ({})",
-                s.largest.change_pct, s.largest.name
+                s.largest.change_pct,
+                printable(&s.largest.name)
             );
         }
         None => {
@@ -290,7 +228,7 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
         (b_label, &comparison.only_in_b),
     ] {
         if !names.is_empty() {
-            let _ = writeln!(out, "Only in {label}: {}", names.join(", "));
+            let _ = writeln!(out, "Only in {label}: {}", printable(&names.join(", ")));
         }
     }
     out
@@ -299,7 +237,6 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::{Exporter, JsonExporter};
     use crate::report::tests::{case, measurement, sample_report};
     use crate::report::CaseResult;
 
@@ -404,67 +341,5 @@ Only in a.json: ByteAddressBuffer.Load4 random
 Only in b.json: StructuredBuffer<float>.Load linear
 ";
         assert_eq!(text, expected);
-    }
-
-    #[test]
-    fn loads_exported_json() {
-        let report = sample_report();
-        let bytes = JsonExporter.serialize(&report).unwrap();
-        let loaded = parse_report(&bytes, Path::new("a.json")).unwrap();
-        assert_eq!(loaded, report);
-    }
-
-    #[test]
-    fn schema_mismatch() {
-        let mut report = sample_report();
-        report.schema = "perftest-report/2".to_string();
-        let bytes = serde_json::to_vec(&report).unwrap();
-        let error = parse_report(&bytes, Path::new("new.json")).unwrap_err();
-        assert!(
-            matches!(&error, CompareError::Schema { found: Some(f), .. } if f == "perftest-report/2")
-        );
-        assert_eq!(
-            error.to_string(),
-            "new.json has schema \"perftest-report/2\", but this perftest reads \"perftest-report/1\""
-        );
-        let error = parse_report(b"{\"cases\": []}", Path::new("x.json")).unwrap_err();
-        assert!(matches!(error, CompareError::Schema { found: None, .. }));
-        assert!(error.to_string().contains("has schema (none)"), "{error}");
-    }
-
-    #[test]
-    fn malformed_input() {
-        let error = parse_report(b"{not json", Path::new("bad.json")).unwrap_err();
-        assert!(matches!(error, CompareError::Malformed { .. }));
-        assert!(error
-            .to_string()
-            .starts_with("bad.json is not a valid perftest report: "));
-        // Right schema, wrong layout.
-        let error = parse_report(
-            b"{\"schema\": \"perftest-report/1\", \"cases\": 3}",
-            Path::new("odd.json"),
-        )
-        .unwrap_err();
-        assert!(matches!(error, CompareError::Malformed { .. }), "{error}");
-        assert!(error.to_string().contains("odd.json"));
-    }
-
-    #[test]
-    fn missing_and_real_files() {
-        let dir = std::env::temp_dir().join(format!("perftest-compare-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let missing = dir.join("absent.json");
-        let error = load_report(&missing).unwrap_err();
-        assert!(matches!(&error, CompareError::Missing { path } if path == &missing));
-        assert!(error.to_string().contains("absent.json: no such file"));
-
-        let present = dir.join("present.json");
-        let report = sample_report();
-        std::fs::write(&present, JsonExporter.serialize(&report).unwrap()).unwrap();
-        assert_eq!(load_report(&present).unwrap(), report);
-
-        let error = load_report(&dir).unwrap_err();
-        assert!(matches!(error, CompareError::Read { .. }), "{error}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

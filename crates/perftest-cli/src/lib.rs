@@ -8,7 +8,8 @@
 //! - [`statistics`]: summaries of per-dispatch times and the clock warm-up test,
 //! - [`report`]: the schema-versioned run report and the figures derived from it,
 //! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown) and
-//!   writing a file atomically,
+//!   where `--output` goes,
+//! - [`report_file`]: reading a saved report back, as untrusted input,
 //! - [`compare`]: `perftest compare A.json B.json`.
 
 #![warn(missing_docs)]
@@ -20,5 +21,7 @@ pub mod export;
 pub mod options;
 pub mod output;
 pub mod report;
+pub mod report_file;
 pub use perftest_core::sizing;
 pub mod statistics;
+pub mod stop_signals;

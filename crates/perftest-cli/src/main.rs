@@ -3,19 +3,22 @@
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 
 use clap::Parser;
 use perftest_cases::{find_case, original_cases, select_cases};
 use perftest_cli::benchmark::suite::{run_timing, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
-use perftest_cli::cli::{normalize_args, Cli, Command};
-use perftest_cli::compare::{compare, load_report, render};
-use perftest_cli::export::{exporter, write_atomically, ExportFormat};
+use perftest_cli::cli::{normalize_args, usage_error_text, Cli, Command};
+use perftest_cli::compare::{compare, render};
+use perftest_cli::export::{exporter, ExportFormat, OutputError, OutputTarget};
 use perftest_cli::options::{Mode, Options};
 use perftest_cli::output::exit_code;
+use perftest_cli::output::printable::{printable, printable_path};
 use perftest_cli::output::progress::Progress;
+use perftest_cli::report::CaseStatus;
+use perftest_cli::report_file::load_report;
+use perftest_cli::stop_signals::StopSignals;
 use perftest_core::{
     compute_targets, listing, select, Bench, Context, Error, Instance, InstanceOptions,
 };
@@ -38,6 +41,16 @@ impl Failure {
     }
 }
 
+/// An unusable `--output` path: a usage error when it can never name a file.
+fn output_failure(e: OutputError) -> Failure {
+    let code = if e.is_usage() {
+        exit_code::USAGE
+    } else {
+        exit_code::FAILURE
+    };
+    Failure::new(code, format!("--output {e}"))
+}
+
 fn core_failure(e: Error) -> Failure {
     let code = match e {
         Error::Selection(_) => exit_code::USAGE,
@@ -49,14 +62,15 @@ fn core_failure(e: Error) -> Failure {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse_from(normalize_args(std::env::args_os())) {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // One line starting with `perftest:`, then clap's hints (see the README).
+            eprint!("{}", usage_error_text(&e.render().to_string()));
+            return ExitCode::from(exit_code::USAGE as u8);
+        }
         Err(e) => {
-            let code = if e.use_stderr() {
-                exit_code::USAGE
-            } else {
-                exit_code::SUCCESS
-            };
+            // --help and --version.
             let _ = e.print();
-            return ExitCode::from(code as u8);
+            return ExitCode::from(exit_code::SUCCESS as u8);
         }
     };
     let result = match &cli.command {
@@ -92,25 +106,30 @@ fn run_compare(a: &Path, b: &Path) -> Result<i32, Failure> {
 }
 
 fn run_render(report: &Path, format: ExportFormat, output: Option<&Path>) -> Result<i32, Failure> {
+    // The output is checked first: a wrong path is reported before the report is read.
+    let target = output
+        .map(OutputTarget::check)
+        .transpose()
+        .map_err(output_failure)?;
     let report = load_report(report).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
     let bytes = exporter(format)
         .serialize(&report)
         .map_err(|e| Failure::new(exit_code::FAILURE, e))?;
-    match output {
-        Some(path) => write_atomically(path, &bytes).map_err(|e| {
-            Failure::new(
-                exit_code::FAILURE,
-                format!("cannot write {}: {e}", path.display()),
-            )
-        })?,
+    match target {
+        Some(target) => target
+            .write(&bytes)
+            .map_err(|e| Failure::new(exit_code::FAILURE, e))?,
         None => print_stdout(&String::from_utf8_lossy(&bytes))?,
     }
     Ok(exit_code::SUCCESS)
 }
 
+/// Prints `text` (and a final newline if it lacks one) on stdout. A closed stdout (a broken
+/// pipe: `perftest | head`) is not an error: nobody reads the rest, so it is dropped quietly.
 fn print_stdout(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
+    let written = out
+        .write_all(text.as_bytes())
         .and_then(|()| {
             if text.ends_with('\n') {
                 Ok(())
@@ -118,47 +137,28 @@ fn print_stdout(text: &str) -> Result<(), Failure> {
                 out.write_all(b"\n")
             }
         })
-        .and_then(|()| out.flush())
-        .map_err(|e| Failure::new(exit_code::FAILURE, format!("cannot write to stdout: {e}")))
-}
-
-/// Fails early (before any GPU work) when `path` cannot be written.
-fn check_writable(path: &Path) -> Result<(), Failure> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let probe = dir.join(format!(".perftest-probe-{}", std::process::id()));
-    match std::fs::File::create(&probe) {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            if path.is_dir() {
-                return Err(Failure::new(
-                    exit_code::USAGE,
-                    format!("--output {} is a directory", path.display()),
-                ));
-            }
-            Ok(())
-        }
-        Err(e) => Err(Failure::new(
+        .and_then(|()| out.flush());
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::new(
             exit_code::FAILURE,
-            format!("cannot write --output {}: {e}", path.display()),
+            format!("cannot write to stdout: {e}"),
         )),
+        _ => Ok(()),
     }
 }
 
 fn run(options: &Options) -> Result<i32, Failure> {
     let all = original_cases();
+    let cases =
+        select_cases(&all, &options.filters).map_err(|e| Failure::new(exit_code::USAGE, e))?;
     if options.mode == Mode::ListCases {
-        let lines: Vec<String> = all
+        let lines: Vec<String> = cases
             .iter()
             .map(|c| format!("{:<40} {}", c.id, c.name))
             .collect();
         print_stdout(&lines.join("\n"))?;
         return Ok(exit_code::SUCCESS);
     }
-    let cases =
-        select_cases(&all, &options.filters).map_err(|e| Failure::new(exit_code::USAGE, e))?;
     if find_case(&all, &options.baseline).is_none() {
         return Err(Failure::new(
             exit_code::USAGE,
@@ -168,9 +168,19 @@ fn run(options: &Options) -> Result<i32, Failure> {
             ),
         ));
     }
-    if let Some(path) = &options.output {
-        check_writable(path)?;
-    }
+    // Before any GPU work: a path that can never be written is reported now, not after the run.
+    let output = options
+        .output
+        .as_deref()
+        .map(OutputTarget::check)
+        .transpose()
+        .map_err(output_failure)?;
+    // Installed before the device is set up, so a stop signal at any point ends the run
+    // cleanly (a failure to install them only loses that comfort).
+    let signals = match options.mode {
+        Mode::Time { .. } => StopSignals::install().unwrap_or_default(),
+        _ => StopSignals::default(),
+    };
 
     let instance_options = InstanceOptions {
         validation: options.validation,
@@ -185,7 +195,16 @@ fn run(options: &Options) -> Result<i32, Failure> {
         if summaries.is_empty() {
             return Err(core_failure(Error::NoComputeTarget));
         }
-        print_stdout(&listing(&summaries))?;
+        // Driver strings are printed with control characters escaped.
+        let shown: Vec<_> = summaries
+            .iter()
+            .cloned()
+            .map(|mut s| {
+                s.name = printable(&s.name).into_owned();
+                s
+            })
+            .collect();
+        print_stdout(&listing(&shown))?;
         return Ok(validation_code(&instance, exit_code::SUCCESS));
     }
     if summaries.is_empty() {
@@ -199,7 +218,14 @@ fn run(options: &Options) -> Result<i32, Failure> {
         let mut bench = Bench::new(context).map_err(core_failure)?;
         match options.mode {
             Mode::Verify => run_verify(&mut bench, &cases),
-            Mode::Time { verify_first } => run_time(&mut bench, &cases, options, verify_first),
+            Mode::Time { verify_first } => run_time(
+                &mut bench,
+                &cases,
+                options,
+                verify_first,
+                output.as_ref(),
+                &signals,
+            ),
             Mode::ListCases | Mode::ListDevices => Ok(exit_code::SUCCESS),
         }
         // `bench` drops here, before the validation messages are collected.
@@ -264,7 +290,7 @@ fn run_verify(bench: &mut Bench, cases: &[perftest_cases::Case]) -> Result<i32, 
     let device = &bench.context().target().summary;
     lines.push(format!(
         "verified on {}: {passed} passed, {failed} failed, {skipped} skipped",
-        device.describe()
+        printable(&device.describe())
     ));
     print_stdout(&lines.join("\n"))?;
     if let Some(e) = fatal {
@@ -277,33 +303,21 @@ fn run_verify(bench: &mut Bench, cases: &[perftest_cases::Case]) -> Result<i32, 
     })
 }
 
-fn install_interrupt_handler() -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let presses = Arc::new(AtomicU32::new(0));
-    let flag = stop.clone();
-    let _ = ctrlc::set_handler(move || {
-        flag.store(true, Ordering::SeqCst);
-        if presses.fetch_add(1, Ordering::SeqCst) >= 1 {
-            std::process::exit(exit_code::INTERRUPTED);
-        }
-    });
-    stop
-}
-
 fn run_time(
     bench: &mut Bench,
     cases: &[perftest_cases::Case],
     options: &Options,
     verify_first: bool,
+    output: Option<&OutputTarget>,
+    signals: &StopSignals,
 ) -> Result<i32, Failure> {
-    let stop = install_interrupt_handler();
     let progress = Progress::new(cases.len());
     let (report, end, phases) = run_timing(
         bench,
         cases,
         options,
         verify_first,
-        &stop,
+        signals.flag(),
         &mut |i, _, case| progress.case(i, &case.name),
     );
     progress.finish();
@@ -323,18 +337,51 @@ fn run_time(
             .serialize(&report)
             .map_err(|e| Failure::new(exit_code::FAILURE, e))
     };
-    match &options.output {
-        Some(path) => {
-            let bytes = render(options.format)?;
-            write_atomically(path, &bytes).map_err(|e| {
-                Failure::new(
-                    exit_code::FAILURE,
-                    format!("cannot write {}: {e}", path.display()),
-                )
-            })?;
-            print_stdout(&String::from_utf8_lossy(&render(ExportFormat::Text)?))?;
+    // The table first, so a report that cannot be written loses nothing that was measured.
+    let stdout_format = if output.is_some() {
+        ExportFormat::Text
+    } else {
+        options.format
+    };
+    print_stdout(&String::from_utf8_lossy(&render(stdout_format)?))?;
+
+    let measured = report
+        .cases
+        .iter()
+        .filter(|c| c.status == CaseStatus::Measured)
+        .count();
+    let mut written = None;
+    let mut write_error = None;
+    if let Some(target) = output {
+        let path = printable_path(target.path());
+        if matches!(end, RunEnd::Complete) || measured > 0 {
+            match target.write(&render(options.format)?) {
+                Ok(()) => written = Some(path),
+                Err(e) => write_error = Some(e),
+            }
+        } else {
+            // An incomplete run that measured nothing must not replace an earlier report.
+            eprintln!(
+                "perftest: nothing was measured, so {path} was not written (an existing file is left as it was)"
+            );
         }
-        None => print_stdout(&String::from_utf8_lossy(&render(options.format)?))?,
+    }
+    if let RunEnd::Interrupted = end {
+        let at = written.map_or_else(String::new, |p| format!(", written to {p}"));
+        eprintln!(
+            "perftest: interrupted by {}: {measured} case(s) measured{at}",
+            signals.name()
+        );
+    }
+    if let Some(e) = write_error {
+        let also = match &end {
+            RunEnd::Fatal(fatal) => format!(" (and the run stopped: {fatal})"),
+            _ => String::new(),
+        };
+        return Err(Failure::new(
+            exit_code::FAILURE,
+            format!("{e}; the results are in the table above{also}"),
+        ));
     }
     let verification_failed = report.cases.iter().any(|c| {
         c.status
@@ -342,13 +389,7 @@ fn run_time(
             .is_some_and(|r| r.starts_with("verification failed"))
     });
     match end {
-        RunEnd::Interrupted => {
-            eprintln!(
-                "perftest: interrupted; {} case(s) were written",
-                report.cases.len()
-            );
-            Ok(exit_code::INTERRUPTED)
-        }
+        RunEnd::Interrupted => Ok(signals.exit_code()),
         RunEnd::Fatal(e) => Err(Failure::new(exit_code::FAILURE, e)),
         RunEnd::Complete if verification_failed => Ok(exit_code::VERIFICATION),
         RunEnd::Complete => Ok(exit_code::SUCCESS),

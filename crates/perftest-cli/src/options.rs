@@ -97,6 +97,30 @@ impl Options {
                 verify_first: !args.no_verify,
             }
         };
+        let list = matches!(mode, Mode::ListDevices | Mode::ListCases);
+        if mode == Mode::ListDevices && (args.device_index.is_some() || args.device_name.is_some())
+        {
+            return Err(bad(
+                "--list",
+                "it lists every device; drop the device index or name".into(),
+            ));
+        }
+        if list && args.output.is_some() {
+            return Err(bad(
+                if mode == Mode::ListDevices {
+                    "--list"
+                } else {
+                    "--list-cases"
+                },
+                "it prints a list on stdout; --output applies to timing runs".into(),
+            ));
+        }
+        if let Some(empty) = args.filter.iter().find(|f| f.trim().is_empty()) {
+            return Err(bad(
+                "--filter",
+                format!("{empty:?} is empty and would select every case; leave --filter out to run them all"),
+            ));
+        }
         if mode == Mode::Verify && (args.output.is_some() || args.format != ExportFormat::Text) {
             return Err(bad(
                 "--verify",
@@ -129,6 +153,17 @@ impl Options {
         )?;
         let warmup_max = in_range("--warmup-max", args.warmup_max, 0, 100)?;
         let timeout_ms = in_range("--fence-timeout-ms", args.fence_timeout_ms, 1, 600_000)?;
+        // One submission holds a whole measurement (about --target-ms of GPU time).
+        if f64::from(timeout_ms) < args.target_ms {
+            return Err(bad(
+                "--fence-timeout-ms",
+                format!(
+                    "{timeout_ms} ms is shorter than one measurement (--target-ms {}), so every \
+                     measurement would time out",
+                    args.target_ms
+                ),
+            ));
+        }
         if args.baseline.trim().is_empty() {
             return Err(bad("--baseline", "an empty case id".into()));
         }
@@ -200,6 +235,8 @@ mod tests {
             (20.0, 257, 5, 10_000, "--samples"),
             (20.0, 10, -1, 10_000, "--warmup-max"),
             (20.0, 10, 5, 0, "--fence-timeout-ms"),
+            (20.0, 10, 5, 19, "--fence-timeout-ms"),
+            (1000.0, 10, 5, 999, "--fence-timeout-ms"),
         ] {
             let a = RunArgs {
                 target_ms: target,
@@ -271,6 +308,51 @@ mod tests {
             .mode,
             Mode::ListDevices
         );
+    }
+
+    #[test]
+    fn list_and_filter_rules() {
+        let refused = |a: RunArgs| Options::from_args(&a).unwrap_err().option;
+        assert_eq!(
+            refused(RunArgs {
+                list: true,
+                device_index: Some(99),
+                ..args()
+            }),
+            "--list"
+        );
+        assert_eq!(
+            refused(RunArgs {
+                list: true,
+                device_name: Some("llvm".into()),
+                ..args()
+            }),
+            "--list"
+        );
+        assert_eq!(
+            refused(RunArgs {
+                list_cases: true,
+                output: Some("cases.txt".into()),
+                ..args()
+            }),
+            "--list-cases"
+        );
+        for empty in ["", "  "] {
+            assert_eq!(
+                refused(RunArgs {
+                    filter: vec!["raw".into(), empty.into()],
+                    ..args()
+                }),
+                "--filter"
+            );
+        }
+        // The fence timeout may equal the target; below it nothing could ever finish.
+        let equal = RunArgs {
+            target_ms: 50.0,
+            fence_timeout_ms: 50,
+            ..args()
+        };
+        assert!(Options::from_args(&equal).is_ok());
     }
 
     #[test]

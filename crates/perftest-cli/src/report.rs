@@ -178,6 +178,15 @@ impl Derived {
     /// `None` when the case was not measured, has no samples, no groups, or samples that
     /// [`Summary::of`] refuses.
     pub fn compute(case: &CaseResult, baseline: Option<&CaseResult>) -> Option<Derived> {
+        let baseline_ms = baseline
+            .and_then(|b| Derived::compute(b, None))
+            .map(|b| b.original_ms);
+        Derived::against(case, baseline_ms)
+    }
+
+    /// Derives the figures of `case`, relative to a baseline whose `original_ms` is given (so
+    /// the baseline's own figures are computed once per report, not once per case).
+    fn against(case: &CaseResult, baseline_ms: Option<f64>) -> Option<Derived> {
         if case.status != CaseStatus::Measured {
             return None;
         }
@@ -195,9 +204,7 @@ impl Derived {
             .and_then(finite_positive);
         let original_ms =
             ns_per_group * (ORIGINAL_GROUPS_PER_DISPATCH * ORIGINAL_DISPATCHES) as f64 / 1e6;
-        let relative = baseline
-            .and_then(|b| Derived::compute(b, None))
-            .and_then(|b| finite_positive(b.original_ms / original_ms));
+        let relative = baseline_ms.and_then(|b| finite_positive(b / original_ms));
         Some(Derived {
             summary,
             ns_per_group,
@@ -248,12 +255,16 @@ impl Report {
         Derived::compute(case, self.baseline())
     }
 
-    /// The derived figures of every case, in order (`None` for cases not measured).
+    /// The derived figures of every case, in order (`None` for cases not measured), in time
+    /// linear in the number of cases and samples.
     pub fn derived_all(&self) -> Vec<Option<Derived>> {
-        let baseline = self.baseline();
+        let baseline_ms = self
+            .baseline()
+            .and_then(|b| Derived::compute(b, None))
+            .map(|b| b.original_ms);
         self.cases
             .iter()
-            .map(|c| Derived::compute(c, baseline))
+            .map(|c| Derived::against(c, baseline_ms))
             .collect()
     }
 }

@@ -1,6 +1,9 @@
 //! End-to-end tests of the `perftest` binary: bad inputs, missing loader or driver, a hung
 //! submission, Ctrl-C and small real runs, each checked for its one-line `perftest: ` message
-//! (or clap's `error:`), its documented exit code and the absence of a panic.
+//! (usage errors from clap too), its documented exit code and the absence of a panic.
+//!
+//! Every file they write is inside their own temporary directory; the device nodes, FIFOs and
+//! links they write through are created there too.
 //!
 //! They run the real binary on the machine's Vulkan device (lavapipe in CI); every timing run
 //! is small (`--target-ms 2 --samples 3` and a filter) so the file finishes in seconds.
@@ -21,6 +24,8 @@ const USAGE: i32 = 2;
 const VALIDATION: i32 = 3;
 const VERIFICATION: i32 = 4;
 const INTERRUPTED: i32 = 130;
+const TERMINATED: i32 = 143;
+const HUNG_UP: i32 = 129;
 
 /// Cases of the original suite.
 const ALL_CASES: usize = 138;
@@ -264,11 +269,11 @@ fn clap_errors_are_usage_errors() {
     ] {
         let run = perftest(args);
         run.expect_code(USAGE);
-        assert!(run.stderr.starts_with("error: "), "{args:?}:\n{run}");
-        assert!(
-            run.stderr.contains(needle),
-            "{args:?}: no {needle:?}:\n{run}"
-        );
+        // The README's promise: the first line starts with `perftest:` and says what is wrong.
+        let first = run.stderr.lines().next().unwrap_or_default();
+        assert!(first.starts_with("perftest: "), "{args:?}:\n{run}");
+        assert!(first.contains(needle), "{args:?}: no {needle:?}:\n{run}");
+        assert!(!run.stderr.contains("error:"), "{args:?}:\n{run}");
         assert!(run.stdout.is_empty(), "{args:?}:\n{run}");
     }
 }
@@ -284,6 +289,14 @@ fn out_of_range_values_are_usage_errors() {
         (&["--samples", "257"][..], "--samples"),
         (&["--warmup-max", "-1"][..], "--warmup-max"),
         (&["--fence-timeout-ms", "0"][..], "--fence-timeout-ms"),
+        (
+            &["--fence-timeout-ms", "10", "--target-ms", "20"][..],
+            "--fence-timeout-ms",
+        ),
+        (&["--filter", ""][..], "--filter"),
+        (&["--filter", "raw", "--filter", " "][..], "--filter"),
+        (&["--list", "-99"][..], "--list"),
+        (&["--list", "llvm"][..], "--list"),
     ] {
         let run = perftest(args);
         run.expect_one_line_error(USAGE, &["invalid value for", option]);
@@ -302,19 +315,25 @@ fn unknown_baseline_is_a_usage_error() {
     perftest(&["--baseline", "no.such.case"]).expect_one_line_error(USAGE, &["no.such.case"]);
 }
 
+/// A path that can never name a file is a usage error before any GPU work (it used to pass the
+/// start-up check, run everything and fail at the end, losing the table).
 #[test]
-fn unwritable_output_fails_before_running() {
-    let run = perftest_small(&["--filter", "raw.load4", "-o", "/proc/perftest/x.json"]);
-    run.expect_one_line_error(FAILURE, &["/proc/perftest/x.json"]);
-    assert!(run.stdout.is_empty(), "nothing should have run:\n{run}");
-    assert!(!Path::new("/proc/perftest").exists());
-
+fn output_paths_that_cannot_be_files_fail_before_running() {
     let dir = scratch("unwritable");
-    let target = dir.join("missing").join("x.json");
-    let run = perftest_small(&["--filter", "raw.load4", "-o", path_str(&target)]);
-    run.expect_one_line_error(FAILURE, &[path_str(&target)]);
-    assert!(run.stdout.is_empty(), "nothing should have run:\n{run}");
+    let missing = dir.join("missing").join("x.json");
+    let slash = format!("{}/", dir.join("newdir").display());
+    for (target, needle) in [
+        (path_str(&missing), "is not an existing directory"),
+        (slash.as_str(), "is a directory"),
+    ] {
+        let run = perftest_small(&["--filter", "raw.load4", "-o", target]);
+        run.expect_one_line_error(USAGE, &[target, needle]);
+        assert!(run.stdout.is_empty(), "nothing should have run:\n{run}");
+    }
     assert!(entries(&dir).is_empty(), "left behind: {:?}", entries(&dir));
+    // The same check for `render --output`, before the report is read.
+    let run = perftest(&["render", "no-such-report.json", "-o", &slash]);
+    run.expect_one_line_error(USAGE, &["is a directory"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -451,94 +470,158 @@ fn missing_driver_is_a_runtime_failure() {
     }
 }
 
+/// Arguments under which the first submission cannot finish in time: one workgroup of
+/// software-sampled bilinear RGBA32F (65,536 samples, milliseconds on lavapipe) against a
+/// 1 ms fence timeout.
+const HANGS: [&str; 9] = [
+    "--fence-timeout-ms",
+    "1",
+    "--target-ms",
+    "0.5",
+    "--samples",
+    "1",
+    "--no-verify",
+    "--filter",
+    "tex.sample.bilinear.rgba32f.random",
+];
+
 #[test]
 fn hung_submission_is_a_runtime_failure() {
-    // With a 1 s target the adaptive loop grows the dispatch far past the 50 ms fence limit.
-    let dir = scratch("timeout");
-    let target = dir.join("timeout.json");
-    let run = perftest(&[
-        "--fence-timeout-ms",
-        "50",
-        "--target-ms",
-        "1000",
-        "--samples",
-        "1",
-        "--no-verify",
-        "--filter",
-        "tex.sample.bilinear.rgba32f.random",
-        "--format",
-        "json",
-        "-o",
-        path_str(&target),
-    ]);
-    run.expect_one_line_error(FAILURE, &["did not finish within 50ms"]);
+    let run = perftest(&HANGS);
+    run.expect_code(FAILURE);
+    assert!(
+        run.stderr.starts_with("perftest: ") && run.stderr.contains("did not finish within 1ms"),
+        "{run}"
+    );
     assert!(!has_non_finite(&run.stdout), "{run}");
     assert!(!has_non_finite(&run.stderr), "{run}");
-    // What ran so far is still written, marked incomplete.
-    assert_eq!(entries(&dir), ["timeout.json"]);
-    let report = read_json(&target);
-    assert_eq!(report["complete"], false);
-    let cases = report["cases"].as_array().unwrap();
-    assert_eq!(cases.len(), 1, "{report:#}");
-    assert_eq!(cases[0]["status"], "failed");
+    // The table still says which case failed and why.
     assert!(
-        cases[0]["reason"]
-            .as_str()
-            .is_some_and(|r| r.contains("did not finish")),
-        "{report:#}"
+        run.stdout
+            .contains("Texture2D<RGBA32F>.Sample(bilinear) random  failed: "),
+        "{run}"
     );
+}
+
+/// A run that measured nothing (a hung first case) used to replace a good report with an
+/// empty, failed one.
+#[test]
+fn a_run_that_measured_nothing_keeps_the_old_report() {
+    let dir = scratch("keep-old");
+    let target = real_report(&dir, "good.json");
+    let before = std::fs::read(&target).unwrap();
+    let mut args = HANGS.to_vec();
+    args.extend(["--format", "json", "-o", path_str(&target)]);
+    let run = perftest(&args);
+    run.expect_code(FAILURE);
+    assert!(
+        run.stderr.contains(&format!(
+            "nothing was measured, so {} was not written",
+            path_str(&target)
+        )),
+        "{run}"
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), before);
+    assert_eq!(entries(&dir), ["good.json"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Starts a whole-suite timing run writing JSON to `target`, sends `signal` after `wait_ms`,
+/// and returns what the run did.
+fn stopped_run(target: &Path, signal: &str, wait_ms: u64) -> Run {
+    let child = command(&[
+        "--no-verify",
+        "--format",
+        "json",
+        "-o",
+        path_str(target),
+        "--target-ms",
+        "20",
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("cannot start the perftest binary");
+    std::thread::sleep(Duration::from_millis(wait_ms));
+    let status = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .expect("cannot run kill");
+    assert!(status.success());
+    Run::from_output(child.wait_with_output().unwrap())
+}
+
+/// SIGINT, SIGTERM and SIGHUP each stop a run cleanly: partial results printed and written,
+/// exit code 128 + the signal's number. (SIGTERM and SIGHUP used to end the process with no
+/// message and nothing written.)
 #[test]
-fn sigint_writes_a_partial_report_and_exits_130() {
-    let dir = scratch("sigint");
-    let target = dir.join("partial.json");
-    // The whole suite at 20 ms takes far longer than any of these waits. `--no-verify` skips
-    // the verification phase (about 3 s of the 138 cases on lavapipe), so measurements start
-    // after the clock warm-up (about 1 s). A loaded machine may need a longer wait before a
-    // case is measured: retry with a longer one, checking everything else each time.
-    let mut last = Value::Null;
-    for wait_ms in [2500, 6000, 12000] {
-        let child = command(&[
-            "--no-verify",
-            "--format",
-            "json",
-            "-o",
-            path_str(&target),
-            "--target-ms",
-            "20",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cannot start the perftest binary");
-        std::thread::sleep(Duration::from_millis(wait_ms));
-        let status = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .expect("cannot run kill");
-        assert!(status.success());
-        let run = Run::from_output(child.wait_with_output().unwrap());
-        run.expect_code(INTERRUPTED);
-        assert!(run.stderr.contains("perftest: interrupted"), "{run}");
-        assert_eq!(entries(&dir), ["partial.json"]);
-        let report = read_json(&target);
-        assert_eq!(report["complete"], false);
-        let cases = report["cases"].as_array().unwrap();
-        assert!(cases.len() < ALL_CASES, "{} cases", cases.len());
-        let measured = cases.iter().any(|c| c["status"] == "measured");
-        last = report;
-        std::fs::remove_file(&target).unwrap();
-        if measured {
+fn stop_signals_write_a_partial_report() {
+    for (signal, code, name) in [
+        ("INT", INTERRUPTED, "SIGINT"),
+        ("TERM", TERMINATED, "SIGTERM"),
+        ("HUP", HUNG_UP, "SIGHUP"),
+    ] {
+        let dir = scratch(&format!("signal-{signal}"));
+        let target = dir.join("partial.json");
+        // The whole suite at 20 ms takes far longer than any of these waits. `--no-verify`
+        // skips the verification phase, so measurements start after the clock warm-up (about
+        // 1 s). A loaded machine may need a longer wait before a case is measured: retry with
+        // a longer one, checking everything else each time.
+        let mut measured = false;
+        for wait_ms in [2500, 6000, 12000] {
+            let run = stopped_run(&target, signal, wait_ms);
+            run.expect_code(code);
+            assert!(
+                run.stderr
+                    .contains(&format!("perftest: interrupted by {name}")),
+                "{run}"
+            );
+            assert!(
+                run.stdout.starts_with("Device: "),
+                "the table is printed:\n{run}"
+            );
+            if !target.exists() {
+                assert!(run.stderr.contains("nothing was measured"), "{run}");
+                continue;
+            }
+            assert_eq!(entries(&dir), ["partial.json"]);
+            let report = read_json(&target);
+            assert_eq!(report["complete"], false);
+            let cases = report["cases"].as_array().unwrap();
+            assert!(cases.len() < ALL_CASES, "{} cases", cases.len());
+            assert!(
+                cases.iter().any(|c| c["status"] == "measured"),
+                "a written partial report holds a measured case: {report:#}"
+            );
+            assert!(run.stderr.contains(", written to "), "{run}");
+            measured = true;
             break;
         }
+        assert!(
+            measured,
+            "{name}: no run lasted long enough to measure a case"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
-    let cases = last["cases"].as_array().unwrap();
+}
+
+/// A signal before anything was measured leaves an earlier report alone.
+#[test]
+fn a_signal_before_any_measurement_keeps_the_old_report() {
+    let dir = scratch("signal-early");
+    let target = real_report(&dir, "good.json");
+    let before = std::fs::read(&target).unwrap();
+    // 300 ms is inside pipeline creation and the clock warm-up of the whole suite.
+    let run = stopped_run(&target, "TERM", 300);
+    run.expect_code(TERMINATED);
+    assert!(run.stderr.contains("nothing was measured"), "{run}");
     assert!(
-        cases.iter().any(|c| c["status"] == "measured"),
-        "no measured case in {last:#}"
+        run.stderr
+            .contains("perftest: interrupted by SIGTERM: 0 case(s) measured"),
+        "{run}"
     );
+    assert_eq!(std::fs::read(&target).unwrap(), before);
+    assert_eq!(entries(&dir), ["good.json"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -664,4 +747,237 @@ fn original_format_to_stdout() {
             "{line:?}"
         );
     }
+}
+
+/// Creates a device node (`mknod NAME c MAJOR MINOR`) inside the test's own directory; false
+/// when this process may not (not root), in which case the caller says so and skips.
+fn make_device(path: &Path, major: u32, minor: u32) -> bool {
+    Command::new("mknod")
+        .arg(path)
+        .args(["c", &major.to_string(), &minor.to_string()])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn is_fifo(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+}
+
+fn is_char_device(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+/// `--output` writes to what the path names: through a symbolic link (the link stays), into a
+/// FIFO and into a character device (neither is replaced by a regular file), and into the
+/// process's own stdout. All of them used to be replaced by a renamed regular file.
+#[test]
+fn output_goes_to_what_the_path_names() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("output-kinds");
+    let report_args = |target: &Path| {
+        let mut args = small(&["--filter", "cbuffer", "--format", "json", "-o"]);
+        args.push(path_str(target).to_string());
+        args
+    };
+    let run_to = |target: &Path| {
+        let args = report_args(target);
+        perftest(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+
+    // A symbolic link: its target gets the report, the link stays a link.
+    let real = dir.join("real.json");
+    std::fs::write(&real, b"old").unwrap();
+    let link = dir.join("link.json");
+    symlink("real.json", &link).unwrap();
+    run_to(&link).expect_code(SUCCESS);
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(read_json(&real)["cases"].as_array().unwrap().len(), 3);
+
+    // A FIFO: written directly, read by the other end.
+    let fifo = dir.join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let run = run_to(&fifo);
+    if !reader.is_finished() {
+        // Unblocks the reader should perftest never have opened the FIFO (the test then fails
+        // below instead of hanging).
+        drop(std::fs::OpenOptions::new().write(true).open(&fifo));
+    }
+    run.expect_code(SUCCESS);
+    let received: Value = serde_json::from_slice(&reader.join().unwrap()).unwrap();
+    assert_eq!(received["cases"].as_array().unwrap().len(), 3);
+    assert!(is_fifo(&fifo), "the FIFO was replaced");
+
+    // The process's own stdout: the table, then the report.
+    let run = run_to(Path::new("/proc/self/fd/1"));
+    run.expect_code(SUCCESS);
+    let json_start = run.stdout.find("\n{").expect("report after the table");
+    assert!(run.stdout.starts_with("Device: "), "{run}");
+    let report: Value = serde_json::from_str(&run.stdout[json_start..]).unwrap();
+    assert_eq!(report["cases"].as_array().unwrap().len(), 3);
+
+    // A character device made here (the null device): written, still a device.
+    let null = dir.join("null");
+    if make_device(&null, 1, 3) {
+        run_to(&null).expect_code(SUCCESS);
+        assert!(is_char_device(&null), "the device node was replaced");
+    } else {
+        eprintln!("not root: the character-device part of this test is skipped");
+    }
+    let mut left = entries(&dir);
+    left.retain(|n| n != "null");
+    assert_eq!(left, ["fifo", "link.json", "real.json"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A write that fails after the run (here a full device, as a full disk would) still prints
+/// the table and says where the report could not be written. It used to lose the table.
+#[test]
+fn a_late_write_failure_still_prints_the_table() {
+    let dir = scratch("full");
+    let full = dir.join("full");
+    if !make_device(&full, 1, 7) {
+        eprintln!("not root: cannot make a full device; test skipped");
+        std::fs::remove_dir_all(&dir).unwrap();
+        return;
+    }
+    let run = perftest_small(&[
+        "--filter",
+        "cbuffer",
+        "--format",
+        "json",
+        "-o",
+        path_str(&full),
+    ]);
+    run.expect_one_line_error(
+        FAILURE,
+        &[path_str(&full), "the results are in the table above"],
+    );
+    assert!(run.stdout.starts_with("Device: "), "{run}");
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.starts_with("cbuffer{float4}"))
+            .count(),
+        3,
+        "{run}"
+    );
+    assert!(is_char_device(&full));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Reports are read from regular files only: a FIFO without a writer used to block forever.
+#[test]
+fn render_refuses_what_is_not_a_regular_file() {
+    let dir = scratch("render-kinds");
+    let fifo = dir.join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    perftest(&["render", path_str(&fifo)])
+        .expect_one_line_error(FAILURE, &[path_str(&fifo), "not a regular file (a FIFO)"]);
+    perftest(&["compare", path_str(&dir), path_str(&fifo)])
+        .expect_one_line_error(FAILURE, &["not a regular file (a directory)"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Hostile strings in a report: a 70,000-character name (format! padding used to panic at
+/// 65,536), escape sequences and newlines (used to reach the terminal raw), a duplicated id
+/// and impossible samples (used to be accepted).
+#[test]
+fn hostile_reports_are_escaped_or_refused() {
+    let dir = scratch("hostile");
+    let good = real_report(&dir, "good.json");
+    let mut report = read_json(&good);
+    let long = format!(
+        "\u{1b}[2J\u{1b}]0;owned\u{7}{}\nfake line",
+        "x".repeat(70_000)
+    );
+    report["cases"][0]["name"] = Value::from(long);
+    report["device"]["name"] = Value::from("GPU\r\u{1b}[31m");
+    let hostile = dir.join("hostile.json");
+    std::fs::write(&hostile, serde_json::to_vec(&report).unwrap()).unwrap();
+    for args in [
+        vec!["render", path_str(&hostile)],
+        vec!["render", path_str(&hostile), "--format", "original"],
+        vec!["render", path_str(&hostile), "--format", "markdown"],
+        vec!["render", path_str(&hostile), "--format", "csv"],
+        vec!["compare", path_str(&good), path_str(&hostile)],
+        vec!["compare", path_str(&hostile), path_str(&hostile)],
+    ] {
+        let run = perftest(&args);
+        run.expect_code(SUCCESS);
+        assert!(
+            !run.stdout.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?}: a control character reached stdout"
+        );
+        assert!(
+            !run.stdout.lines().any(|l| l.starts_with("fake line")),
+            "{args:?}: a newline in a name broke a row"
+        );
+    }
+
+    let mut twice = read_json(&good);
+    let first = twice["cases"][0].clone();
+    twice["cases"].as_array_mut().unwrap().push(first);
+    let dup = dir.join("dup.json");
+    std::fs::write(&dup, serde_json::to_vec(&twice).unwrap()).unwrap();
+    perftest(&["compare", path_str(&good), path_str(&dup)])
+        .expect_one_line_error(FAILURE, &[path_str(&dup), "the id appears twice"]);
+
+    let mut negative = read_json(&good);
+    negative["cases"][2]["measurement"]["samples_ns"][0] = Value::from(-1.0);
+    let neg = dir.join("negative.json");
+    std::fs::write(&neg, serde_json::to_vec(&negative).unwrap()).unwrap();
+    perftest(&["render", path_str(&neg)])
+        .expect_one_line_error(FAILURE, &[path_str(&neg), "case 3", "sample 1 is -1 ns"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A closed stdout (`perftest render big.json | head -1`) is not an error: no message, and the
+/// exit code of the work itself.
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let dir = scratch("sigpipe");
+    let good = real_report(&dir, "good.json");
+    let mut report = read_json(&good);
+    let template = report["cases"][0].clone();
+    let cases = report["cases"].as_array_mut().unwrap();
+    for i in 0..20_000 {
+        let mut case = template.clone();
+        case["id"] = Value::from(format!("copy.{i}"));
+        cases.push(case);
+    }
+    let big = dir.join("big.json");
+    std::fs::write(&big, serde_json::to_vec(&report).unwrap()).unwrap();
+    let mut child = command(&["render", path_str(&big)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one line, then close the pipe while perftest still has megabytes to write.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut line).unwrap();
+    assert!(line.starts_with("Device: "), "{line}");
+    drop(stdout);
+    let run = Run::from_output(child.wait_with_output().unwrap());
+    run.expect_code(SUCCESS);
+    assert!(run.stderr.is_empty(), "{run}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

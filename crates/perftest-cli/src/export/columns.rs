@@ -1,5 +1,6 @@
 //! The per-case cells the text and Markdown tables share.
 
+use crate::output::printable::printable;
 use crate::report::{CaseResult, CaseStatus, Derived, Report};
 
 /// Column titles of the human-readable tables, after the case name.
@@ -15,7 +16,7 @@ pub(crate) enum Cells {
 
 /// One table row: the case's display name and its cells.
 pub(crate) struct Row {
-    /// The original's display name.
+    /// The original's display name, control characters escaped.
     pub(crate) name: String,
     /// Figures or a note.
     pub(crate) cells: Cells,
@@ -29,7 +30,7 @@ pub(crate) fn rows(report: &Report) -> Vec<Row> {
         .iter()
         .zip(derived)
         .map(|(case, derived)| Row {
-            name: case.name.clone(),
+            name: printable(&case.name).into_owned(),
             cells: cells(case, derived.as_ref()),
         })
         .collect()
@@ -37,8 +38,10 @@ pub(crate) fn rows(report: &Report) -> Vec<Row> {
 
 fn cells(case: &CaseResult, derived: Option<&Derived>) -> Cells {
     match (&case.status, derived) {
-        (CaseStatus::Skipped { reason }, _) => Cells::Note(format!("skipped: {reason}")),
-        (CaseStatus::Failed { reason }, _) => Cells::Note(format!("failed: {reason}")),
+        (CaseStatus::Skipped { reason }, _) => {
+            Cells::Note(format!("skipped: {}", printable(reason)))
+        }
+        (CaseStatus::Failed { reason }, _) => Cells::Note(format!("failed: {}", printable(reason))),
         (CaseStatus::Measured, None) => Cells::Note("no valid samples".to_string()),
         (CaseStatus::Measured, Some(d)) => {
             let steady = case.measurement.as_ref().is_none_or(|m| m.steady);
@@ -69,13 +72,15 @@ fn giga(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_string(), |v| format!("{:.2}", v / 1e9))
 }
 
-/// The device line above a table: `Device: NAME (type, driver info, Vulkan X.Y.Z)`.
+/// The device line above a table: `Device: NAME (type, driver info, Vulkan X.Y.Z)`, control
+/// characters escaped.
 pub(crate) fn device_line(report: &Report) -> String {
     let d = &report.device;
-    format!(
+    let line = format!(
         "Device: {} ({}, {} {}, Vulkan {})",
         d.name, d.device_type, d.driver_name, d.driver_info, d.api_version
-    )
+    );
+    printable(&line).into_owned()
 }
 
 /// Notes below a table: an interrupted run, a missing baseline.
@@ -101,7 +106,10 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
     let baseline = report.baseline();
     if baseline.and_then(|b| report.derived(b)).is_none() {
         let name = baseline.map_or(report.baseline_id.as_str(), |b| b.name.as_str());
-        notes.push(format!("x is n/a: the baseline {name} was not measured."));
+        notes.push(format!(
+            "x is n/a: the baseline {} was not measured.",
+            printable(name)
+        ));
     }
     notes
 }

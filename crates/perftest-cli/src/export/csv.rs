@@ -1,6 +1,7 @@
 //! One CSV row per case.
 
 use super::{ExportError, Exporter};
+use crate::output::printable::printable;
 use crate::report::Report;
 
 /// Writes a header and one row per case. Figures are unrounded (shortest round-trip decimal);
@@ -9,7 +10,8 @@ use crate::report::Report;
 ///
 /// Columns: `id, name, status, bytes_per_load, groups, median_ns, min_ns, max_ns, cv,
 /// loads_per_s, bytes_per_s, original_ms, relative, reason, device, device_type, driver_name,
-/// driver_info, driver_version, api_version`.
+/// driver_info, driver_version, api_version`. Control characters in text cells are escaped
+/// (`\n`, `\u{1b}`), so every row is one line.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CsvExporter;
 
@@ -37,6 +39,11 @@ const HEADER: [&str; 20] = [
     "api_version",
 ];
 
+/// A text cell: control characters escaped.
+fn text(value: &str) -> String {
+    printable(value).into_owned()
+}
+
 /// A figure as a cell: empty when absent.
 fn cell<T: ToString>(value: Option<T>) -> String {
     value.map(|v| v.to_string()).unwrap_or_default()
@@ -51,8 +58,8 @@ impl Exporter for CsvExporter {
             let summary = derived.map(|d| d.summary);
             let groups = case.measurement.as_ref().map(|m| m.groups);
             let row: [String; 20] = [
-                case.id.clone(),
-                case.name.clone(),
+                text(&case.id),
+                text(&case.name),
                 case.status.label().to_string(),
                 case.bytes_per_load.to_string(),
                 cell(groups),
@@ -64,13 +71,13 @@ impl Exporter for CsvExporter {
                 cell(derived.and_then(|d| d.bytes_per_s)),
                 cell(derived.map(|d| d.original_ms)),
                 cell(derived.and_then(|d| d.relative)),
-                case.status.reason().unwrap_or_default().to_string(),
-                device.name.clone(),
-                device.device_type.clone(),
-                device.driver_name.clone(),
-                device.driver_info.clone(),
+                text(case.status.reason().unwrap_or_default()),
+                text(&device.name),
+                text(&device.device_type),
+                text(&device.driver_name),
+                text(&device.driver_info),
                 device.driver_version.to_string(),
-                device.api_version.clone(),
+                text(&device.api_version),
             ];
             writer.write_record(&row)?;
         }

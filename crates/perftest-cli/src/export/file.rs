@@ -1,53 +1,319 @@
-//! Writing an output file without ever leaving a partial one.
+//! Where an output file goes: checked before the run, written after it.
+//!
+//! [`OutputTarget::check`] decides, before any GPU work, what `--output PATH` names:
+//! - a **regular file** (existing or new, reached directly or through symbolic links, even a
+//!   link whose target does not exist yet): written into a fresh, randomly named temporary file
+//!   beside the final target, flushed, given the old file's mode and owner, then renamed over
+//!   it — readers see the old file or the complete new one, and a symbolic link on the way
+//!   stays a link;
+//! - anything else that can be written (a character device such as `/dev/null`, a FIFO, a
+//!   socket) or the process's own standard output or error (`/dev/stdout`, `/dev/fd/1`, ...):
+//!   written in place, never replaced;
+//! - a directory, a path ending in `/`, or a file in a directory that does not exist: a usage
+//!   error ([`OutputError::is_usage`]).
+//!
+//! Nothing is created or opened under a predictable name: the writability check is an
+//! exclusive create (`O_CREAT | O_EXCL`, which never follows a symbolic link) of a random name,
+//! removed at once.
 
-use std::fs::{self, File, OpenOptions};
+use std::collections::hash_map::RandomState;
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Distinguishes temporary files of one process.
-static COUNTER: AtomicU64 = AtomicU64::new(0);
+use crate::output::printable::printable_path as shown;
 
-/// Writes `bytes` to `path` atomically: into a new temporary file in the same directory, which
-/// is flushed to disk and then renamed over `path`.
-///
-/// Readers see either the old file or the complete new one. On error the temporary file is
-/// removed and `path` is left as it was. An interrupted process can at worst leave a hidden
-/// `.NAME.PID.N.tmp` file beside the target.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let file_name = path.file_name().ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{} does not name a file", path.display()),
-        )
-    })?;
-    let dir = match path.parent() {
+/// Symbolic links followed before giving up, as the kernel's own limit (`ELOOP`).
+const MAX_LINK_HOPS: u32 = 40;
+
+/// Why an output path cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The path names a directory (an existing one, or it ends in `/`, `.` or `..`).
+    #[error("{} is a directory; give a file name", shown(.0))]
+    Directory(PathBuf),
+    /// The directory that would hold the file does not exist (or is not a directory).
+    #[error("{}: {} is not an existing directory", shown(path), shown(dir))]
+    MissingDirectory {
+        /// The path as given.
+        path: PathBuf,
+        /// The missing directory.
+        dir: PathBuf,
+    },
+    /// Following symbolic links did not end.
+    #[error("{}: too many levels of symbolic links", shown(.0))]
+    LinkLoop(PathBuf),
+    /// The file cannot be written (permissions, read-only file system, ...).
+    #[error("cannot write {}: {source}", shown(path))]
+    Io {
+        /// The path as given.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+}
+
+impl OutputError {
+    /// True when the user named something that can never be an output file (exit code 2);
+    /// false for a runtime failure such as a permission or disk error (exit code 1).
+    pub fn is_usage(&self) -> bool {
+        !matches!(self, OutputError::Io { .. })
+    }
+}
+
+/// What an output path turned out to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A regular file at this path (symbolic links resolved), replaced atomically.
+    File(PathBuf),
+    /// A device, FIFO or socket at this path, written in place.
+    Stream(PathBuf),
+    /// The process's standard output.
+    Stdout,
+    /// The process's standard error.
+    Stderr,
+}
+
+/// A checked `--output` path, ready to be written once the run is done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputTarget {
+    /// The path as the user gave it (used in messages).
+    path: PathBuf,
+    kind: Kind,
+}
+
+impl OutputTarget {
+    /// Decides what `path` names and checks, without creating anything lasting, that it can be
+    /// written. Run it before the work whose result goes there.
+    pub fn check(path: &Path) -> Result<OutputTarget, OutputError> {
+        let kind = classify(path)?;
+        if let Kind::File(file) = &kind {
+            // An exclusive create of a random name, removed at once: the same operation the
+            // final write starts with, so a directory that passes here is writable then.
+            let (temp, _) =
+                create_temp(&parent_dir(file), 0o600).map_err(|source| io_error(path, source))?;
+            let _ = fs::remove_file(temp);
+        }
+        Ok(OutputTarget {
+            path: path.to_path_buf(),
+            kind,
+        })
+    }
+
+    /// The path as given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes `bytes` to the target: atomically for a regular file, in place otherwise.
+    pub fn write(&self, bytes: &[u8]) -> Result<(), OutputError> {
+        let result = match &self.kind {
+            Kind::File(file) => replace_file(file, bytes),
+            Kind::Stream(stream) => OpenOptions::new()
+                .write(true)
+                .open(stream)
+                .and_then(|mut f| f.write_all(bytes).and_then(|()| f.flush())),
+            Kind::Stdout => {
+                let mut out = io::stdout().lock();
+                out.write_all(bytes).and_then(|()| out.flush())
+            }
+            Kind::Stderr => io::stderr().lock().write_all(bytes),
+        };
+        result.map_err(|source| io_error(&self.path, source))
+    }
+}
+
+fn io_error(path: &Path, source: io::Error) -> OutputError {
+    OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Decides what `path` names (see the module documentation).
+fn classify(path: &Path) -> Result<Kind, OutputError> {
+    if names_directory(path) {
+        return Err(OutputError::Directory(path.to_path_buf()));
+    }
+    match standard_stream(path) {
+        Some(1) => return Ok(Kind::Stdout),
+        Some(2) => return Ok(Kind::Stderr),
+        // Another open descriptor (`3>file`): whatever it is, it is written where it stands.
+        Some(_) => return Ok(Kind::Stream(path.to_path_buf())),
+        None => {}
+    }
+    let resolved = resolve_links(path)?;
+    match fs::metadata(&resolved) {
+        Ok(m) if m.is_dir() => Err(OutputError::Directory(path.to_path_buf())),
+        Ok(m) if m.is_file() => Ok(Kind::File(resolved)),
+        Ok(_) => Ok(Kind::Stream(resolved)),
+        Err(e) if e.kind() == io::ErrorKind::NotADirectory => Err(OutputError::MissingDirectory {
+            path: path.to_path_buf(),
+            dir: parent_dir(&resolved),
+        }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let dir = parent_dir(&resolved);
+            match fs::metadata(&dir) {
+                Ok(m) if m.is_dir() => Ok(Kind::File(resolved)),
+                Ok(_) => Err(OutputError::MissingDirectory {
+                    path: path.to_path_buf(),
+                    dir,
+                }),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    Err(OutputError::MissingDirectory {
+                        path: path.to_path_buf(),
+                        dir,
+                    })
+                }
+                Err(source) => Err(io_error(path, source)),
+            }
+        }
+        Err(source) => Err(io_error(path, source)),
+    }
+}
+
+/// True when the path's spelling alone says it is a directory: empty, ending in `/`, or
+/// ending in a `.` or `..` component.
+fn names_directory(path: &Path) -> bool {
+    let text = path.as_os_str().as_encoded_bytes();
+    if text.is_empty() || text.ends_with(b"/") {
+        return true;
+    }
+    // `Path::components` drops a trailing `.`, so look at the last `/`-separated piece.
+    let last = text.rsplit(|&b| b == b'/').next().unwrap_or_default();
+    last == b"." || last == b".."
+}
+
+/// The descriptor number when `path` names one of this process's open descriptors by one of
+/// the usual aliases (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`).
+fn standard_stream(path: &Path) -> Option<u32> {
+    let text = path.to_str()?;
+    match text {
+        "/dev/stdout" => return Some(1),
+        "/dev/stderr" => return Some(2),
+        _ => {}
+    }
+    ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"]
+        .iter()
+        .find_map(|prefix| text.strip_prefix(prefix))
+        .and_then(|n| n.parse().ok())
+}
+
+/// Follows symbolic links at the end of `path` (not only existing targets: a dangling link is
+/// followed to the file it names), so the file that is finally written is the link's target.
+fn resolve_links(path: &Path) -> Result<PathBuf, OutputError> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINK_HOPS {
+        match fs::symlink_metadata(&current) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = fs::read_link(&current).map_err(|e| io_error(path, e))?;
+                current = if target.is_absolute() {
+                    target
+                } else {
+                    parent_dir(&current).join(target)
+                };
+            }
+            Ok(_) => return Ok(current),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(current)
+            }
+            Err(e) => return Err(io_error(path, e)),
+        }
+    }
+    Err(OutputError::LinkLoop(path.to_path_buf()))
+}
+
+/// The directory holding `path` (`.` for a bare file name).
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ if path.components().next() == Some(Component::RootDir) => PathBuf::from("/"),
         _ => PathBuf::from("."),
-    };
-    let (temp_path, file) = create_temp(&dir, &file_name.to_string_lossy())?;
-    let written = write_synced(file, bytes).and_then(|()| fs::rename(&temp_path, path));
+    }
+}
+
+/// Replaces the regular file `file` atomically with `bytes`, keeping an existing file's mode
+/// and, where the process may set it, its owner. On error the temporary file is removed and
+/// `file` is left as it was.
+fn replace_file(file: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = parent_dir(file);
+    let existing = fs::metadata(file).ok().filter(Metadata::is_file);
+    // A new file gets the usual mode (0666 less the umask); a replacement starts private and
+    // receives the old file's mode once it is complete.
+    let mode = if existing.is_some() { 0o600 } else { 0o666 };
+    let (temp, handle) = create_temp(&dir, mode)?;
+    let written = fill(handle, bytes, existing.as_ref()).and_then(|()| fs::rename(&temp, file));
     if let Err(error) = written {
         // The write's error is the one to report; failing to clean up too is secondary.
-        let _ = fs::remove_file(&temp_path);
+        let _ = fs::remove_file(&temp);
         return Err(error);
     }
     sync_dir(&dir);
     Ok(())
 }
 
-/// Writes `bytes` and flushes them to disk; the file is closed on return.
-fn write_synced(mut file: File, bytes: &[u8]) -> io::Result<()> {
-    file.write_all(bytes)?;
-    file.sync_all()
+/// Writes `bytes`, gives the file the owner and mode of `like` (when given) and flushes it to
+/// disk; the file is closed on return.
+fn fill(mut handle: File, bytes: &[u8], like: Option<&Metadata>) -> io::Result<()> {
+    handle.write_all(bytes)?;
+    if let Some(like) = like {
+        keep_owner_and_mode(&handle, like)?;
+    }
+    handle.sync_all()
 }
 
-/// Creates a fresh temporary file in `dir`, never reusing an existing name.
-fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
+#[cfg(unix)]
+fn keep_owner_and_mode(handle: &File, like: &Metadata) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    // Only a privileged process may give a file away; anyone else keeps ownership, as an
+    // in-place write by them would.
+    match std::os::unix::fs::fchown(handle, Some(like.uid()), Some(like.gid())) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {}
+        Err(e) => return Err(e),
+    }
+    handle.set_permissions(fs::Permissions::from_mode(like.mode() & 0o7777))
+}
+
+#[cfg(not(unix))]
+fn keep_owner_and_mode(handle: &File, like: &Metadata) -> io::Result<()> {
+    handle.set_permissions(like.permissions())
+}
+
+/// A name no other process can guess: 64 random bits from the standard library's per-process
+/// random hash keys, mixed with the process id and a counter.
+fn random_name() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u32(std::process::id());
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    format!(".perftest-{:016x}.tmp", hasher.finish())
+}
+
+/// Creates a new, randomly named file in `dir` with `O_CREAT | O_EXCL` (never following or
+/// reusing an existing name), with `mode` (less the umask) on Unix.
+fn create_temp(dir: &Path, mode: u32) -> io::Result<(PathBuf, File)> {
     loop {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+        let temp = dir.join(random_name());
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+        #[cfg(not(unix))]
+        let _ = mode;
+        match options.open(&temp) {
             Ok(file) => return Ok((temp, file)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
@@ -69,6 +335,8 @@ fn sync_dir(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(unix)]
+    use std::os::unix::fs::{symlink, MetadataExt, PermissionsExt};
 
     /// A fresh, empty directory for one test.
     fn scratch(name: &str) -> PathBuf {
@@ -87,40 +355,158 @@ mod tests {
         names
     }
 
+    fn write(path: &Path, bytes: &[u8]) {
+        OutputTarget::check(path).unwrap().write(bytes).unwrap();
+    }
+
     #[test]
     fn writes_and_replaces() {
         let dir = scratch("replace");
         let path = dir.join("report.json");
-        write_atomically(&path, b"first").unwrap();
+        write(&path, b"first");
         assert_eq!(fs::read(&path).unwrap(), b"first");
-        write_atomically(&path, b"second, longer").unwrap();
+        write(&path, b"second, longer");
         assert_eq!(fs::read(&path).unwrap(), b"second, longer");
-        write_atomically(&path, b"").unwrap();
+        write(&path, b"");
         assert_eq!(fs::read(&path).unwrap(), b"");
         assert_eq!(entries(&dir), ["report.json"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn failure_leaves_nothing_behind() {
-        let dir = scratch("fail");
-        // The target is a non-empty directory: the rename fails after the temp file is written.
-        let target = dir.join("taken");
-        fs::create_dir(&target).unwrap();
-        fs::write(target.join("keep"), b"x").unwrap();
-        assert!(write_atomically(&target, b"data").is_err());
-        assert_eq!(entries(&dir), ["taken"]);
-        assert_eq!(entries(&target), ["keep"]);
-        // A directory that does not exist: nothing is created.
+    fn directories_and_missing_directories_are_usage_errors() {
+        let dir = scratch("dirs");
+        fs::create_dir(dir.join("taken")).unwrap();
+        for path in [
+            dir.join("taken"),
+            PathBuf::from(format!("{}/", dir.join("new").display())),
+            dir.join("taken").join("."),
+            dir.join("taken").join(".."),
+            PathBuf::new(),
+        ] {
+            let error = OutputTarget::check(&path).unwrap_err();
+            assert!(
+                matches!(error, OutputError::Directory(_)),
+                "{path:?}: {error}"
+            );
+            assert!(error.is_usage());
+        }
         let missing = dir.join("no").join("such").join("out.csv");
-        assert!(write_atomically(&missing, b"data").is_err());
-        assert!(!dir.join("no").exists());
+        let error = OutputTarget::check(&missing).unwrap_err();
+        assert!(
+            matches!(error, OutputError::MissingDirectory { .. }),
+            "{error}"
+        );
+        assert!(error.is_usage());
+        assert!(
+            error.to_string().contains("is not an existing directory"),
+            "{error}"
+        );
+        // A regular file where a directory should be.
+        fs::write(dir.join("plain"), b"x").unwrap();
+        let error = OutputTarget::check(&dir.join("plain").join("out.csv")).unwrap_err();
+        assert!(error.is_usage(), "{error}");
+        assert_eq!(entries(&dir), ["plain", "taken"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn rejects_a_path_without_file_name() {
-        let error = write_atomically(Path::new("/"), b"x").unwrap_err();
-        assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
+    fn a_failed_write_leaves_nothing_behind() {
+        let dir = scratch("fail");
+        let target = dir.join("out.json");
+        let checked = OutputTarget::check(&target).unwrap();
+        // The target became a non-empty directory during the run: the rename fails.
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("keep"), b"x").unwrap();
+        let error = checked.write(b"data").unwrap_err();
+        assert!(!error.is_usage());
+        assert!(error.to_string().contains("out.json"), "{error}");
+        assert_eq!(entries(&dir), ["out.json"]);
+        assert_eq!(entries(&target), ["keep"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symbolic_links_are_written_through() {
+        let dir = scratch("links");
+        let real = dir.join("real.json");
+        fs::write(&real, b"old").unwrap();
+        let link = dir.join("link.json");
+        symlink("real.json", &link).unwrap();
+        write(&link, b"new");
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&real).unwrap(), b"new");
+        // A link to a file that does not exist yet creates that file.
+        let dangling = dir.join("dangling.json");
+        symlink(dir.join("later.json"), &dangling).unwrap();
+        write(&dangling, b"later");
+        assert!(fs::symlink_metadata(&dangling)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(dir.join("later.json")).unwrap(), b"later");
+        // A loop is an error, not a hang.
+        symlink("loop-b", dir.join("loop-a")).unwrap();
+        symlink("loop-a", dir.join("loop-b")).unwrap();
+        let error = OutputTarget::check(&dir.join("loop-a")).unwrap_err();
+        assert!(matches!(error, OutputError::LinkLoop(_)), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The old writability check created `.perftest-probe-PID` with `File::create`, which
+    /// follows a planted symbolic link and truncates its target.
+    #[cfg(unix)]
+    #[test]
+    fn the_check_never_opens_a_predictable_name() {
+        let dir = scratch("planted");
+        let victim = dir.join("victim");
+        fs::write(&victim, b"precious").unwrap();
+        for name in [
+            format!(".perftest-probe-{}", std::process::id()),
+            format!(".out.json.{}.0.tmp", std::process::id()),
+        ] {
+            symlink(&victim, dir.join(name)).unwrap();
+        }
+        write(&dir.join("out.json"), b"report");
+        assert_eq!(fs::read(&victim).unwrap(), b"precious");
+        assert_eq!(fs::read(dir.join("out.json")).unwrap(), b"report");
+        assert_eq!(entries(&dir).len(), 4, "{:?}", entries(&dir));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_mode_and_owner() {
+        let dir = scratch("mode");
+        let path = dir.join("private.json");
+        fs::write(&path, b"old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        // Giving the file to another user only works for root; otherwise the owner is ours.
+        let other = std::os::unix::fs::chown(&path, Some(4242), Some(4343)).is_ok();
+        write(&path, b"new");
+        let meta = fs::metadata(&path).unwrap();
+        assert_eq!(meta.mode() & 0o7777, 0o640);
+        if other {
+            assert_eq!((meta.uid(), meta.gid()), (4242, 4343));
+        }
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn descriptor_aliases() {
+        assert_eq!(standard_stream(Path::new("/dev/stdout")), Some(1));
+        assert_eq!(standard_stream(Path::new("/dev/fd/2")), Some(2));
+        assert_eq!(standard_stream(Path::new("/proc/self/fd/1")), Some(1));
+        assert_eq!(standard_stream(Path::new("/proc/self/fd/x")), None);
+        assert_eq!(standard_stream(Path::new("out.json")), None);
+        assert!(names_directory(Path::new("a/")));
+        assert!(names_directory(Path::new("a/..")));
+        assert!(!names_directory(Path::new("a/.b")));
+        assert!(!names_directory(Path::new("..b")));
     }
 }

@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use super::columns::{self, Cells, TITLES};
 use super::{ExportError, Exporter};
+use crate::output::printable::printable;
 use crate::report::Report;
 
 /// Writes the device line and a GitHub-flavoured table with the text table's columns. Case
@@ -11,9 +12,21 @@ use crate::report::Report;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MarkdownExporter;
 
-/// Escapes the table separator in free text.
+/// Escapes the table separator and control characters in free text.
 fn escape(text: &str) -> String {
-    text.replace('|', "\\|")
+    printable(text).replace('|', "\\|")
+}
+
+/// `name` as a code span that no backtick inside it can end early (CommonMark: a delimiter
+/// longer than any backtick run in the text, padded with spaces when the text touches one).
+fn code_span(name: &str) -> String {
+    let longest_run = name.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest_run + 1);
+    if longest_run == 0 {
+        format!("{fence}{name}{fence}")
+    } else {
+        format!("{fence} {name} {fence}")
+    }
 }
 
 impl Exporter for MarkdownExporter {
@@ -24,14 +37,14 @@ impl Exporter for MarkdownExporter {
         writeln!(out, "| Case | {} |", TITLES.join(" | "))?;
         writeln!(out, "|:---|{}", "---:|".repeat(TITLES.len()))?;
         for row in columns::rows(report) {
-            let name = escape(&row.name);
+            let name = code_span(&escape(&row.name));
             match row.cells {
                 Cells::Figures(cells) => {
-                    writeln!(out, "| `{name}` | {} |", cells.join(" | "))?;
+                    writeln!(out, "| {name} | {} |", cells.join(" | "))?;
                 }
                 Cells::Note(note) => {
                     let empty = " |".repeat(TITLES.len() - 1);
-                    writeln!(out, "| `{name}` | {} |{empty}", escape(&note))?;
+                    writeln!(out, "| {name} | {} |{empty}", escape(&note))?;
                 }
             }
         }

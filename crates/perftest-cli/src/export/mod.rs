@@ -2,7 +2,7 @@
 //!
 //! Each format is one small file implementing the one-method [`Exporter`] trait; [`exporter`]
 //! picks the implementation for an [`ExportFormat`]. Exporters only turn a [`Report`] into
-//! bytes; [`write_atomically`] puts them in a file.
+//! bytes; an [`OutputTarget`] puts them where `--output` says.
 
 mod columns;
 mod csv;
@@ -13,7 +13,7 @@ mod original;
 mod text;
 
 pub use self::csv::CsvExporter;
-pub use self::file::write_atomically;
+pub use self::file::{OutputError, OutputTarget};
 pub use self::json::JsonExporter;
 pub use self::markdown::MarkdownExporter;
 pub use self::original::OriginalExporter;

@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use super::{columns, ExportError, Exporter};
+use crate::output::printable::printable;
 use crate::report::{CaseStatus, Report};
 
 /// Writes exactly one line per case, as the original printed them:
@@ -19,7 +20,7 @@ impl Exporter for OriginalExporter {
     fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
         let mut out = String::new();
         for (case, derived) in report.cases.iter().zip(report.derived_all()) {
-            let name = &case.name;
+            let name = printable(&case.name);
             match (&case.status, derived) {
                 (CaseStatus::Measured, Some(d)) => {
                     let x = match d.relative {
@@ -29,8 +30,12 @@ impl Exporter for OriginalExporter {
                     writeln!(out, "{name}: {:.3}ms {x}", d.original_ms)?;
                 }
                 (CaseStatus::Measured, None) => writeln!(out, "{name}: n/a (no valid samples)")?,
-                (CaseStatus::Skipped { reason }, _) => writeln!(out, "{name}: skipped ({reason})")?,
-                (CaseStatus::Failed { reason }, _) => writeln!(out, "{name}: failed ({reason})")?,
+                (CaseStatus::Skipped { reason }, _) => {
+                    writeln!(out, "{name}: skipped ({})", printable(reason))?;
+                }
+                (CaseStatus::Failed { reason }, _) => {
+                    writeln!(out, "{name}: failed ({})", printable(reason))?;
+                }
             }
         }
         Ok(out.into_bytes())

@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use super::columns::{self, Cells, TITLES};
 use super::{ExportError, Exporter};
+use crate::output::printable::{push_left, push_right};
 use crate::report::Report;
 
 /// Writes an aligned table: case name, `ms` (the original's time), `x` (relative to the
@@ -33,23 +34,28 @@ impl Exporter for TextExporter {
         let mut out = String::new();
         writeln!(out, "{}", columns::device_line(report))?;
         writeln!(out)?;
-        write!(out, "{:<name_width$}", "Case")?;
+        // Padded by hand: names from a report may be longer than format!'s width allows.
+        push_left(&mut out, "Case", name_width);
         for (title, width) in TITLES.iter().zip(widths) {
-            write!(out, "  {title:>width$}")?;
+            out.push_str("  ");
+            push_right(&mut out, title, width);
         }
-        writeln!(out)?;
+        out.push('\n');
         for row in &rows {
-            let name = &row.name;
+            push_left(&mut out, &row.name, name_width);
             match &row.cells {
                 Cells::Figures(cells) => {
-                    write!(out, "{name:<name_width$}")?;
                     for (cell, width) in cells.iter().zip(widths) {
-                        write!(out, "  {cell:>width$}")?;
+                        out.push_str("  ");
+                        push_right(&mut out, cell, width);
                     }
-                    writeln!(out)?;
                 }
-                Cells::Note(note) => writeln!(out, "{name:<name_width$}  {note}")?,
+                Cells::Note(note) => {
+                    out.push_str("  ");
+                    out.push_str(note);
+                }
             }
+            out.push('\n');
         }
         let notes = columns::footnotes(report);
         if !notes.is_empty() {

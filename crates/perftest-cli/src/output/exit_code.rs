@@ -5,11 +5,13 @@ pub const SUCCESS: i32 = 0;
 /// A runtime failure: no Vulkan loader or driver, a Vulkan error, a lost or hung device, an
 /// unreadable report, an output file that cannot be written.
 pub const FAILURE: i32 = 1;
-/// A usage error: unknown option, value out of range, no such device or case.
+/// A usage error: unknown option, value out of range, no such device or case, an output path
+/// that cannot name a file (a directory, a missing directory).
 pub const USAGE: i32 = 2;
 /// `--validation` and the validation layer reported at least one warning or error.
 pub const VALIDATION: i32 = 3;
 /// A case did not match its CPU model (`--verify`, or the check before timing).
 pub const VERIFICATION: i32 = 4;
-/// Interrupted by Ctrl-C (SIGINT); what was measured so far was still written.
+/// Interrupted by Ctrl-C (SIGINT); what was measured so far was still printed and written.
+/// SIGTERM and SIGHUP stop a run the same way with 143 and 129 (128 + the signal's number).
 pub const INTERRUPTED: i32 = 130;

@@ -1,0 +1,514 @@
+//! Reading a saved JSON report back (`perftest compare`, `perftest render`), as untrusted input.
+//!
+//! Only regular files are read (a FIFO, a device such as `/dev/zero` or a directory is refused
+//! before it is opened), up to [`MAX_REPORT_BYTES`]. The schema string is checked before the
+//! layout, then every value the figures are derived from is checked ([`check_values`]): a report
+//! that passes can be rendered and compared without surprises. Every error is one line naming
+//! the file (and the case, where one is at fault).
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use crate::output::printable::{printable, printable_path as shown};
+use crate::report::{CaseStatus, Report, SCHEMA};
+use crate::sizing::group_total;
+
+/// The largest report read: 256 MiB (a full run of every suite is a few MB).
+pub const MAX_REPORT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The longest sample accepted: 600 s, the largest `--fence-timeout-ms`, in nanoseconds. No
+/// dispatch that took longer can have been measured.
+pub const MAX_SAMPLE_NS: f64 = 600e9;
+
+/// Why a report could not be read. Every message is one line and names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file does not exist.
+    #[error("{}: no such file", shown(path))]
+    Missing {
+        /// The file asked for.
+        path: PathBuf,
+    },
+    /// The path exists but is not a regular file (a directory, FIFO, device, socket).
+    #[error(
+        "{}: not a regular file ({what}); reports are read from regular files only",
+        shown(path)
+    )]
+    NotRegular {
+        /// The file asked for.
+        path: PathBuf,
+        /// What it is instead.
+        what: &'static str,
+    },
+    /// The file is larger than [`MAX_REPORT_BYTES`].
+    #[error("{}: larger than the {} MiB a report may have", shown(path), MAX_REPORT_BYTES >> 20)]
+    TooLarge {
+        /// The file asked for.
+        path: PathBuf,
+    },
+    /// The file exists but could not be read.
+    #[error("cannot read {}: {source}", shown(path))]
+    Read {
+        /// The file asked for.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// The file is not JSON, or not a report of the expected layout.
+    #[error("{} is not a valid perftest report: {}", shown(path), printable(&source.to_string()))]
+    Malformed {
+        /// The file asked for.
+        path: PathBuf,
+        /// What the JSON parser said.
+        source: serde_json::Error,
+    },
+    /// The file is a report of another schema (or has no schema string).
+    #[error(
+        "{} has schema {}, but this perftest reads {expected:?}",
+        shown(path),
+        found.as_deref().map_or_else(|| "(none)".to_string(), |s| format!("{:?}", printable(s)))
+    )]
+    Schema {
+        /// The file asked for.
+        path: PathBuf,
+        /// The file's `schema` string, if it has one.
+        found: Option<String>,
+        /// The schema this perftest reads.
+        expected: &'static str,
+    },
+    /// The layout is right but a value cannot be true (see [`check_values`]).
+    #[error("{} is not a valid perftest report: {problem}", shown(path))]
+    Invalid {
+        /// The file asked for.
+        path: PathBuf,
+        /// What is wrong, naming the case.
+        problem: String,
+    },
+}
+
+/// Reads, parses and checks the report at `path`.
+pub fn load_report(path: &Path) -> Result<Report, ReadError> {
+    let bytes = read_limited(path, MAX_REPORT_BYTES)?;
+    parse_report(&bytes, path)
+}
+
+/// The bytes of the regular file at `path`, refusing anything else and anything larger than
+/// `limit` bytes.
+fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let read_error = |source: io::Error| {
+        if source.kind() == io::ErrorKind::NotFound {
+            ReadError::Missing {
+                path: path.to_path_buf(),
+            }
+        } else {
+            ReadError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    };
+    // Decided before opening: opening a FIFO without a writer would block forever.
+    let meta = std::fs::metadata(path).map_err(read_error)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular {
+            path: path.to_path_buf(),
+            what: file_kind(&meta),
+        });
+    }
+    let file = File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    // The size is enforced while reading too: the file may grow after the check.
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(bytes)
+}
+
+/// A word for what a non-regular file is.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    if meta.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a file"
+}
+
+/// Parses and checks report JSON read from `path` (used in messages only). The schema string is
+/// checked before the layout, so a report from another perftest version gets a schema error
+/// rather than a confusing missing-field one.
+pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, ReadError> {
+    let malformed = |source| ReadError::Malformed {
+        path: path.to_path_buf(),
+        source,
+    };
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
+    let found = value.get("schema").and_then(|s| s.as_str());
+    if found != Some(SCHEMA) {
+        return Err(ReadError::Schema {
+            path: path.to_path_buf(),
+            found: found.map(str::to_string),
+            expected: SCHEMA,
+        });
+    }
+    let report: Report = serde_json::from_value(value).map_err(malformed)?;
+    check_values(&report).map_err(|problem| ReadError::Invalid {
+        path: path.to_path_buf(),
+        problem,
+    })?;
+    Ok(report)
+}
+
+/// Checks what the JSON layout cannot: case ids are non-empty and unique, and every measured
+/// case has a measurement whose `groups` is the product of its `dims` (each at least 1) and
+/// whose samples are finite, positive and at most [`MAX_SAMPLE_NS`]. The error names the case.
+pub fn check_values(report: &Report) -> Result<(), String> {
+    let mut seen = HashSet::with_capacity(report.cases.len());
+    for (index, case) in report.cases.iter().enumerate() {
+        let id = printable(&case.id);
+        let at = |problem: String| format!("case {} ({id:?}): {problem}", index + 1);
+        if case.id.is_empty() {
+            return Err(at("empty id".into()));
+        }
+        if !seen.insert(case.id.as_str()) {
+            return Err(at("the id appears twice".into()));
+        }
+        let Some(m) = &case.measurement else {
+            if case.status == CaseStatus::Measured {
+                return Err(at("measured, but without a measurement".into()));
+            }
+            continue;
+        };
+        if m.dims.contains(&0) {
+            return Err(at(format!("dims {:?} has a zero dimension", m.dims)));
+        }
+        if m.groups != group_total(m.dims) {
+            return Err(at(format!(
+                "groups {} is not the product of dims {:?}",
+                m.groups, m.dims
+            )));
+        }
+        if case.status == CaseStatus::Measured && m.samples_ns.is_empty() {
+            return Err(at("measured, but without samples".into()));
+        }
+        if let Some((i, s)) = m
+            .samples_ns
+            .iter()
+            .enumerate()
+            .find(|(_, s)| !(s.is_finite() && **s > 0.0 && **s <= MAX_SAMPLE_NS))
+        {
+            return Err(at(format!(
+                "sample {} is {s} ns (samples must be positive and at most {MAX_SAMPLE_NS:e} ns)",
+                i + 1
+            )));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::{Exporter, JsonExporter};
+    use crate::report::tests::sample_report;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("perftest-read-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn json(report: &Report) -> Vec<u8> {
+        JsonExporter.serialize(report).unwrap()
+    }
+
+    #[test]
+    fn loads_exported_json() {
+        let report = sample_report();
+        let loaded = parse_report(&json(&report), Path::new("a.json")).unwrap();
+        assert_eq!(loaded, report);
+    }
+
+    #[test]
+    fn schema_mismatch() {
+        let mut report = sample_report();
+        report.schema = "perftest-report/2".to_string();
+        let bytes = serde_json::to_vec(&report).unwrap();
+        let error = parse_report(&bytes, Path::new("new.json")).unwrap_err();
+        assert!(
+            matches!(&error, ReadError::Schema { found: Some(f), .. } if f == "perftest-report/2")
+        );
+        assert_eq!(
+            error.to_string(),
+            "new.json has schema \"perftest-report/2\", but this perftest reads \"perftest-report/1\""
+        );
+        let error = parse_report(b"{\"cases\": []}", Path::new("x.json")).unwrap_err();
+        assert!(matches!(error, ReadError::Schema { found: None, .. }));
+        assert!(error.to_string().contains("has schema (none)"), "{error}");
+    }
+
+    #[test]
+    fn malformed_input() {
+        let error = parse_report(b"{not json", Path::new("bad.json")).unwrap_err();
+        assert!(matches!(error, ReadError::Malformed { .. }));
+        assert!(error
+            .to_string()
+            .starts_with("bad.json is not a valid perftest report: "));
+        // Right schema, wrong layout.
+        let error = parse_report(
+            b"{\"schema\": \"perftest-report/1\", \"cases\": 3}",
+            Path::new("odd.json"),
+        )
+        .unwrap_err();
+        assert!(matches!(error, ReadError::Malformed { .. }), "{error}");
+        assert!(error.to_string().contains("odd.json"));
+    }
+
+    /// Each impossible value is refused with a message naming the case.
+    #[test]
+    fn impossible_values_are_refused() {
+        type Edit = fn(&mut Report);
+        let edits: [(Edit, &str); 8] = [
+            (
+                |r| r.cases[0].measurement.as_mut().unwrap().samples_ns[1] = -5.0,
+                "sample 2 is -5 ns",
+            ),
+            (
+                |r| r.cases[0].measurement.as_mut().unwrap().samples_ns[0] = 0.0,
+                "sample 1 is 0 ns",
+            ),
+            (
+                |r| r.cases[0].measurement.as_mut().unwrap().samples_ns[0] = 1e300,
+                "samples must be positive",
+            ),
+            (
+                |r| r.cases[0].measurement.as_mut().unwrap().groups = 7,
+                "groups 7 is not the product of dims [4000, 1, 1]",
+            ),
+            (
+                |r| r.cases[0].measurement.as_mut().unwrap().dims = [0, 1, 1],
+                "zero dimension",
+            ),
+            (
+                |r| r.cases[0].measurement.as_mut().unwrap().samples_ns.clear(),
+                "without samples",
+            ),
+            (|r| r.cases[0].measurement = None, "without a measurement"),
+            (
+                |r| {
+                    let copy = r.cases[0].clone();
+                    r.cases.push(copy);
+                },
+                "the id appears twice",
+            ),
+        ];
+        for (edit, needle) in edits {
+            let mut report = sample_report();
+            edit(&mut report);
+            let error = parse_report(&json(&report), Path::new("bad.json")).unwrap_err();
+            let text = error.to_string();
+            assert!(matches!(error, ReadError::Invalid { .. }), "{text}");
+            assert!(text.contains(needle), "{needle:?} not in {text}");
+            assert!(text.contains("typed.r8.uniform"), "{text}");
+            assert_eq!(text.lines().count(), 1, "{text}");
+        }
+    }
+
+    #[test]
+    fn files_that_are_not_regular_are_refused_before_opening() {
+        let dir = scratch("kinds");
+        let missing = dir.join("absent.json");
+        let error = load_report(&missing).unwrap_err();
+        assert!(matches!(&error, ReadError::Missing { path } if path == &missing));
+        assert!(error.to_string().contains("absent.json: no such file"));
+
+        let present = dir.join("present.json");
+        let report = sample_report();
+        std::fs::write(&present, json(&report)).unwrap();
+        assert_eq!(load_report(&present).unwrap(), report);
+
+        let error = load_report(&dir).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("not a regular file (a directory)"),
+            "{error}"
+        );
+
+        // The size limit (shown with a small one: the real one is 256 MiB).
+        let size = std::fs::metadata(&present).unwrap().len();
+        assert!(read_limited(&present, size).is_ok());
+        let error = read_limited(&present, size - 1).unwrap_err();
+        assert!(matches!(error, ReadError::TooLarge { .. }), "{error}");
+
+        // A FIFO with no writer: refused at once instead of blocking forever.
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let error = load_report(&fifo).unwrap_err();
+            assert!(error.to_string().contains("(a FIFO)"), "{error}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn control_characters_in_paths_and_schemas_are_escaped() {
+        let mut report = sample_report();
+        report.schema = "x\u{1b}[2J\ny".into();
+        let bytes = serde_json::to_vec(&report).unwrap();
+        let error = parse_report(&bytes, Path::new("a\nb.json")).unwrap_err();
+        let text = error.to_string();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(!text.contains('\u{1b}'), "{text}");
+    }
+
+    /// A small deterministic generator (xorshift64*), so a failure is reproducible by seed.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    /// Odd values a hostile or damaged report may hold in place of any value.
+    fn odd_value(rng: &mut Rng) -> serde_json::Value {
+        use serde_json::json;
+        let long = "\u{1b}[2J|`<b>&\n".repeat(1 + rng.below(3) * 20_000);
+        match rng.below(14) {
+            0 => json!(null),
+            1 => json!(-1.0),
+            2 => json!(0),
+            3 => json!(1e308),
+            4 => json!(u64::MAX),
+            5 => json!(i64::MIN),
+            6 => json!(long),
+            7 => json!(""),
+            8 => json!([]),
+            9 => json!({}),
+            10 => json!([0, 0, 0]),
+            11 => json!("measured"),
+            12 => json!(true),
+            _ => json!(f64::MIN_POSITIVE),
+        }
+    }
+
+    /// Replaces a random value somewhere in the tree (or duplicates an array element).
+    fn mutate(value: &mut serde_json::Value, rng: &mut Rng, depth: u32) {
+        use serde_json::Value;
+        match value {
+            Value::Object(map) if !map.is_empty() && depth < 6 => {
+                let key = map
+                    .keys()
+                    .nth(rng.below(map.len()))
+                    .cloned()
+                    .unwrap_or_default();
+                if let Some(child) = map.get_mut(&key) {
+                    if rng.below(3) == 0 {
+                        *child = odd_value(rng);
+                    } else {
+                        mutate(child, rng, depth + 1);
+                    }
+                }
+            }
+            Value::Array(items) if !items.is_empty() && depth < 6 => {
+                let at = rng.below(items.len());
+                match rng.below(4) {
+                    0 => {
+                        let copy = items[at].clone();
+                        items.push(copy);
+                    }
+                    1 => items[at] = odd_value(rng),
+                    _ => mutate(&mut items[at], rng, depth + 1),
+                }
+            }
+            _ => *value = odd_value(rng),
+        }
+    }
+
+    /// Reads mutated reports (values replaced, elements duplicated, bytes truncated or flipped)
+    /// and sends every accepted one through every exporter and `compare`: nothing panics, and
+    /// every rejection is a one-line message naming the file.
+    #[test]
+    fn fuzzed_reports_never_panic() {
+        use crate::compare::{compare, render};
+        use crate::export::{exporter, ExportFormat};
+        use clap::ValueEnum;
+
+        let original = serde_json::to_value(sample_report()).unwrap();
+        let pristine = sample_report();
+        let path = Path::new("fuzz.json");
+        let (mut accepted, mut rejected) = (0, 0);
+        for seed in 1..=1500u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+            let mut value = original.clone();
+            for _ in 0..1 + rng.below(3) {
+                mutate(&mut value, &mut rng, 0);
+            }
+            let mut bytes = serde_json::to_vec(&value).unwrap();
+            match rng.below(6) {
+                0 => bytes.truncate(rng.below(bytes.len())),
+                1 => {
+                    let at = rng.below(bytes.len());
+                    bytes[at] ^= 1 << rng.below(8);
+                }
+                _ => {}
+            }
+            let outcome = std::panic::catch_unwind(|| match parse_report(&bytes, path) {
+                Ok(report) => {
+                    for format in ExportFormat::value_variants() {
+                        let _ = exporter(*format).serialize(&report);
+                    }
+                    let _ = render(&compare(&pristine, &report), "a", "b");
+                    let _ = render(&compare(&report, &report), "a", "b");
+                    Ok(())
+                }
+                Err(e) => Err(e.to_string()),
+            });
+            match outcome {
+                Ok(Ok(())) => accepted += 1,
+                Ok(Err(message)) => {
+                    rejected += 1;
+                    assert_eq!(message.lines().count(), 1, "seed {seed}: {message}");
+                    assert!(message.contains("fuzz.json"), "seed {seed}: {message}");
+                }
+                Err(_) => panic!(
+                    "seed {seed} panicked on {}",
+                    String::from_utf8_lossy(&bytes)
+                ),
+            }
+        }
+        // Both paths were exercised.
+        assert!(
+            accepted > 50 && rejected > 50,
+            "{accepted} accepted, {rejected} rejected"
+        );
+    }
+}
