@@ -87,7 +87,10 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(f) => {
-            eprintln!("perftest: {}", f.message);
+            // Messages quote arguments and file contents: control characters are escaped
+            // (line by line, as device-selection errors list the devices on further lines).
+            let lines: Vec<_> = f.message.lines().map(printable).collect();
+            eprintln!("perftest: {}", lines.join("\n"));
             ExitCode::from(f.code as u8)
         }
     }

@@ -310,6 +310,20 @@ fn filter_matching_nothing_is_a_usage_error() {
         .expect_one_line_error(USAGE, &["nothing-matches-this", "--list-cases"]);
 }
 
+/// Arguments are quoted in messages with control characters escaped.
+#[test]
+fn messages_escape_control_characters() {
+    for args in [
+        &["--filter", "\u{1b}[31mred"][..],
+        &["gpu\u{1b}]0;x\u{7}"][..],
+    ] {
+        let run = perftest(args);
+        run.expect_code(USAGE);
+        assert!(run.stderr.contains("\\u{1b}"), "{args:?}:\n{run}");
+        assert!(!run.stderr.contains('\u{1b}'), "{args:?}:\n{run}");
+    }
+}
+
 #[test]
 fn unknown_baseline_is_a_usage_error() {
     perftest(&["--baseline", "no.such.case"]).expect_one_line_error(USAGE, &["no.such.case"]);
