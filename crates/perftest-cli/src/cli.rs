@@ -29,12 +29,13 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Compare two JSON reports: per-case throughput ratio B/A, median and max change.
+    /// Compare JSON reports. Two: per-case throughput ratio B/A, median and max change. Three
+    /// or more (one per GPU or node): per case the median over them, each one's deviation,
+    /// and outliers flagged (exit 6).
     Compare {
-        /// The reference report (A).
-        a: PathBuf,
-        /// The report compared with it (B).
-        b: PathBuf,
+        /// The reports; the first is the reference when there are two (A, then B).
+        #[arg(required = true, num_args = 2.., value_name = "REPORT")]
+        reports: Vec<PathBuf>,
     },
     /// Print a saved JSON report again in another format (e.g. a Markdown table).
     Render {
@@ -64,6 +65,13 @@ pub struct RunArgs {
     /// List the devices (one line per device and compute queue family) and exit.
     #[arg(long)]
     pub list: bool,
+
+    /// Run on every physical device at once (its first compute queue family), one thread and
+    /// one report each, then print a node summary flagging outlier devices (exit 6). With
+    /// --output, the path must contain {device} (replaced by the device's --list number) or
+    /// name a directory.
+    #[arg(long, conflicts_with_all = ["device_name", "device_index", "verify", "list", "list_cases"])]
+    pub all_devices: bool,
 
     /// List the cases (id and name, in the original's order) and exit.
     #[arg(long)]
@@ -259,6 +267,8 @@ mod tests {
         let cli = parse(&["compare", "a.json", "b.json"]).unwrap();
         assert!(matches!(cli.command, Some(Command::Compare { .. })));
         assert!(parse(&["compare", "a.json"]).is_err());
+        let cli = parse(&["compare", "a.json", "b.json", "c.json"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Compare { reports }) if reports.len() == 3));
         let cli = parse(&["render", "a.json", "--format", "markdown"]).unwrap();
         assert!(matches!(
             cli.command,
@@ -275,10 +285,7 @@ mod tests {
         for (args, needle) in [
             (&["--frobnicate"][..], "unexpected argument '--frobnicate'"),
             (&["--samples", "ten"][..], "invalid value 'ten'"),
-            (
-                &["compare", "a.json"][..],
-                "required arguments were not provided: <B>",
-            ),
+            (&["compare", "a.json"][..], "2 values required"),
             (&["--verify", "--no-verify"][..], "cannot be used with"),
         ] {
             let error = parse(args).unwrap_err();

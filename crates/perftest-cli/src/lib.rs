@@ -10,7 +10,8 @@
 //! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown) and
 //!   where `--output` goes,
 //! - [`report_file`]: reading a saved report back, as untrusted input,
-//! - [`compare`]: `perftest compare A.json B.json`.
+//! - [`compare`]: `perftest compare A.json B.json`,
+//! - [`node`]: many reports side by side (every GPU of a node, many nodes) and the outlier rule.
 
 #![warn(missing_docs)]
 
@@ -18,6 +19,7 @@ pub mod benchmark;
 pub mod cli;
 pub mod compare;
 pub mod export;
+pub mod node;
 pub mod options;
 pub mod output;
 pub mod report;

@@ -7,20 +7,22 @@ use std::sync::Arc;
 
 use clap::Parser;
 use perftest_cases::{find_case, original_cases, select_cases};
-use perftest_cli::benchmark::suite::{run_timing, RunEnd};
+use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
 use perftest_cli::cli::{normalize_args, usage_error_text, Cli, Command};
 use perftest_cli::compare::{compare, render};
 use perftest_cli::export::{exporter, ExportFormat, OutputError, OutputTarget};
+use perftest_cli::node::{self, OutlierRule};
 use perftest_cli::options::{Mode, Options};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::{printable, printable_path};
 use perftest_cli::output::progress::Progress;
-use perftest_cli::report::CaseStatus;
+use perftest_cli::report::{CaseStatus, Report};
 use perftest_cli::report_file::load_report;
 use perftest_cli::stop_signals::StopSignals;
 use perftest_core::{
-    compute_targets, listing, select, Bench, Context, Error, Instance, InstanceOptions,
+    compute_targets, first_family_per_device, listing, select, Bench, ComputeTarget, Context,
+    Error, Instance, InstanceOptions,
 };
 
 /// Environment variable naming the Vulkan loader library to use instead of the system's.
@@ -74,7 +76,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Some(Command::Compare { a, b }) => run_compare(a, b),
+        Some(Command::Compare { reports }) => run_compare(reports),
         Some(Command::Render {
             report,
             format,
@@ -96,16 +98,32 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_compare(a: &Path, b: &Path) -> Result<i32, Failure> {
-    let ra = load_report(a).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
-    let rb = load_report(b).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
-    let table = render(
-        &compare(&ra, &rb),
-        &a.display().to_string(),
-        &b.display().to_string(),
-    );
-    print_stdout(&table)?;
-    Ok(exit_code::SUCCESS)
+fn run_compare(paths: &[std::path::PathBuf]) -> Result<i32, Failure> {
+    let reports = paths
+        .iter()
+        .map(|p| load_report(p).map_err(|e| Failure::new(exit_code::FAILURE, e)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let labels: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    if let [a, b] = &reports[..] {
+        print_stdout(&render(&compare(a, b), &labels[0], &labels[1]))?;
+        return Ok(exit_code::SUCCESS);
+    }
+    // Three or more: one column per report and the outlier rule.
+    let refs: Vec<&Report> = reports.iter().collect();
+    let summary = node::summarize(&refs, &labels, OutlierRule::default());
+    let describe = |r: usize| {
+        let d = &reports[r].device;
+        match &d.pci_bus {
+            Some(pci) => format!("{}, PCI {pci}", d.name),
+            None => d.name.clone(),
+        }
+    };
+    print_stdout(&node::render(&summary, &describe))?;
+    Ok(if summary.flagged_reports().is_empty() {
+        exit_code::SUCCESS
+    } else {
+        exit_code::OUTLIER
+    })
 }
 
 fn run_render(report: &Path, format: ExportFormat, output: Option<&Path>) -> Result<i32, Failure> {
@@ -172,12 +190,12 @@ fn run(options: &Options) -> Result<i32, Failure> {
         ));
     }
     // Before any GPU work: a path that can never be written is reported now, not after the run.
-    let output = options
-        .output
-        .as_deref()
-        .map(OutputTarget::check)
-        .transpose()
-        .map_err(output_failure)?;
+    let output = match options.output.as_deref() {
+        // Checked per device once the devices are known (the path holds {device}).
+        Some(_) if options.all_devices => None,
+        Some(path) => Some(OutputTarget::check(path).map_err(output_failure)?),
+        None => None,
+    };
     // Installed before the device is set up, so a stop signal at any point ends the run
     // cleanly (a failure to install them only loses that comfort).
     let signals = match options.mode {
@@ -212,6 +230,16 @@ fn run(options: &Options) -> Result<i32, Failure> {
     }
     if summaries.is_empty() {
         return Err(core_failure(Error::NoComputeTarget));
+    }
+    if let (true, Mode::Time { verify_first }) = (options.all_devices, options.mode) {
+        let code = run_all_devices(&instance, &targets, &cases, options, verify_first, &signals);
+        return match code {
+            Ok(code) => Ok(validation_code(&instance, code)),
+            Err(failure) => {
+                validation_code(&instance, failure.code);
+                Err(failure)
+            }
+        };
     }
     let chosen = select(&summaries, &options.device).map_err(|e| core_failure(e.into()))?;
     let target = &targets[chosen];
@@ -325,29 +353,54 @@ fn run_time(
     );
     progress.finish();
     if options.verbose {
-        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-        eprintln!(
-            "perftest: pipelines {:.0} ms, verification {:.0} ms, clock warm-up {:.0} ms, measurements {:.0} ms",
-            ms(phases.pipelines),
-            ms(phases.verification),
-            ms(phases.warmup),
-            ms(phases.measurement)
-        );
+        print_phases("", &phases);
     }
-
-    let render = |format: ExportFormat| {
-        exporter(format)
-            .serialize(&report)
-            .map_err(|e| Failure::new(exit_code::FAILURE, e))
-    };
-    // The table first, so a report that cannot be written loses nothing that was measured.
+    // Without --output, stdout gets the report in --format; with it, the text table.
     let stdout_format = if output.is_some() {
         ExportFormat::Text
     } else {
         options.format
     };
-    print_stdout(&String::from_utf8_lossy(&render(stdout_format)?))?;
+    let delivered = deliver(
+        &report,
+        &end,
+        stdout_format,
+        options.format,
+        output,
+        signals,
+    )?;
+    run_exit_code(&report, end, delivered, signals)
+}
 
+fn print_phases(prefix: &str, phases: &PhaseTimes) {
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    eprintln!(
+        "perftest: {prefix}pipelines {:.0} ms, verification {:.0} ms, clock warm-up {:.0} ms, measurements {:.0} ms",
+        ms(phases.pipelines),
+        ms(phases.verification),
+        ms(phases.warmup),
+        ms(phases.measurement)
+    );
+}
+
+/// Prints a finished (or stopped) run's report on stdout in `stdout_format`, then writes it in
+/// `file_format` to `output` — only when the run completed or measured at least one case, so
+/// an early stop never replaces an earlier report. Returns the error of a failed write.
+fn deliver(
+    report: &Report,
+    end: &RunEnd,
+    stdout_format: ExportFormat,
+    file_format: ExportFormat,
+    output: Option<&OutputTarget>,
+    signals: &StopSignals,
+) -> Result<Option<OutputError>, Failure> {
+    let render = |format: ExportFormat| {
+        exporter(format)
+            .serialize(report)
+            .map_err(|e| Failure::new(exit_code::FAILURE, e))
+    };
+    // The table first, so a report that cannot be written loses nothing that was measured.
+    print_stdout(&String::from_utf8_lossy(&render(stdout_format)?))?;
     let measured = report
         .cases
         .iter()
@@ -358,7 +411,7 @@ fn run_time(
     if let Some(target) = output {
         let path = printable_path(target.path());
         if matches!(end, RunEnd::Complete) || measured > 0 {
-            match target.write(&render(options.format)?) {
+            match target.write(&render(file_format)?) {
                 Ok(()) => written = Some(path),
                 Err(e) => write_error = Some(e),
             }
@@ -376,6 +429,17 @@ fn run_time(
             signals.name()
         );
     }
+    Ok(write_error)
+}
+
+/// The exit code of one device's run: a failed write or a fatal device error (1), a stop
+/// signal (128 + its number), a verification mismatch (4), else success.
+fn run_exit_code(
+    report: &Report,
+    end: RunEnd,
+    write_error: Option<OutputError>,
+    signals: &StopSignals,
+) -> Result<i32, Failure> {
     if let Some(e) = write_error {
         let also = match &end {
             RunEnd::Fatal(fatal) => format!(" (and the run stopped: {fatal})"),
@@ -396,5 +460,171 @@ fn run_time(
         RunEnd::Fatal(e) => Err(Failure::new(exit_code::FAILURE, e)),
         RunEnd::Complete if verification_failed => Ok(exit_code::VERIFICATION),
         RunEnd::Complete => Ok(exit_code::SUCCESS),
+    }
+}
+
+/// The output of device `number` (its `--list` number) for `--all-devices`: `{device}` in the
+/// path replaced by the number, or `perftest-device-N.EXT` in the directory the path names.
+fn device_output(
+    path: &Path,
+    number: usize,
+    format: ExportFormat,
+) -> Result<OutputTarget, Failure> {
+    let text = path.to_string_lossy();
+    let file = if text.contains(DEVICE_PLACEHOLDER) {
+        std::path::PathBuf::from(text.replace(DEVICE_PLACEHOLDER, &number.to_string()))
+    } else if text.ends_with('/') || path.is_dir() {
+        path.join(format!("perftest-device-{number}.{}", format.extension()))
+    } else {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            format!(
+                "--output {}: with --all-devices the path must contain {DEVICE_PLACEHOLDER} or name a directory",
+                printable_path(path)
+            ),
+        ));
+    };
+    OutputTarget::check(&file).map_err(output_failure)
+}
+
+/// What `{device}` in an `--all-devices` output path is replaced by: the device's number.
+const DEVICE_PLACEHOLDER: &str = "{device}";
+
+/// One device's share of an `--all-devices` run.
+struct DeviceRun {
+    number: usize,
+    description: String,
+    outcome: Result<(Report, RunEnd, PhaseTimes), Failure>,
+}
+
+/// `--all-devices`: the suite on every physical device at once (one thread each, the first
+/// compute family of each device), each report printed and written, then the node summary.
+fn run_all_devices(
+    instance: &Arc<Instance>,
+    targets: &[ComputeTarget],
+    cases: &[perftest_cases::Case],
+    options: &Options,
+    verify_first: bool,
+    signals: &StopSignals,
+) -> Result<i32, Failure> {
+    let picked = first_family_per_device(targets);
+    // Every output is checked before any GPU work.
+    let outputs = picked
+        .iter()
+        .map(|&i| {
+            options
+                .output
+                .as_deref()
+                .map(|p| device_output(p, i + 1, options.format))
+                .transpose()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let runs: Vec<DeviceRun> = std::thread::scope(|scope| {
+        let handles: Vec<_> = picked
+            .iter()
+            .map(|&i| {
+                let target = &targets[i];
+                let instance = Arc::clone(instance);
+                scope.spawn(move || {
+                    let outcome = (|| {
+                        let mut context = Context::new(instance, target).map_err(core_failure)?;
+                        context.set_fence_timeout(options.fence_timeout);
+                        let mut bench = Bench::new(context).map_err(core_failure)?;
+                        Ok(run_timing(
+                            &mut bench,
+                            cases,
+                            options,
+                            verify_first,
+                            signals.flag(),
+                            &mut |_, _, _| {},
+                        ))
+                    })();
+                    DeviceRun {
+                        number: i + 1,
+                        description: target.summary.describe(),
+                        outcome,
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .zip(&picked)
+            .map(|(h, &i)| {
+                h.join().unwrap_or_else(|_| DeviceRun {
+                    number: i + 1,
+                    description: targets[i].summary.describe(),
+                    outcome: Err(Failure::new(
+                        exit_code::FAILURE,
+                        "the device's thread panicked",
+                    )),
+                })
+            })
+            .collect()
+    });
+
+    let mut code = exit_code::SUCCESS;
+    let mut worst = |c: i32| code = worse(code, c);
+    let mut summarized: Vec<(String, String, Report)> = Vec::new();
+    for (run, output) in runs.into_iter().zip(&outputs) {
+        print_stdout(&format!(
+            "== device {}: {} ==",
+            run.number,
+            printable(&run.description)
+        ))?;
+        match run.outcome {
+            Err(f) => {
+                eprintln!("perftest: device {}: {}", run.number, printable(&f.message));
+                worst(f.code);
+            }
+            Ok((report, end, phases)) => {
+                if options.verbose {
+                    print_phases(&format!("device {}: ", run.number), &phases);
+                }
+                let write_error = deliver(
+                    &report,
+                    &end,
+                    ExportFormat::Text,
+                    options.format,
+                    output.as_ref(),
+                    signals,
+                )?;
+                match run_exit_code(&report, end, write_error, signals) {
+                    Ok(c) => worst(c),
+                    Err(f) => {
+                        eprintln!("perftest: device {}: {}", run.number, printable(&f.message));
+                        worst(f.code);
+                    }
+                }
+                summarized.push((format!("#{}", run.number), run.description, report));
+            }
+        }
+    }
+    let reports: Vec<&Report> = summarized.iter().map(|(_, _, r)| r).collect();
+    let labels: Vec<String> = summarized.iter().map(|(l, _, _)| l.clone()).collect();
+    let summary = node::summarize(&reports, &labels, OutlierRule::default());
+    print_stdout(&node::render(&summary, &|r| summarized[r].1.clone()))?;
+    if !summary.flagged_reports().is_empty() {
+        worst(exit_code::OUTLIER);
+    }
+    Ok(code)
+}
+
+/// The exit code that wins when several devices end differently: a failure, then a stop
+/// signal, then a verification mismatch, then an outlier, then success.
+fn worse(a: i32, b: i32) -> i32 {
+    let rank = |c: i32| match c {
+        exit_code::SUCCESS => 0,
+        exit_code::OUTLIER => 1,
+        exit_code::VERIFICATION => 2,
+        exit_code::VALIDATION => 3,
+        c if c > 128 => 4,
+        exit_code::USAGE => 5,
+        _ => 6,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
     }
 }

@@ -59,6 +59,8 @@ pub struct Options {
     pub fence_timeout: Duration,
     /// Print phase timings.
     pub verbose: bool,
+    /// Run on every physical device at once.
+    pub all_devices: bool,
 }
 
 /// A value outside its documented range.
@@ -119,6 +121,14 @@ impl Options {
             return Err(bad(
                 "--filter",
                 format!("{empty:?} is empty and would select every case; leave --filter out to run them all"),
+            ));
+        }
+        if args.all_devices && args.output.is_none() && args.format != ExportFormat::Text {
+            return Err(bad(
+                "--all-devices",
+                "it prints one text table per device and a node summary; give --output with \
+                 {device} for reports in another --format"
+                    .into(),
             ));
         }
         if mode == Mode::Verify && (args.output.is_some() || args.format != ExportFormat::Text) {
@@ -183,6 +193,7 @@ impl Options {
             validation: args.validation,
             fence_timeout: Duration::from_millis(u64::from(timeout_ms)),
             verbose: args.verbose,
+            all_devices: args.all_devices,
         })
     }
 

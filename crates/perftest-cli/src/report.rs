@@ -80,6 +80,12 @@ pub struct DeviceInfo {
     /// dispatch sizes are then whole multiples of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resident_workgroups: Option<u32>,
+    /// PCI address as `nvidia-smi` prints it (`00000000:18:00.0`), when the driver reports it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pci_bus: Option<String>,
+    /// The device's UUID (`VkPhysicalDeviceIDProperties::deviceUUID`), when reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_uuid: Option<String>,
 }
 
 /// The settings a run was measured with.
@@ -402,6 +408,8 @@ pub(crate) mod tests {
             timestamp_valid_bits: 64,
             subgroup_size: 32,
             resident_workgroups: Some(1056),
+            pci_bus: Some("00000000:18:00.0".to_string()),
+            device_uuid: None,
         }
     }
 

@@ -26,6 +26,7 @@ const VERIFICATION: i32 = 4;
 const INTERRUPTED: i32 = 130;
 const TERMINATED: i32 = 143;
 const HUNG_UP: i32 = 129;
+const OUTLIER: i32 = 6;
 
 /// Cases of the original suite.
 const ALL_CASES: usize = 138;
@@ -209,7 +210,8 @@ fn exit_codes_match_the_documentation() {
             code::USAGE,
             code::VALIDATION,
             code::VERIFICATION,
-            code::INTERRUPTED
+            code::INTERRUPTED,
+            code::OUTLIER
         ],
         [
             SUCCESS,
@@ -217,7 +219,8 @@ fn exit_codes_match_the_documentation() {
             USAGE,
             VALIDATION,
             VERIFICATION,
-            INTERRUPTED
+            INTERRUPTED,
+            OUTLIER
         ]
     );
 }
@@ -993,5 +996,94 @@ fn a_closed_stdout_ends_quietly() {
     let run = Run::from_output(child.wait_with_output().unwrap());
     run.expect_code(SUCCESS);
     assert!(run.stderr.is_empty(), "{run}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--all-devices` end to end on this machine's devices (one on lavapipe): one report per
+/// device at the `{device}` path, a table per device, the node summary.
+#[test]
+fn all_devices_runs_every_device_and_summarizes() {
+    let dir = scratch("all-devices");
+    let pattern = dir.join("node-{device}.json");
+    let run = perftest_small(&[
+        "--all-devices",
+        "--filter",
+        "cbuffer",
+        "--format",
+        "json",
+        "-o",
+        path_str(&pattern),
+    ]);
+    run.expect_code(SUCCESS);
+    let devices = perftest(&["--list"]).stdout.lines().count();
+    let headers = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("== device "))
+        .count();
+    assert!(headers >= 1 && headers <= devices, "{run}");
+    assert!(run.stdout.contains("Node summary: "), "{run}");
+    let files = entries(&dir);
+    assert_eq!(files.len(), headers, "{files:?}");
+    for file in files {
+        assert!(
+            file.starts_with("node-") && file.ends_with(".json"),
+            "{file}"
+        );
+        let report = read_json(&dir.join(&file));
+        assert_eq!(report["cases"].as_array().unwrap().len(), 3);
+        assert!(
+            report["device"]["device_uuid"].is_string() || report["device"]["pci_bus"].is_string()
+        );
+    }
+    // An output path that would give every device the same file is refused before running.
+    let same = dir.join("same.json");
+    perftest_small(&[
+        "--all-devices",
+        "--filter",
+        "cbuffer",
+        "-o",
+        path_str(&same),
+    ])
+    .expect_one_line_error(USAGE, &["{device}"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `compare` of three or more reports: a column per report and the outlier rule; a report 3%
+/// slower on every case than three agreeing ones is flagged with exit code 6.
+#[test]
+fn compare_many_reports_flags_an_outlier() {
+    let dir = scratch("cmp-many");
+    let base = read_json(&real_report(&dir, "base.json"));
+    let mut paths = Vec::new();
+    for (i, scale) in [1.0, 1.0002, 0.9999, 1.03].iter().enumerate() {
+        let mut report = base.clone();
+        for case in report["cases"].as_array_mut().unwrap() {
+            if let Some(samples) = case["measurement"]["samples_ns"].as_array_mut() {
+                for s in samples {
+                    *s = Value::from(s.as_f64().unwrap() * scale);
+                }
+            }
+        }
+        let path = dir.join(format!("node{i}.json"));
+        std::fs::write(&path, serde_json::to_vec(&report).unwrap()).unwrap();
+        paths.push(path);
+    }
+    let args: Vec<&str> = std::iter::once("compare")
+        .chain(paths.iter().map(|p| path_str(p)))
+        .collect();
+    let run = perftest(&args);
+    run.expect_code(OUTLIER);
+    assert!(
+        run.stdout.contains(&format!(
+            "OUTLIER {}: 6 case(s) flagged",
+            path_str(&paths[3])
+        )),
+        "{run}"
+    );
+    // Without the slow one: no outlier.
+    let run = perftest(&args[..4]);
+    run.expect_code(SUCCESS);
+    assert!(run.stdout.contains("No outlier"), "{run}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -53,7 +53,10 @@ pub use kernels::{specialization, spirv_for};
 pub use probe::{CaseThroughput, ProbeReport, ProbeSettings, Ranking};
 pub use resources::{VERIFY_GROUPS, VERIFY_THREADS};
 pub use selection::{listing, select, DeviceChoice, DeviceType, SelectionError, TargetSummary};
-pub use targets::{compute_targets, describe_target, timestamp_compute_families, ComputeTarget};
+pub use targets::{
+    compute_targets, describe_target, first_family_per_device, timestamp_compute_families,
+    ComputeTarget,
+};
 pub use timing::elapsed;
 pub use validation::{Severity, ValidationMessage};
 pub use verification::{check, Mismatch, VerifyOutcome};

@@ -53,19 +53,29 @@ pub struct TargetSummary {
     pub queue_family: u32,
     /// Device type.
     pub device_type: DeviceType,
+    /// What tells identical devices apart: `PCI 00000000:18:00.0` (the address as
+    /// `nvidia-smi` prints it) where the driver reports it, else `UUID ...`; `None` when the
+    /// driver reports neither.
+    pub location: Option<String>,
 }
 
 impl TargetSummary {
-    /// The listing line without its number: `NAME (compute queue: Q, type: TYPE)`.
+    /// The listing line without its number: `NAME (compute queue: Q, type: TYPE)`, with
+    /// `, PCI ...` or `, UUID ...` before the parenthesis when the device reports one.
     pub fn describe(&self) -> String {
+        let location = self
+            .location
+            .as_deref()
+            .map_or_else(String::new, |l| format!(", {l}"));
         format!(
-            "{} (compute queue: {}, type: {})",
+            "{} (compute queue: {}, type: {}{location})",
             self.name, self.queue_family, self.device_type
         )
     }
 }
 
-/// Formats the numbered list `N: NAME (compute queue: Q, type: TYPE)`, N from 1.
+/// Formats the numbered list `N: NAME (compute queue: Q, type: TYPE[, PCI|UUID ...])`, N
+/// from 1.
 pub fn listing(targets: &[TargetSummary]) -> String {
     targets
         .iter()
@@ -184,7 +194,22 @@ mod tests {
             name: name.into(),
             queue_family: q,
             device_type: ty,
+            location: None,
         }
+    }
+
+    #[test]
+    fn location_tells_identical_devices_apart() {
+        let mut a = t("NVIDIA H200", 0, DeviceType::Discrete);
+        assert_eq!(
+            a.describe(),
+            "NVIDIA H200 (compute queue: 0, type: discrete GPU)"
+        );
+        a.location = Some("PCI 00000000:18:00.0".into());
+        assert_eq!(
+            a.describe(),
+            "NVIDIA H200 (compute queue: 0, type: discrete GPU, PCI 00000000:18:00.0)"
+        );
     }
 
     fn machine() -> Vec<TargetSummary> {

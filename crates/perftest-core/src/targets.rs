@@ -39,6 +39,12 @@ pub struct ComputeTarget {
     /// tells (`VK_NV_shader_sm_builtins`: SMs x warps per SM x 32; `VK_AMD_shader_core_properties`:
     /// CUs x SIMDs x waves per SIMD x wave size); `None` elsewhere.
     pub resident_workgroups: Option<u32>,
+    /// PCI address `DOMAIN:BUS:DEVICE.FUNCTION` in the form `nvidia-smi` prints
+    /// (`00000000:18:00.0`), from `VK_EXT_pci_bus_info`; `None` without the extension.
+    pub pci_bus: Option<String>,
+    /// `VkPhysicalDeviceIDProperties::deviceUUID` as 8-4-4-4-12 hex digits; `None` before
+    /// Vulkan 1.2 here.
+    pub device_uuid: Option<String>,
 }
 
 impl ComputeTarget {
@@ -102,6 +108,8 @@ pub fn describe_target(
     let mut driver_info = String::new();
     let mut subgroup_size = 0;
     let mut resident_workgroups = None;
+    let mut pci_bus = None;
+    let mut device_uuid = None;
     if props.api_version >= vk::API_VERSION_1_2 && instance_api_version >= vk::API_VERSION_1_2 {
         // SAFETY: plain query on a physical device of this instance.
         let extensions = unsafe { instance.enumerate_device_extension_properties(physical_device) }
@@ -111,25 +119,32 @@ pub fn describe_target(
                 .iter()
                 .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
         };
-        let (has_nv, has_amd) = (
+        let (has_nv, has_amd, has_pci) = (
             has(ash::nv::shader_sm_builtins::NAME),
             has(ash::amd::shader_core_properties::NAME),
+            has(ash::ext::pci_bus_info::NAME),
         );
         let mut driver = vk::PhysicalDeviceDriverProperties::default();
         let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
         let mut nv = vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV::default();
         let mut amd = vk::PhysicalDeviceShaderCorePropertiesAMD::default();
+        let mut pci = vk::PhysicalDevicePCIBusInfoPropertiesEXT::default();
+        let mut id = vk::PhysicalDeviceIDProperties::default();
         let mut props2 = vk::PhysicalDeviceProperties2::default()
             .push_next(&mut driver)
-            .push_next(&mut subgroup);
+            .push_next(&mut subgroup)
+            .push_next(&mut id);
         if has_nv {
             props2 = props2.push_next(&mut nv);
         }
         if has_amd {
             props2 = props2.push_next(&mut amd);
         }
-        // SAFETY: the first two chained structs are core in 1.2, which device and instance
-        // support; the vendor structs are chained only when the device has their extension.
+        if has_pci {
+            props2 = props2.push_next(&mut pci);
+        }
+        // SAFETY: the first three chained structs are core in 1.2, which device and instance
+        // support; the extension structs are chained only when the device has the extension.
         unsafe { instance.get_physical_device_properties2(physical_device, &mut props2) };
         let threads = if has_nv {
             u64::from(nv.shader_sm_count) * u64::from(nv.shader_warps_per_sm) * 32
@@ -153,6 +168,15 @@ pub fn describe_target(
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         subgroup_size = subgroup.subgroup_size;
+        pci_bus = has_pci.then(|| {
+            pci_address(
+                pci.pci_domain,
+                pci.pci_bus,
+                pci.pci_device,
+                pci.pci_function,
+            )
+        });
+        device_uuid = Some(uuid_text(&id.device_uuid));
     }
 
     ComputeTarget {
@@ -161,6 +185,7 @@ pub fn describe_target(
             name,
             queue_family,
             device_type: device_type(props.device_type),
+            location: location(pci_bus.as_deref(), device_uuid.as_deref()),
         },
         vendor_id: props.vendor_id,
         device_id: props.device_id,
@@ -174,12 +199,54 @@ pub fn describe_target(
         max_compute_work_group_count: props.limits.max_compute_work_group_count,
         queue_count: family.queue_count,
         resident_workgroups,
+        pci_bus,
+        device_uuid,
     }
+}
+
+/// A PCI address as `nvidia-smi` prints it: `00000000:18:00.0`.
+pub fn pci_address(domain: u32, bus: u32, device: u32, function: u32) -> String {
+    format!("{domain:08x}:{bus:02x}:{device:02x}.{function:x}")
+}
+
+/// A 16-byte UUID as 8-4-4-4-12 lowercase hex digits.
+pub fn uuid_text(bytes: &[u8; 16]) -> String {
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}
+
+/// What the device list shows to tell identical devices apart: the PCI address when known,
+/// else the UUID.
+pub fn location(pci_bus: Option<&str>, device_uuid: Option<&str>) -> Option<String> {
+    pci_bus
+        .map(|p| format!("PCI {p}"))
+        .or_else(|| device_uuid.map(|u| format!("UUID {u}")))
 }
 
 /// Workgroups of 256 threads that fit in `threads` resident threads (`None` for none).
 pub fn resident_groups(threads: u64) -> Option<u32> {
     u32::try_from(threads / 256).ok().filter(|&g| g > 0)
+}
+
+/// Indices into `targets` (as [`compute_targets`] lists them) of the first target of each
+/// physical device: one queue family per device, for running on every device of a machine.
+pub fn first_family_per_device(targets: &[ComputeTarget]) -> Vec<usize> {
+    let mut seen = Vec::new();
+    let mut picked = Vec::new();
+    for (i, t) in targets.iter().enumerate() {
+        if !seen.contains(&t.physical_device) {
+            seen.push(t.physical_device);
+            picked.push(i);
+        }
+    }
+    picked
 }
 
 /// Lists every compute target of `instance`, in physical-device then queue-family order.
@@ -239,5 +306,61 @@ mod tests {
         // A device without any timestamp-capable compute queue yields no target.
         assert!(timestamp_compute_families(&families[1..2]).is_empty());
         assert!(timestamp_compute_families(&families[3..]).is_empty());
+    }
+
+    #[test]
+    fn identities_in_the_forms_other_tools_print() {
+        assert_eq!(pci_address(0, 0x18, 0, 0), "00000000:18:00.0");
+        assert_eq!(pci_address(1, 0xab, 0x1f, 7), "00000001:ab:1f.7");
+        let mut bytes = [0u8; 16];
+        bytes
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, b)| *b = i as u8 * 17);
+        assert_eq!(uuid_text(&bytes), "00112233-4455-6677-8899-aabbccddeeff");
+        assert_eq!(
+            location(Some("00000000:18:00.0"), Some("u")).as_deref(),
+            Some("PCI 00000000:18:00.0")
+        );
+        assert_eq!(location(None, Some("u")).as_deref(), Some("UUID u"));
+        assert_eq!(location(None, None), None);
+    }
+
+    /// One target per physical device: the first timestamp-capable compute family of each.
+    #[test]
+    fn one_target_per_physical_device() {
+        use ash::vk::Handle;
+        let target = |device: u64, family: u32| ComputeTarget {
+            physical_device: vk::PhysicalDevice::from_raw(device),
+            summary: TargetSummary {
+                name: "GPU".into(),
+                queue_family: family,
+                device_type: crate::selection::DeviceType::Discrete,
+                location: None,
+            },
+            vendor_id: 0,
+            device_id: 0,
+            driver_name: String::new(),
+            driver_info: String::new(),
+            driver_version: 0,
+            api_version: 0,
+            subgroup_size: 0,
+            timestamp_period: 1.0,
+            timestamp_valid_bits: 64,
+            max_compute_work_group_count: [1; 3],
+            queue_count: 1,
+            resident_workgroups: None,
+            pci_bus: None,
+            device_uuid: None,
+        };
+        let targets = [
+            target(1, 0),
+            target(1, 2),
+            target(2, 0),
+            target(2, 2),
+            target(3, 1),
+        ];
+        assert_eq!(first_family_per_device(&targets), vec![0, 2, 4]);
+        assert!(first_family_per_device(&[]).is_empty());
     }
 }

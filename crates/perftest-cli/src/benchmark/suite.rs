@@ -51,6 +51,8 @@ pub fn device_info(target: &ComputeTarget) -> DeviceInfo {
         timestamp_valid_bits: target.timestamp_valid_bits,
         subgroup_size: target.subgroup_size,
         resident_workgroups: target.resident_workgroups,
+        pci_bus: target.pci_bus.clone(),
+        device_uuid: target.device_uuid.clone(),
     }
 }
 

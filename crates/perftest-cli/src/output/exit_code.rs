@@ -15,3 +15,6 @@ pub const VERIFICATION: i32 = 4;
 /// Interrupted by Ctrl-C (SIGINT); what was measured so far was still printed and written.
 /// SIGTERM and SIGHUP stop a run the same way with 143 and 129 (128 + the signal's number).
 pub const INTERRUPTED: i32 = 130;
+/// `--all-devices`, or `compare` of three or more reports: a device or report was flagged as an
+/// outlier (more than 2% and 5 median absolute deviations from the median on some case).
+pub const OUTLIER: i32 = 6;

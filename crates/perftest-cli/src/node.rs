@@ -1,0 +1,326 @@
+//! Many reports of the same suite side by side — every GPU of a node (`--all-devices`), or
+//! reports gathered from many nodes (`perftest compare A.json B.json C.json ...`) — and the
+//! outlier rule a fleet operator runs after a driver update or a repair.
+//!
+//! Per case, the **node median** is the median over the reports of the median time per
+//! workgroup, and each report's **deviation** is its throughput relative to that median, in
+//! percent (negative = slower). A report is **flagged** on a case when its deviation is larger
+//! than [`OutlierRule::min_pct`] (2%) *and* its distance from the node median is larger than
+//! [`OutlierRule::min_mads`] (5) median absolute deviations of that case across the reports:
+//! the first condition ignores differences too small to matter, the second ignores cases that
+//! are noisy on every device. The rule needs at least three measured reports per case: with two,
+//! nothing tells which one is off.
+
+use std::collections::HashMap;
+
+use crate::output::printable::{printable, push_left, push_right};
+use crate::report::{Report, LOADS_PER_GROUP};
+use crate::statistics::median;
+
+/// When a report counts as an outlier on a case.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OutlierRule {
+    /// Smallest |deviation| in percent that is flagged.
+    pub min_pct: f64,
+    /// Smallest distance from the node median, in median absolute deviations, that is flagged.
+    pub min_mads: f64,
+}
+
+impl Default for OutlierRule {
+    /// 2% and 5 MADs.
+    fn default() -> Self {
+        OutlierRule {
+            min_pct: 2.0,
+            min_mads: 5.0,
+        }
+    }
+}
+
+/// Fewest reports measuring a case for the rule to apply.
+pub const MIN_REPORTS_FOR_FLAGS: usize = 3;
+
+/// One case across the reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeCase {
+    /// Case id.
+    pub id: String,
+    /// Display name (from the first report that has the case).
+    pub name: String,
+    /// Median over the reports of the median nanoseconds per workgroup; `None` when no report
+    /// measured the case.
+    pub median_ns_per_group: Option<f64>,
+    /// Each report's deviation from the node median in percent (throughput, negative =
+    /// slower); `None` where the report did not measure the case.
+    pub deviation_pct: Vec<Option<f64>>,
+    /// Each report's flag on this case.
+    pub flagged: Vec<bool>,
+}
+
+/// Every case of the reports, in the first report's order, then cases only later reports
+/// have.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSummary {
+    /// One label per report (device index, file name).
+    pub labels: Vec<String>,
+    /// The cases.
+    pub cases: Vec<NodeCase>,
+    /// The rule the flags come from.
+    pub rule: OutlierRule,
+}
+
+impl NodeSummary {
+    /// Indices of the reports flagged on at least one case.
+    pub fn flagged_reports(&self) -> Vec<usize> {
+        (0..self.labels.len())
+            .filter(|&r| self.cases.iter().any(|c| c.flagged[r]))
+            .collect()
+    }
+
+    /// The cases report `r` is flagged on.
+    pub fn flags_of(&self, r: usize) -> impl Iterator<Item = &NodeCase> {
+        self.cases.iter().filter(move |c| c.flagged[r])
+    }
+}
+
+/// Lines up `reports` (labelled by `labels`) case by case and applies `rule`.
+pub fn summarize(reports: &[&Report], labels: &[String], rule: OutlierRule) -> NodeSummary {
+    // Each report's figures derived once, and its cases indexed by id: linear in the cases.
+    let per_report: Vec<HashMap<&str, f64>> = reports
+        .iter()
+        .map(|report| {
+            report
+                .cases
+                .iter()
+                .zip(report.derived_all())
+                .filter_map(|(c, d)| d.map(|d| (c.id.as_str(), d.ns_per_group)))
+                .filter(|(_, ns)| ns.is_finite() && *ns > 0.0)
+                .collect()
+        })
+        .collect();
+    let mut order: Vec<(&str, &str)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for report in reports {
+        for case in &report.cases {
+            if seen.insert(case.id.as_str()) {
+                order.push((case.id.as_str(), case.name.as_str()));
+            }
+        }
+    }
+    let cases = order
+        .into_iter()
+        .map(|(id, name)| {
+            let values: Vec<Option<f64>> = per_report.iter().map(|m| m.get(id).copied()).collect();
+            node_case(id, name, &values, rule)
+        })
+        .collect();
+    NodeSummary {
+        labels: labels.to_vec(),
+        cases,
+        rule,
+    }
+}
+
+/// The node figures of one case from each report's nanoseconds per workgroup.
+fn node_case(id: &str, name: &str, values: &[Option<f64>], rule: OutlierRule) -> NodeCase {
+    let measured: Vec<f64> = values.iter().flatten().copied().collect();
+    let node = median(&measured);
+    let mad = node.and_then(|m| {
+        let distances: Vec<f64> = measured.iter().map(|v| (v - m).abs()).collect();
+        median(&distances)
+    });
+    let deviation_pct = values
+        .iter()
+        .map(|v| Some((node? / (*v)? - 1.0) * 100.0))
+        .collect();
+    let enough = measured.len() >= MIN_REPORTS_FOR_FLAGS;
+    let flagged = values
+        .iter()
+        .map(|v| match (v, node, mad) {
+            (Some(v), Some(m), Some(mad)) if enough => {
+                let pct = (m / v - 1.0).abs() * 100.0;
+                pct > rule.min_pct && (v - m).abs() > rule.min_mads * mad
+            }
+            _ => false,
+        })
+        .collect();
+    NodeCase {
+        id: id.to_string(),
+        name: name.to_string(),
+        median_ns_per_group: node,
+        deviation_pct,
+        flagged,
+    }
+}
+
+/// Renders the summary: a table with the node median throughput per case and each report's
+/// deviation (`!` marks a flag), then one line per flagged report. `describe(r)` says what
+/// report `r` is (device name and PCI address, file name).
+pub fn render(summary: &NodeSummary, describe: &dyn Fn(usize) -> String) -> String {
+    let n = summary.labels.len();
+    let mut out = String::new();
+    out.push_str(&format!(
+        "Node summary: {n} report(s); per case the median over them and each one's deviation \
+         from it (throughput; negative = slower; ! = more than {}% and {} MADs off)\n",
+        summary.rule.min_pct, summary.rule.min_mads
+    ));
+    for (r, label) in summary.labels.iter().enumerate() {
+        out.push_str(&format!(
+            "  {}: {}\n",
+            printable(label),
+            printable(&describe(r))
+        ));
+    }
+    out.push('\n');
+    let mut titles = vec!["Case".to_string(), "median Gload/s".to_string()];
+    titles.extend(summary.labels.iter().map(|l| printable(l).into_owned()));
+    let rows: Vec<Vec<String>> = summary
+        .cases
+        .iter()
+        .map(|c| {
+            let mut row = vec![
+                printable(&c.name).into_owned(),
+                c.median_ns_per_group.map_or_else(
+                    || "n/a".to_string(),
+                    |m| format!("{:.2}", LOADS_PER_GROUP as f64 / m),
+                ),
+            ];
+            row.extend(c.deviation_pct.iter().zip(&c.flagged).map(|(d, f)| {
+                let mark = if *f { " !" } else { "" };
+                d.map_or_else(|| "n/a".to_string(), |d| format!("{d:+.2}%{mark}"))
+            }));
+            row
+        })
+        .collect();
+    let mut widths: Vec<usize> = titles.iter().map(|t| t.chars().count()).collect();
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    for row in std::iter::once(&titles).chain(&rows) {
+        push_left(&mut out, &row[0], widths[0]);
+        for (cell, w) in row[1..].iter().zip(&widths[1..]) {
+            out.push_str("  ");
+            push_right(&mut out, cell, *w);
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+    let flagged = summary.flagged_reports();
+    if summary
+        .cases
+        .iter()
+        .all(|c| c.deviation_pct.iter().flatten().count() < MIN_REPORTS_FOR_FLAGS)
+    {
+        out.push_str(&format!(
+            "No outlier check: it needs at least {MIN_REPORTS_FOR_FLAGS} reports measuring a case \
+             (with two, nothing tells which one is off).\n"
+        ));
+    } else if flagged.is_empty() {
+        out.push_str("No outlier: every report is within the rule on every case.\n");
+    }
+    for r in flagged {
+        let devs: Vec<f64> = summary
+            .flags_of(r)
+            .filter_map(|c| c.deviation_pct[r])
+            .collect();
+        let count = devs.len();
+        let typical = median(&devs).unwrap_or(0.0);
+        out.push_str(&format!(
+            "OUTLIER {}: {count} case(s) flagged, median deviation {typical:+.2}% ({})\n",
+            printable(&summary.labels[r]),
+            printable(&describe(r))
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::{measurement, sample_report};
+
+    /// `n` copies of the sample report whose measured cases take `base * scale(r, case)` ns.
+    fn reports(n: usize, scale: impl Fn(usize, usize) -> f64) -> Vec<Report> {
+        (0..n)
+            .map(|r| {
+                let mut report = sample_report();
+                for (i, case) in report.cases.iter_mut().enumerate() {
+                    if let Some(m) = case.measurement.as_mut() {
+                        let t = 10e6 * scale(r, i) * (1.0 + 1e-4 * r as f64);
+                        *m = measurement(1000, &[t, t, t]);
+                    }
+                }
+                report
+            })
+            .collect()
+    }
+
+    fn run(reports: &[Report]) -> NodeSummary {
+        let refs: Vec<&Report> = reports.iter().collect();
+        let labels: Vec<String> = (1..=reports.len()).map(|i| format!("#{i}")).collect();
+        summarize(&refs, &labels, OutlierRule::default())
+    }
+
+    #[test]
+    fn a_device_three_percent_slower_everywhere_is_flagged() {
+        // Device 3 (index 2) takes 3% longer on every case.
+        let summary = run(&reports(4, |r, _| if r == 2 { 1.03 } else { 1.0 }));
+        assert_eq!(summary.flagged_reports(), vec![2]);
+        let measured = summary
+            .cases
+            .iter()
+            .filter(|c| c.median_ns_per_group.is_some())
+            .count();
+        assert_eq!(measured, 3);
+        assert_eq!(summary.flags_of(2).count(), 3);
+        for c in summary.flags_of(2) {
+            let d = c.deviation_pct[2].unwrap();
+            assert!((d - (1.0 / 1.03 - 1.0) * 100.0).abs() < 0.05, "{d}");
+        }
+        let text = render(&summary, &|r| format!("GPU {r}"));
+        assert!(text.contains("OUTLIER #3: 3 case(s) flagged"), "{text}");
+        assert!(text.contains(" !"), "{text}");
+    }
+
+    #[test]
+    fn a_case_noisy_on_every_device_is_not_flagged() {
+        // Case 2 (raw.load4.random) varies by up to 6% between all four devices.
+        let spread = [1.0, 1.06, 0.97, 1.03];
+        let summary = run(&reports(
+            4,
+            |r, case| if case == 2 { spread[r] } else { 1.0 },
+        ));
+        assert!(summary.flagged_reports().is_empty(), "{summary:#?}");
+        let text = render(&summary, &|_| String::new());
+        assert!(text.contains("No outlier"), "{text}");
+    }
+
+    #[test]
+    fn small_differences_are_not_flagged_even_when_many_mads_off() {
+        // 1% off with the others identical: many MADs, but under 2%.
+        let summary = run(&reports(5, |r, _| if r == 0 { 1.01 } else { 1.0 }));
+        assert!(summary.flagged_reports().is_empty());
+    }
+
+    #[test]
+    fn two_reports_cannot_single_one_out() {
+        let summary = run(&reports(2, |r, _| if r == 0 { 1.5 } else { 1.0 }));
+        assert!(summary.flagged_reports().is_empty());
+        let text = render(&summary, &|_| String::new());
+        assert!(text.contains("No outlier check"), "{text}");
+    }
+
+    #[test]
+    fn cases_missing_from_some_reports() {
+        let mut rs = reports(3, |_, _| 1.0);
+        rs[1].cases.remove(0);
+        let summary = run(&rs);
+        let first = &summary.cases[0];
+        assert_eq!(first.deviation_pct[1], None);
+        assert_eq!(first.deviation_pct.iter().flatten().count(), 2);
+        assert!(!first.flagged.iter().any(|f| *f));
+        // Skipped and failed cases have no figures anywhere.
+        assert!(summary.cases[3].median_ns_per_group.is_none());
+    }
+}
