@@ -230,21 +230,44 @@ impl Bench {
         groups: [u32; 3],
         dispatches: u32,
     ) -> Result<Vec<Duration>> {
-        self.check_groups(groups)?;
-        if dispatches == 0 || dispatches > MAX_DISPATCHES_PER_SUBMIT {
+        let count = usize::try_from(dispatches).unwrap_or(usize::MAX);
+        if count > MAX_DISPATCHES_PER_SUBMIT as usize {
             return Err(Error::InvalidArgument(format!(
                 "dispatches per submission must be 1..={MAX_DISPATCHES_PER_SUBMIT}, got {dispatches}"
             )));
         }
-        let binding = Binding::new(self.kernel(id)?, u32::MAX);
+        self.time_batch(&vec![(id, groups); count])
+    }
+
+    /// Runs one dispatch per entry (kernel, workgroups), in order, in one submission — each
+    /// between its own pair of timestamps with a compute-to-compute barrier before it — and
+    /// returns each dispatch's GPU time. Different kernels may follow each other, which is how
+    /// a run interleaves its cases. At most [`MAX_DISPATCHES_PER_SUBMIT`] entries.
+    pub fn time_batch(&mut self, batch: &[(KernelId, [u32; 3])]) -> Result<Vec<Duration>> {
+        if batch.is_empty() || batch.len() > MAX_DISPATCHES_PER_SUBMIT as usize {
+            return Err(Error::InvalidArgument(format!(
+                "dispatches per submission must be 1..={MAX_DISPATCHES_PER_SUBMIT}, got {}",
+                batch.len()
+            )));
+        }
+        let mut recorded = Vec::with_capacity(batch.len());
+        for &(id, groups) in batch {
+            self.check_groups(groups)?;
+            recorded.push((Binding::new(self.kernel(id)?, u32::MAX), groups));
+        }
         let pool = self.ctx.query_pool;
-        let queries = 2 * dispatches;
+        // At most 2 x MAX_DISPATCHES_PER_SUBMIT, checked above.
+        let queries = 2 * batch.len() as u32;
         self.ctx.submit_and_wait(|device, cb| {
             // SAFETY: recording state; every handle is alive and belongs to this device.
             unsafe {
                 device.cmd_reset_query_pool(cb, pool, 0, queries);
-                binding.record(device, cb);
-                for k in 0..dispatches {
+                let mut bound = None;
+                for (k, (binding, groups)) in (0u32..).zip(&recorded) {
+                    if bound != Some(binding.pipeline) {
+                        binding.record(device, cb);
+                        bound = Some(binding.pipeline);
+                    }
                     memory_barrier(
                         device,
                         cb,
