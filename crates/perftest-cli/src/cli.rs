@@ -35,6 +35,18 @@ pub enum Command {
         a: PathBuf,
         /// The report compared with it (B).
         b: PathBuf,
+        /// Output format: an aligned table, or a self-contained HTML page with change bars.
+        #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+        format: CompareFormat,
+        /// Write to FILE (atomically) instead of stdout.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Exit 5 when any case got slower by more than PCT percent (throughput B vs A).
+        #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
+        fail_above: Option<f64>,
+        /// Exit 5 when the median change over all cases is a slowdown of more than PCT percent.
+        #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
+        fail_median: Option<f64>,
     },
     /// Print a saved JSON report again in another format (e.g. a Markdown table).
     Render {
@@ -47,6 +59,16 @@ pub enum Command {
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,
     },
+}
+
+/// Output formats of `perftest compare`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompareFormat {
+    /// Aligned table with the median and largest change.
+    #[default]
+    Text,
+    /// A self-contained HTML page: per-case change bars (green faster, red slower), the table.
+    Html,
 }
 
 /// Options of a benchmark run.
@@ -131,6 +153,16 @@ pub struct RunArgs {
     #[arg(long, short = 'v')]
     pub verbose: bool,
 
+    /// Print the driver's statistics of each case's compiled shader (registers, binary size,
+    /// ...) below the table, where the driver offers them (VK_KHR_pipeline_executable_properties).
+    #[arg(long)]
+    pub shader_stats: bool,
+
+    /// Write each case's compiled shader as the driver shows it (e.g. RADV's assembly) to
+    /// DIR/<case id>.txt, where the driver offers it. DIR is created if missing.
+    #[arg(long, value_name = "DIR")]
+    pub dump_shaders: Option<PathBuf>,
+
     /// Longest time one GPU submission may take before it is reported as hung, in ms.
     #[arg(
         long,
@@ -142,7 +174,7 @@ pub struct RunArgs {
 }
 
 /// Options whose next argument is a value (so `--target-ms -5` keeps its `-5`).
-const VALUE_OPTIONS: [&str; 10] = [
+const VALUE_OPTIONS: [&str; 13] = [
     "--device",
     "--filter",
     "--target-ms",
@@ -153,6 +185,9 @@ const VALUE_OPTIONS: [&str; 10] = [
     "--output",
     "-o",
     "--fence-timeout-ms",
+    "--fail-above",
+    "--fail-median",
+    "--dump-shaders",
 ];
 
 /// Rewrites the seed's `-N` (a dash followed by digits only) into `--device N`, except where

@@ -7,9 +7,11 @@
 //!   (re-exported from perftest-core, which shares it with its time-budgeted probe),
 //! - [`statistics`]: summaries of per-dispatch times and the clock warm-up test,
 //! - [`report`]: the schema-versioned run report and the figures derived from it,
-//! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown) and
+//! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown, HTML,
+//!   SVG, and the dashboard formats BMF and benchmark-action) and
 //!   writing a file atomically,
-//! - [`compare`]: `perftest compare A.json B.json`.
+//! - [`compare`]: `perftest compare A.json B.json`,
+//! - [`gate`]: the regression gate of `compare --fail-above`/`--fail-median`.
 
 #![warn(missing_docs)]
 
@@ -17,6 +19,7 @@ pub mod benchmark;
 pub mod cli;
 pub mod compare;
 pub mod export;
+pub mod gate;
 pub mod options;
 pub mod output;
 pub mod report;

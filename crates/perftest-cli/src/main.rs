@@ -10,9 +10,10 @@ use clap::Parser;
 use perftest_cases::{find_case, original_cases, select_cases};
 use perftest_cli::benchmark::suite::{run_timing, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
-use perftest_cli::cli::{normalize_args, Cli, Command};
+use perftest_cli::cli::{normalize_args, Cli, Command, CompareFormat};
 use perftest_cli::compare::{compare, load_report, render};
-use perftest_cli::export::{exporter, write_atomically, ExportFormat};
+use perftest_cli::export::{comparison_html, exporter, write_atomically, ExportFormat};
+use perftest_cli::gate::{judge, GateLimits};
 use perftest_cli::options::{Mode, Options};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::progress::Progress;
@@ -60,7 +61,16 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Some(Command::Compare { a, b }) => run_compare(a, b),
+        Some(Command::Compare {
+            a,
+            b,
+            format,
+            output,
+            fail_above,
+            fail_median,
+        }) => GateLimits::new(*fail_above, *fail_median)
+            .map_err(|e| Failure::new(exit_code::USAGE, e))
+            .and_then(|limits| run_compare(a, b, *format, output.as_deref(), &limits)),
         Some(Command::Render {
             report,
             format,
@@ -79,15 +89,44 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_compare(a: &Path, b: &Path) -> Result<i32, Failure> {
+fn run_compare(
+    a: &Path,
+    b: &Path,
+    format: CompareFormat,
+    output: Option<&Path>,
+    limits: &GateLimits,
+) -> Result<i32, Failure> {
     let ra = load_report(a).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
     let rb = load_report(b).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
-    let table = render(
-        &compare(&ra, &rb),
-        &a.display().to_string(),
-        &b.display().to_string(),
-    );
-    print_stdout(&table)?;
+    let comparison = compare(&ra, &rb);
+    let (a_label, b_label) = (a.display().to_string(), b.display().to_string());
+    let text = match format {
+        CompareFormat::Text => render(&comparison, &a_label, &b_label),
+        CompareFormat::Html => comparison_html(&comparison, &a_label, &b_label)
+            .map_err(|e| Failure::new(exit_code::FAILURE, e))?,
+    };
+    match output {
+        Some(path) => write_atomically(path, text.as_bytes()).map_err(|e| {
+            Failure::new(
+                exit_code::FAILURE,
+                format!("cannot write {}: {e}", path.display()),
+            )
+        })?,
+        None => print_stdout(&text)?,
+    }
+    let verdict = judge(&comparison, limits);
+    if verdict.failed() {
+        for line in verdict.describe(limits) {
+            // Offender lines are indented under their "perftest: regression: ..." heading.
+            let prefix = if line.starts_with(' ') {
+                ""
+            } else {
+                "perftest: "
+            };
+            eprintln!("{prefix}{line}");
+        }
+        return Ok(exit_code::REGRESSION);
+    }
     Ok(exit_code::SUCCESS)
 }
 

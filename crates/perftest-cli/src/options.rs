@@ -59,6 +59,10 @@ pub struct Options {
     pub fence_timeout: Duration,
     /// Print phase timings.
     pub verbose: bool,
+    /// Print the driver's shader statistics below the table.
+    pub shader_stats: bool,
+    /// Directory for the driver's internal shader representations.
+    pub dump_shaders: Option<PathBuf>,
 }
 
 /// A value outside its documented range.
@@ -102,6 +106,12 @@ impl Options {
                 "--verify",
                 "it prints one pass/FAIL line per case; --output and --format apply to timing runs"
                     .into(),
+            ));
+        }
+        if mode == Mode::Verify && (args.shader_stats || args.dump_shaders.is_some()) {
+            return Err(bad(
+                "--verify",
+                "--shader-stats and --dump-shaders apply to timing runs".into(),
             ));
         }
         let index = match args.device_index {
@@ -148,6 +158,8 @@ impl Options {
             validation: args.validation,
             fence_timeout: Duration::from_millis(u64::from(timeout_ms)),
             verbose: args.verbose,
+            shader_stats: args.shader_stats,
+            dump_shaders: args.dump_shaders.clone(),
         })
     }
 

@@ -113,6 +113,47 @@ pub struct CaseResult {
     pub status: CaseStatus,
     /// The timing data; present for measured cases.
     pub measurement: Option<Measurement>,
+    /// Statistics of the case's compiled shader, from the driver
+    /// (`VK_KHR_pipeline_executable_properties`); empty where the driver offers none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shader_stats: Vec<ShaderStat>,
+}
+
+/// One statistic the driver reports about a compiled shader (register count, binary size, ...).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShaderStat {
+    /// The driver's short name (`Register Count`).
+    pub name: String,
+    /// The driver's description of it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Its value.
+    pub value: StatValue,
+}
+
+/// The value of a [`ShaderStat`], as the driver typed it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum StatValue {
+    /// A yes/no statistic.
+    Bool(bool),
+    /// A signed count.
+    Int(i64),
+    /// An unsigned count or size.
+    Uint(u64),
+    /// A real number (always finite).
+    Float(f64),
+}
+
+impl std::fmt::Display for StatValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StatValue::Bool(b) => write!(f, "{b}"),
+            StatValue::Int(i) => write!(f, "{i}"),
+            StatValue::Uint(u) => write!(f, "{u}"),
+            StatValue::Float(x) => write!(f, "{x}"),
+        }
+    }
 }
 
 /// Outcome of one case.
@@ -292,6 +333,7 @@ impl CaseResult {
             bytes_per_load: case.bytes_per_load(),
             status,
             measurement,
+            shader_stats: Vec::new(),
         }
     }
 }
