@@ -60,7 +60,7 @@ pub(crate) fn relative_bars(
     )?;
     writeln!(
         out,
-        r#"<text x="0" y="16" class="t">x: relative to the baseline <tspan class="s">(higher is faster)</tspan></text>"#
+        r#"<text x="0" y="16" class="t">x: relative to the baseline <tspan class="s">(dashed line: 1x; higher is faster)</tspan></text>"#
     )?;
     for (i, (case, label)) in grid.cases.iter().zip(&labels).enumerate() {
         let y = top + i as f64 * ROW_H;

@@ -65,7 +65,8 @@ pub fn comparison_html(
     writeln!(out, "</tbody></table>")?;
     writeln!(
         out,
-        "<p>Change = B's throughput / A's - 1 (the same work in less time is faster).</p>"
+        "<p>Change = B's throughput / A's throughput - 1: green bars (positive) mean B is \
+         faster, red bars (negative) mean B is slower.</p>"
     )?;
     out.push_str(&change_bars(comparison)?);
     for (label, names) in [
@@ -104,4 +105,47 @@ pub fn comparison_html(
     writeln!(out, "</tbody></table></details>")?;
     page_end(&mut out, env!("CARGO_PKG_VERSION"))?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::compare;
+    use crate::export::chart::{FASTER, SLOWER};
+    use crate::export::html::tests::{check_markup, hostile_report};
+    use crate::report::tests::{measurement, sample_report};
+
+    #[test]
+    fn change_bars_are_green_and_red() {
+        let a = sample_report();
+        let mut b = sample_report();
+        b.cases[0].measurement = Some(measurement(4000, &[10e6; 3])); // 2x faster
+        b.cases[1].measurement = Some(measurement(1000, &[25e6; 3])); // slower
+        let text = comparison_html(&compare(&a, &b), "a <1>.json", "b.json").unwrap();
+        let doc = check_markup(&text);
+        let fills: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "rect")
+            .filter_map(|n| n.attribute("fill"))
+            .collect();
+        assert!(
+            fills.contains(&FASTER) && fills.contains(&SLOWER),
+            "{fills:?}"
+        );
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(texts.contains(&"+100.00%"), "{texts:?}");
+        assert!(texts.contains(&"-20.00%"), "{texts:?}");
+        assert!(text.contains("a &lt;1&gt;.json"));
+        // Cases not measured in both show n/a.
+        assert!(texts.contains(&"n/a"));
+    }
+
+    #[test]
+    fn hostile_reports_are_escaped() {
+        let a = hostile_report();
+        let text = comparison_html(&compare(&a, &a), "x", "y").unwrap();
+        let doc = check_markup(&text);
+        let all: String = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(all.contains("GPU <script>alert('x')</script>"));
+    }
 }

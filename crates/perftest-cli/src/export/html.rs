@@ -315,3 +315,165 @@ impl Exporter for HtmlExporter {
         Ok(out.into_bytes())
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::report::tests::sample_report;
+    use crate::report::{ShaderStat, StatValue};
+
+    /// A report whose strings try to break out of the markup.
+    pub(crate) fn hostile_report() -> Report {
+        let mut report = sample_report();
+        report.device.name = "GPU <script>alert('x')</script> & \"friends\"".to_string();
+        report.device.driver_info = "]]><!-- \u{1}\u{1b}[31m".to_string();
+        report.cases[0].name = "Buffer<R8>.Load' onload=\"evil()\" uniform".to_string();
+        report.cases[3].status = CaseStatus::Skipped {
+            reason: "</td></tr></table><img src=x onerror=alert(1)>".to_string(),
+        };
+        report.cases[2].family = "<b>family</b>&".to_string();
+        report.cases[1].shader_stats = vec![ShaderStat {
+            name: "Register <Count>".to_string(),
+            description: "\"quoted\" & 'single'".to_string(),
+            value: StatValue::Uint(40),
+        }];
+        report
+    }
+
+    /// Parses `text` as XML; every element must be HTML or SVG, none a script, an image, a
+    /// link, or anything else that loads or runs something.
+    pub(crate) fn check_markup(text: &str) -> roxmltree::Document<'_> {
+        // `<!DOCTYPE html>` is a DTD as far as XML is concerned.
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        };
+        let doc = roxmltree::Document::parse_with_options(text, options)
+            .unwrap_or_else(|e| panic!("{e}:\n{text}"));
+        for node in doc.descendants().filter(|n| n.is_element()) {
+            let name = node.tag_name().name();
+            assert!(
+                !["script", "img", "link", "iframe", "object", "embed", "image", "use"]
+                    .contains(&name),
+                "<{name}> in:\n{text}"
+            );
+            for attribute in node.attributes() {
+                let n = attribute.name();
+                assert!(
+                    !n.starts_with("on") && n != "src" && n != "href",
+                    "attribute {n} on <{name}>"
+                );
+            }
+        }
+        assert!(!text.contains("url("), "{text}");
+        assert!(!text.contains("@import"), "{text}");
+        doc
+    }
+
+    fn html(report: &Report) -> String {
+        String::from_utf8(HtmlExporter.serialize(report).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn page_is_well_formed_and_self_contained() {
+        let report = sample_report();
+        let text = html(&report);
+        let doc = check_markup(&text);
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "html");
+        let svgs = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "svg")
+            .count();
+        // The legend, then a heatmap and a bar chart per family (4 families).
+        assert_eq!(svgs, 1 + 2 * 4);
+        assert!(text.contains("Test GPU (discrete, vendor 0x10de, device 0x2684)"));
+        assert!(text.contains("TestDriver 1.2.3"));
+        assert!(text.contains("5: 3 measured, 1 skipped, 1 failed"));
+        assert!(text.contains("R8 sampled image not supported"));
+        assert!(text.contains("fence timeout"));
+        // No shader statistics in the report: no section for them.
+        assert!(!text.contains("Shader statistics"));
+    }
+
+    #[test]
+    fn every_table_number_is_on_the_page() {
+        let report = sample_report();
+        let text = html(&report);
+        let doc = check_markup(&text);
+        let cells: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "td")
+            .map(|n| {
+                n.descendants()
+                    .filter(|d| d.is_text())
+                    .filter_map(|d| d.text())
+                    .collect()
+            })
+            .collect();
+        let rows = columns::rows(&report);
+        let mut figures = 0;
+        for row in &rows {
+            if let Cells::Figures(values) = &row.cells {
+                for value in values {
+                    assert!(cells.contains(value), "{value} not in a cell");
+                    figures += 1;
+                }
+            }
+        }
+        assert_eq!(figures, 3 * TITLES.len());
+        // The heatmap cells carry the Gload/s too.
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        for value in ["13.1", "3.28", "6.55"] {
+            assert!(texts.contains(&value), "{value}");
+        }
+    }
+
+    #[test]
+    fn hostile_strings_are_escaped() {
+        let report = hostile_report();
+        let text = html(&report);
+        let doc = check_markup(&text);
+        // The strings come back intact as text (controls replaced), never as markup.
+        let all: String = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(all.contains("GPU <script>alert('x')</script> & \"friends\""));
+        assert!(all.contains("</td></tr></table><img src=x onerror=alert(1)>"));
+        assert!(all.contains("]]><!-- \u{fffd}\u{fffd}[31m"));
+        assert!(all.contains("Register <Count>"));
+        assert!(!text.contains('\u{1}'));
+        let th = doc
+            .descendants()
+            .find(|n| n.attribute("title") == Some("\"quoted\" & 'single'"));
+        assert!(th.is_some(), "{text}");
+    }
+
+    #[test]
+    fn shader_statistics_get_a_table() {
+        let mut report = sample_report();
+        let stat = |name: &str, value| ShaderStat {
+            name: name.to_string(),
+            description: String::new(),
+            value,
+        };
+        report.cases[0].shader_stats = vec![
+            stat("Register Count", StatValue::Uint(32)),
+            stat("Binary Size", StatValue::Uint(4096)),
+        ];
+        report.cases[2].shader_stats = vec![stat("Register Count", StatValue::Uint(40))];
+        let text = html(&report);
+        check_markup(&text);
+        assert!(text.contains("Shader statistics"));
+        assert!(text.contains(r#"<th class="num" title="">Binary Size</th>"#));
+        assert!(text.contains(r#"<td class="num">4096</td>"#));
+        assert!(text.contains(r#"<td class="num">40</td><td class="num"></td>"#));
+    }
+
+    #[test]
+    fn empty_report_still_renders() {
+        let mut report = sample_report();
+        report.cases.clear();
+        let text = html(&report);
+        check_markup(&text);
+        assert!(text.contains("None: every case was measured."));
+    }
+}

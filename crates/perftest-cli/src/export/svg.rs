@@ -89,3 +89,54 @@ impl Exporter for SvgExporter {
         Ok(out.into_bytes())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::html::tests::{check_markup, hostile_report};
+    use crate::report::tests::sample_report;
+
+    fn svg(report: &Report) -> String {
+        String::from_utf8(SvgExporter.serialize(report).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn chart_is_well_formed_svg_with_every_value() {
+        let report = sample_report();
+        let text = svg(&report);
+        let doc = check_markup(&text);
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "svg");
+        assert_eq!(
+            root.tag_name().namespace(),
+            Some("http://www.w3.org/2000/svg")
+        );
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        for value in ["13.1", "3.28", "6.55", "skipped", "failed"] {
+            assert!(texts.contains(&value), "{value}: {text}");
+        }
+        // Every coordinate is a plain number.
+        for node in doc.descendants().filter(|n| n.is_element()) {
+            for name in ["x", "y", "width", "height"] {
+                if let Some(v) = node.attribute(name) {
+                    assert!(v.parse::<f64>().is_ok_and(f64::is_finite), "{name}={v}");
+                }
+            }
+        }
+        // Four families stacked: four title lines after the two header lines.
+        let titles = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("t"))
+            .count();
+        assert_eq!(titles, 1 + 4);
+    }
+
+    #[test]
+    fn hostile_strings_are_escaped() {
+        let text = svg(&hostile_report());
+        let doc = check_markup(&text);
+        let all: String = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(all.contains("GPU <script>alert('x')</script>"), "{all}");
+        assert!(all.contains("<b>family</b>&"), "{all}");
+    }
+}
