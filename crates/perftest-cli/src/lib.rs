@@ -11,7 +11,8 @@
 //!   SVG, and the dashboard formats BMF and benchmark-action) and
 //!   writing a file atomically,
 //! - [`compare`]: `perftest compare A.json B.json`,
-//! - [`gate`]: the regression gate of `compare --fail-above`/`--fail-median`.
+//! - [`gate`]: the regression gate of `compare --fail-above`/`--fail-median`,
+//! - [`shader_stats`]: the driver's shader statistics and dumps in the outputs.
 
 #![warn(missing_docs)]
 
@@ -23,5 +24,6 @@ pub mod gate;
 pub mod options;
 pub mod output;
 pub mod report;
+pub mod shader_stats;
 pub use perftest_core::sizing;
 pub mod statistics;

@@ -17,6 +17,7 @@ use perftest_cli::gate::{judge, GateLimits};
 use perftest_cli::options::{Mode, Options};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::progress::Progress;
+use perftest_cli::shader_stats;
 use perftest_core::{
     compute_targets, listing, select, Bench, Context, Error, Instance, InstanceOptions,
 };
@@ -210,6 +211,9 @@ fn run(options: &Options) -> Result<i32, Failure> {
     if let Some(path) = &options.output {
         check_writable(path)?;
     }
+    if let Some(dir) = &options.dump_shaders {
+        shader_stats::prepare_dump_dir(dir).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
+    }
 
     let instance_options = InstanceOptions {
         validation: options.validation,
@@ -375,6 +379,7 @@ fn run_time(
         }
         None => print_stdout(&String::from_utf8_lossy(&render(options.format)?))?,
     }
+    shader_outputs(bench, cases, &report, options)?;
     let verification_failed = report.cases.iter().any(|c| {
         c.status
             .reason()
@@ -392,4 +397,47 @@ fn run_time(
         RunEnd::Complete if verification_failed => Ok(exit_code::VERIFICATION),
         RunEnd::Complete => Ok(exit_code::SUCCESS),
     }
+}
+
+/// `--shader-stats` and `--dump-shaders`: the statistics block on stdout and one file per
+/// case, or a note (once) where the driver offers neither.
+fn shader_outputs(
+    bench: &Bench,
+    cases: &[perftest_cases::Case],
+    report: &perftest_cli::report::Report,
+    options: &Options,
+) -> Result<(), Failure> {
+    if !options.shader_stats && options.dump_shaders.is_none() {
+        return Ok(());
+    }
+    if !bench.context().shader_statistics_available() {
+        eprintln!(
+            "perftest: {}",
+            shader_stats::unavailable_note(&report.device.name)
+        );
+        return Ok(());
+    }
+    if options.shader_stats {
+        print_stdout(&shader_stats::text_block(report))?;
+    }
+    if let Some(dir) = &options.dump_shaders {
+        let mut written = 0;
+        for case in cases {
+            let executables = bench.pipeline_executables_of(case);
+            written +=
+                usize::from(shader_stats::dump(dir, &case.id, executables).map_err(|e| {
+                    Failure::new(
+                        exit_code::FAILURE,
+                        format!("cannot write into --dump-shaders {}: {e}", dir.display()),
+                    )
+                })?);
+        }
+        if written == 0 {
+            eprintln!(
+                "perftest: note: the driver gave no internal shader representations; nothing was written to {}",
+                dir.display()
+            );
+        }
+    }
+    Ok(())
 }

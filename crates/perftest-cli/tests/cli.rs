@@ -841,3 +841,66 @@ fn compare_writes_html() {
     assert_eq!(entries(&dir), ["b.json", "cmp.html"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn shader_stats_on_this_device() {
+    let dir = scratch("shader-stats");
+    let json = dir.join("run.json");
+    let dump = dir.join("dump");
+    let run = perftest_small(&[
+        "--filter",
+        "raw.load4.linear",
+        "--validation",
+        "--shader-stats",
+        "--dump-shaders",
+        path_str(&dump),
+        "--format",
+        "json",
+        "-o",
+        path_str(&json),
+    ]);
+    run.expect_code(SUCCESS);
+    assert!(dump.is_dir(), "--dump-shaders creates its directory");
+    let report = read_json(&json);
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 1);
+    let notes = run
+        .stderr
+        .matches("does not offer VK_KHR_pipeline_executable_properties")
+        .count();
+    if notes > 0 {
+        // Lavapipe: the extension is absent. One note, no statistics, no dumps.
+        assert_eq!(notes, 1, "{run}");
+        assert!(cases[0].get("shader_stats").is_none(), "{run}");
+        assert!(!run.stdout.contains("Shader statistics"), "{run}");
+        assert!(entries(&dump).is_empty(), "{run}");
+    } else {
+        // A driver with the extension: statistics in the JSON and on stdout.
+        let stats = cases[0]["shader_stats"].as_array().unwrap();
+        assert!(!stats.is_empty(), "{run}");
+        assert!(stats.iter().all(|s| s["name"].is_string()), "{run}");
+        assert!(
+            run.stdout
+                .contains("ByteAddressBuffer.Load4 linear (raw.load4.linear): "),
+            "{run}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn dump_shaders_into_a_file_fails_before_running() {
+    let dir = scratch("dump-file");
+    let file = dir.join("not-a-dir");
+    std::fs::write(&file, b"x").unwrap();
+    perftest_small(&[
+        "--filter",
+        "raw.load4.linear",
+        "--dump-shaders",
+        path_str(&file),
+    ])
+    .expect_one_line_error(FAILURE, &["--dump-shaders", "not-a-dir"]);
+    perftest(&["--verify", "--shader-stats"]).expect_one_line_error(USAGE, &["--verify"]);
+    assert_eq!(entries(&dir), ["not-a-dir"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
