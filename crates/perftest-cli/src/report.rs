@@ -131,27 +131,22 @@ pub struct ShaderStat {
     pub value: StatValue,
 }
 
-/// The value of a [`ShaderStat`], as the driver typed it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+/// The value of a [`ShaderStat`]: a yes/no, or a number (integer or finite real, kept exactly
+/// as the driver gave it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum StatValue {
     /// A yes/no statistic.
     Bool(bool),
-    /// A signed count.
-    Int(i64),
-    /// An unsigned count or size.
-    Uint(u64),
-    /// A real number (always finite).
-    Float(f64),
+    /// A count, a size or a real number.
+    Number(serde_json::Number),
 }
 
 impl std::fmt::Display for StatValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StatValue::Bool(b) => write!(f, "{b}"),
-            StatValue::Int(i) => write!(f, "{i}"),
-            StatValue::Uint(u) => write!(f, "{u}"),
-            StatValue::Float(x) => write!(f, "{x}"),
+            StatValue::Number(n) => write!(f, "{n}"),
         }
     }
 }

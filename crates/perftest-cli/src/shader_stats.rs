@@ -28,10 +28,9 @@ pub fn report_stats(executables: &[PipelineExecutable]) -> Vec<ShaderStat> {
             e.statistics.iter().filter_map(move |s| {
                 let value = match s.value {
                     StatisticValue::Bool(b) => StatValue::Bool(b),
-                    StatisticValue::Int(i) => StatValue::Int(i),
-                    StatisticValue::Uint(u) => StatValue::Uint(u),
-                    StatisticValue::Float(f) if f.is_finite() => StatValue::Float(f),
-                    StatisticValue::Float(_) => return None,
+                    StatisticValue::Int(i) => StatValue::Number(i.into()),
+                    StatisticValue::Uint(u) => StatValue::Number(u.into()),
+                    StatisticValue::Float(f) => StatValue::Number(serde_json::Number::from_f64(f)?),
                 };
                 let name = if prefix {
                     format!("{}: {}", e.name, s.name)
@@ -183,7 +182,7 @@ mod tests {
         let stats = report_stats(&[executable("CS")]);
         let names: Vec<&str> = stats.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["Register Count", "Spills", "Uses LDS", "Occupancy"]);
-        assert_eq!(stats[0].value, StatValue::Uint(32));
+        assert_eq!(stats[0].value, StatValue::Number(32u64.into()));
         assert_eq!(stats[0].description, "Register Count of the shader");
         let two = report_stats(&[executable("A"), executable("B")]);
         assert_eq!(two.len(), 8);

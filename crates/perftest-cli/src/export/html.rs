@@ -335,7 +335,7 @@ pub(crate) mod tests {
         report.cases[1].shader_stats = vec![ShaderStat {
             name: "Register <Count>".to_string(),
             description: "\"quoted\" & 'single'".to_string(),
-            value: StatValue::Uint(40),
+            value: StatValue::Number(40u64.into()),
         }];
         report
     }
@@ -450,16 +450,17 @@ pub(crate) mod tests {
     #[test]
     fn shader_statistics_get_a_table() {
         let mut report = sample_report();
-        let stat = |name: &str, value| ShaderStat {
+        let stat = |name: &str, value: StatValue| ShaderStat {
             name: name.to_string(),
             description: String::new(),
             value,
         };
         report.cases[0].shader_stats = vec![
-            stat("Register Count", StatValue::Uint(32)),
-            stat("Binary Size", StatValue::Uint(4096)),
+            stat("Register Count", StatValue::Number(32u64.into())),
+            stat("Binary Size", StatValue::Number(4096u64.into())),
         ];
-        report.cases[2].shader_stats = vec![stat("Register Count", StatValue::Uint(40))];
+        report.cases[2].shader_stats =
+            vec![stat("Register Count", StatValue::Number(40u64.into()))];
         let text = html(&report);
         check_markup(&text);
         assert!(text.contains("Shader statistics"));
