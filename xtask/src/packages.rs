@@ -13,6 +13,10 @@ pub const RUNTIME: &[&str] = &[
     "vulkan-validationlayers",
 ];
 
+/// Packages the tests need besides [`RUNTIME`]: Chromium renders the HTML report to a PNG in
+/// headless mode (`tests/html_browser.rs`), proving the page opens in a real browser.
+pub const TEST: &[&str] = &["chromium"];
+
 /// Packages needed to build shaderc from source for `cargo xtask shaders`.
 pub const SHADER_BUILD: &[&str] = &["cmake", "python3", "g++"];
 

@@ -55,7 +55,12 @@ pub fn test(args: &[String]) -> Outcome {
     let mut results: Vec<(&str, Result<(), String>)> = Vec::new();
 
     step("system packages");
-    results.push(("system packages", packages::ensure(packages::RUNTIME)));
+    let wanted: Vec<&str> = packages::RUNTIME
+        .iter()
+        .chain(packages::TEST)
+        .copied()
+        .collect();
+    results.push(("system packages", packages::ensure(&wanted)));
 
     step("cargo xtask shaders --check");
     let check = shaders::check(&root);

@@ -33,9 +33,24 @@ pub enum Command {
     /// or more (one per GPU or node): per case the median over them, each one's deviation,
     /// and outliers flagged (exit 6).
     Compare {
-        /// The reports; the first is the reference when there are two (A, then B).
+        /// The reports; the first is the reference (A) when there are two.
         #[arg(required = true, num_args = 2.., value_name = "REPORT")]
         reports: Vec<PathBuf>,
+        /// Output format: an aligned table, or a self-contained HTML page with change bars
+        /// (two reports).
+        #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+        format: CompareFormat,
+        /// Write to FILE instead of stdout.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Exit 5 when any case got slower by more than PCT percent (throughput B vs A; two
+        /// reports).
+        #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
+        fail_above: Option<f64>,
+        /// Exit 5 when the median change over all cases is a slowdown of more than PCT percent
+        /// (two reports).
+        #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
+        fail_median: Option<f64>,
     },
     /// Print a saved JSON report again in another format (e.g. a Markdown table).
     Render {
@@ -48,6 +63,16 @@ pub enum Command {
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,
     },
+}
+
+/// Output formats of `perftest compare`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompareFormat {
+    /// Aligned table with the median and largest change.
+    #[default]
+    Text,
+    /// A self-contained HTML page: per-case change bars (green faster, red slower), the table.
+    Html,
 }
 
 /// Options of a benchmark run.
@@ -70,7 +95,7 @@ pub struct RunArgs {
     /// one report each, then print a node summary flagging outlier devices (exit 6). With
     /// --output, the path must contain {device} (replaced by the device's --list number) or
     /// name a directory.
-    #[arg(long, conflicts_with_all = ["device_name", "device_index", "verify", "list", "list_cases"])]
+    #[arg(long, conflicts_with_all = ["device_name", "device_index", "verify", "list", "list_cases", "shader_stats", "dump_shaders"])]
     pub all_devices: bool,
 
     /// List the cases (id and name, in the original's order) and exit.
@@ -139,6 +164,16 @@ pub struct RunArgs {
     #[arg(long, short = 'v')]
     pub verbose: bool,
 
+    /// Print the driver's statistics of each case's compiled shader (registers, binary size,
+    /// ...) below the table, where the driver offers them (VK_KHR_pipeline_executable_properties).
+    #[arg(long)]
+    pub shader_stats: bool,
+
+    /// Write each case's compiled shader as the driver shows it (e.g. RADV's assembly) to
+    /// DIR/<case id>.txt, where the driver offers it. DIR is created if missing.
+    #[arg(long, value_name = "DIR")]
+    pub dump_shaders: Option<PathBuf>,
+
     /// Longest time one GPU submission may take before it is reported as hung, in ms.
     #[arg(
         long,
@@ -150,7 +185,7 @@ pub struct RunArgs {
 }
 
 /// Options whose next argument is a value (so `--target-ms -5` keeps its `-5`).
-const VALUE_OPTIONS: [&str; 10] = [
+const VALUE_OPTIONS: [&str; 13] = [
     "--device",
     "--filter",
     "--target-ms",
@@ -161,6 +196,9 @@ const VALUE_OPTIONS: [&str; 10] = [
     "--output",
     "-o",
     "--fence-timeout-ms",
+    "--fail-above",
+    "--fail-median",
+    "--dump-shaders",
 ];
 
 /// Rewrites the seed's `-N` (a dash followed by digits only) into `--device N`, except where
@@ -268,7 +306,9 @@ mod tests {
         assert!(matches!(cli.command, Some(Command::Compare { .. })));
         assert!(parse(&["compare", "a.json"]).is_err());
         let cli = parse(&["compare", "a.json", "b.json", "c.json"]).unwrap();
-        assert!(matches!(cli.command, Some(Command::Compare { reports }) if reports.len() == 3));
+        assert!(
+            matches!(cli.command, Some(Command::Compare { reports, .. }) if reports.len() == 3)
+        );
         let cli = parse(&["render", "a.json", "--format", "markdown"]).unwrap();
         assert!(matches!(
             cli.command,

@@ -7,11 +7,13 @@
 //!   (re-exported from perftest-core, which shares it with its time-budgeted probe),
 //! - [`statistics`]: summaries of per-dispatch times and the clock warm-up test,
 //! - [`report`]: the schema-versioned run report and the figures derived from it,
-//! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown) and
-//!   where `--output` goes,
+//! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown, HTML,
+//!   SVG, and the dashboard formats BMF and benchmark-action) and where `--output` goes,
 //! - [`report_file`]: reading a saved report back, as untrusted input,
 //! - [`compare`]: `perftest compare A.json B.json`,
-//! - [`node`]: many reports side by side (every GPU of a node, many nodes) and the outlier rule.
+//! - [`gate`]: the regression gate of `compare --fail-above`/`--fail-median`,
+//! - [`node`]: many reports side by side (every GPU of a node, many nodes) and the outlier rule,
+//! - [`shader_stats`]: the driver's shader statistics and dumps in the outputs.
 
 #![warn(missing_docs)]
 
@@ -19,11 +21,13 @@ pub mod benchmark;
 pub mod cli;
 pub mod compare;
 pub mod export;
+pub mod gate;
 pub mod node;
 pub mod options;
 pub mod output;
 pub mod report;
 pub mod report_file;
+pub mod shader_stats;
 pub use perftest_core::sizing;
 pub mod statistics;
 pub mod stop_signals;

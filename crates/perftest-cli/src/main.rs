@@ -9,9 +9,10 @@ use clap::Parser;
 use perftest_cases::{find_case, original_cases, select_cases};
 use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
-use perftest_cli::cli::{normalize_args, usage_error_text, Cli, Command};
+use perftest_cli::cli::{normalize_args, usage_error_text, Cli, Command, CompareFormat};
 use perftest_cli::compare::{compare, render};
-use perftest_cli::export::{exporter, ExportFormat, OutputError, OutputTarget};
+use perftest_cli::export::{comparison_html, exporter, ExportFormat, OutputError, OutputTarget};
+use perftest_cli::gate::{judge, GateLimits};
 use perftest_cli::node::{self, OutlierRule};
 use perftest_cli::options::{Mode, Options};
 use perftest_cli::output::exit_code;
@@ -19,6 +20,7 @@ use perftest_cli::output::printable::{printable, printable_path};
 use perftest_cli::output::progress::Progress;
 use perftest_cli::report::{CaseStatus, Report};
 use perftest_cli::report_file::load_report;
+use perftest_cli::shader_stats;
 use perftest_cli::stop_signals::StopSignals;
 use perftest_core::{
     compute_targets, first_family_per_device, listing, select, Bench, ComputeTarget, Context,
@@ -76,7 +78,15 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Some(Command::Compare { reports }) => run_compare(reports),
+        Some(Command::Compare {
+            reports,
+            format,
+            output,
+            fail_above,
+            fail_median,
+        }) => GateLimits::new(*fail_above, *fail_median)
+            .map_err(|e| Failure::new(exit_code::USAGE, e))
+            .and_then(|limits| run_compare(reports, *format, output.as_deref(), &limits)),
         Some(Command::Render {
             report,
             format,
@@ -98,32 +108,81 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_compare(paths: &[std::path::PathBuf]) -> Result<i32, Failure> {
+fn run_compare(
+    paths: &[std::path::PathBuf],
+    format: CompareFormat,
+    output: Option<&Path>,
+    limits: &GateLimits,
+) -> Result<i32, Failure> {
+    let two = paths.len() == 2;
+    let gated = limits.fail_above.is_some() || limits.fail_median.is_some();
+    if !two && (format != CompareFormat::Text || gated) {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            "--format html, --fail-above and --fail-median compare two reports; three or more \
+             give the node table",
+        ));
+    }
+    // The output is checked first: a wrong path is reported before the reports are read.
+    let target = output
+        .map(OutputTarget::check)
+        .transpose()
+        .map_err(output_failure)?;
     let reports = paths
         .iter()
         .map(|p| load_report(p).map_err(|e| Failure::new(exit_code::FAILURE, e)))
         .collect::<Result<Vec<_>, _>>()?;
     let labels: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    if let [a, b] = &reports[..] {
-        print_stdout(&render(&compare(a, b), &labels[0], &labels[1]))?;
-        return Ok(exit_code::SUCCESS);
-    }
-    // Three or more: one column per report and the outlier rule.
-    let refs: Vec<&Report> = reports.iter().collect();
-    let summary = node::summarize(&refs, &labels, OutlierRule::default());
-    let describe = |r: usize| {
-        let d = &reports[r].device;
-        match &d.pci_bus {
-            Some(pci) => format!("{}, PCI {pci}", d.name),
-            None => d.name.clone(),
+    let (text, code) = if let [a, b] = &reports[..] {
+        let comparison = compare(a, b);
+        let text = match format {
+            CompareFormat::Text => render(&comparison, &labels[0], &labels[1]),
+            CompareFormat::Html => comparison_html(&comparison, &labels[0], &labels[1])
+                .map_err(|e| Failure::new(exit_code::FAILURE, e))?,
+        };
+        let verdict = judge(&comparison, limits);
+        if verdict.failed() {
+            for line in verdict.describe(limits) {
+                // Offender lines are indented under their "perftest: regression: ..." heading.
+                let prefix = if line.starts_with(' ') {
+                    ""
+                } else {
+                    "perftest: "
+                };
+                eprintln!("{prefix}{}", printable(&line));
+            }
         }
-    };
-    print_stdout(&node::render(&summary, &describe))?;
-    Ok(if summary.flagged_reports().is_empty() {
-        exit_code::SUCCESS
+        let code = if verdict.failed() {
+            exit_code::REGRESSION
+        } else {
+            exit_code::SUCCESS
+        };
+        (text, code)
     } else {
-        exit_code::OUTLIER
-    })
+        // Three or more: one column per report and the outlier rule.
+        let refs: Vec<&Report> = reports.iter().collect();
+        let summary = node::summarize(&refs, &labels, OutlierRule::default());
+        let describe = |r: usize| {
+            let d = &reports[r].device;
+            match &d.pci_bus {
+                Some(pci) => format!("{}, PCI {pci}", d.name),
+                None => d.name.clone(),
+            }
+        };
+        let code = if summary.flagged_reports().is_empty() {
+            exit_code::SUCCESS
+        } else {
+            exit_code::OUTLIER
+        };
+        (node::render(&summary, &describe), code)
+    };
+    match target {
+        Some(target) => target
+            .write(text.as_bytes())
+            .map_err(|e| Failure::new(exit_code::FAILURE, e))?,
+        None => print_stdout(&text)?,
+    }
+    Ok(code)
 }
 
 fn run_render(report: &Path, format: ExportFormat, output: Option<&Path>) -> Result<i32, Failure> {
@@ -202,6 +261,9 @@ fn run(options: &Options) -> Result<i32, Failure> {
         Mode::Time { .. } => StopSignals::install().unwrap_or_default(),
         _ => StopSignals::default(),
     };
+    if let Some(dir) = &options.dump_shaders {
+        shader_stats::prepare_dump_dir(dir).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
+    }
 
     let instance_options = InstanceOptions {
         validation: options.validation,
@@ -369,6 +431,7 @@ fn run_time(
         output,
         signals,
     )?;
+    shader_outputs(bench, cases, &report, options)?;
     run_exit_code(&report, end, delivered, signals)
 }
 
@@ -627,4 +690,47 @@ fn worse(a: i32, b: i32) -> i32 {
     } else {
         a
     }
+}
+
+/// `--shader-stats` and `--dump-shaders`: the statistics block on stdout and one file per
+/// case, or a note (once) where the driver offers neither.
+fn shader_outputs(
+    bench: &Bench,
+    cases: &[perftest_cases::Case],
+    report: &perftest_cli::report::Report,
+    options: &Options,
+) -> Result<(), Failure> {
+    if !options.shader_stats && options.dump_shaders.is_none() {
+        return Ok(());
+    }
+    if !bench.context().shader_statistics_available() {
+        eprintln!(
+            "perftest: {}",
+            shader_stats::unavailable_note(&report.device.name)
+        );
+        return Ok(());
+    }
+    if options.shader_stats {
+        print_stdout(&shader_stats::text_block(report))?;
+    }
+    if let Some(dir) = &options.dump_shaders {
+        let mut written = 0;
+        for case in cases {
+            let executables = bench.pipeline_executables_of(case);
+            written +=
+                usize::from(shader_stats::dump(dir, &case.id, executables).map_err(|e| {
+                    Failure::new(
+                        exit_code::FAILURE,
+                        format!("cannot write into --dump-shaders {}: {e}", dir.display()),
+                    )
+                })?);
+        }
+        if written == 0 {
+            eprintln!(
+                "perftest: note: the driver gave no internal shader representations; nothing was written to {}",
+                dir.display()
+            );
+        }
+    }
+    Ok(())
 }

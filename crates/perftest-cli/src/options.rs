@@ -61,6 +61,10 @@ pub struct Options {
     pub verbose: bool,
     /// Run on every physical device at once.
     pub all_devices: bool,
+    /// Print the driver's shader statistics below the table.
+    pub shader_stats: bool,
+    /// Directory for the driver's internal shader representations.
+    pub dump_shaders: Option<PathBuf>,
 }
 
 /// A value outside its documented range.
@@ -138,6 +142,12 @@ impl Options {
                     .into(),
             ));
         }
+        if mode == Mode::Verify && (args.shader_stats || args.dump_shaders.is_some()) {
+            return Err(bad(
+                "--verify",
+                "--shader-stats and --dump-shaders apply to timing runs".into(),
+            ));
+        }
         let index = match args.device_index {
             None => None,
             Some(i) if i >= 0 => Some(usize::try_from(i).unwrap_or(usize::MAX)),
@@ -194,6 +204,8 @@ impl Options {
             fence_timeout: Duration::from_millis(u64::from(timeout_ms)),
             verbose: args.verbose,
             all_devices: args.all_devices,
+            shader_stats: args.shader_stats,
+            dump_shaders: args.dump_shaders.clone(),
         })
     }
 

@@ -119,6 +119,42 @@ pub struct CaseResult {
     pub status: CaseStatus,
     /// The timing data; present for measured cases.
     pub measurement: Option<Measurement>,
+    /// Statistics of the case's compiled shader, from the driver
+    /// (`VK_KHR_pipeline_executable_properties`); empty where the driver offers none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shader_stats: Vec<ShaderStat>,
+}
+
+/// One statistic the driver reports about a compiled shader (register count, binary size, ...).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShaderStat {
+    /// The driver's short name (`Register Count`).
+    pub name: String,
+    /// The driver's description of it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Its value.
+    pub value: StatValue,
+}
+
+/// The value of a [`ShaderStat`]: a yes/no, or a number (integer or finite real, kept exactly
+/// as the driver gave it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum StatValue {
+    /// A yes/no statistic.
+    Bool(bool),
+    /// A count, a size or a real number.
+    Number(serde_json::Number),
+}
+
+impl std::fmt::Display for StatValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StatValue::Bool(b) => write!(f, "{b}"),
+            StatValue::Number(n) => write!(f, "{n}"),
+        }
+    }
 }
 
 /// Outcome of one case.
@@ -309,6 +345,7 @@ impl CaseResult {
             bytes_per_load: case.bytes_per_load(),
             status,
             measurement,
+            shader_stats: Vec::new(),
         }
     }
 }

@@ -23,6 +23,7 @@ const FAILURE: i32 = 1;
 const USAGE: i32 = 2;
 const VALIDATION: i32 = 3;
 const VERIFICATION: i32 = 4;
+const REGRESSION: i32 = 5;
 const INTERRUPTED: i32 = 130;
 const TERMINATED: i32 = 143;
 const HUNG_UP: i32 = 129;
@@ -210,6 +211,7 @@ fn exit_codes_match_the_documentation() {
             code::USAGE,
             code::VALIDATION,
             code::VERIFICATION,
+            code::REGRESSION,
             code::INTERRUPTED,
             code::OUTLIER
         ],
@@ -219,6 +221,7 @@ fn exit_codes_match_the_documentation() {
             USAGE,
             VALIDATION,
             VERIFICATION,
+            REGRESSION,
             INTERRUPTED,
             OUTLIER
         ]
@@ -1085,5 +1088,241 @@ fn compare_many_reports_flags_an_outlier() {
     let run = perftest(&args[..4]);
     run.expect_code(SUCCESS);
     assert!(run.stdout.contains("No outlier"), "{run}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The H200 report committed in `results/`.
+fn committed_report() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200.json")
+}
+
+/// Writes a copy of the committed report with every sample of the cases for which
+/// `factor(id)` is given divided by it (0.95: 5% lower throughput), and returns its path.
+fn scaled_report(dir: &Path, name: &str, factor: impl Fn(&str) -> Option<f64>) -> PathBuf {
+    let mut report = read_json(&committed_report());
+    for case in report["cases"].as_array_mut().unwrap() {
+        let Some(f) = factor(case["id"].as_str().unwrap()) else {
+            continue;
+        };
+        for sample in case["measurement"]["samples_ns"].as_array_mut().unwrap() {
+            *sample = Value::from(sample.as_f64().unwrap() / f);
+        }
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_vec(&report).unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn fail_above_exits_5_and_lists_the_offenders() {
+    let dir = scratch("gate-above");
+    let a = committed_report();
+    let b = scaled_report(&dir, "b.json", |id| {
+        (id == "raw.load4.linear").then_some(0.95)
+    });
+    let run = perftest(&["compare", path_str(&a), path_str(&b), "--fail-above", "2"]);
+    run.expect_code(REGRESSION);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "perftest: regression: 1 case(s) got slower by more than 2%:",
+            "  -5.00%  ByteAddressBuffer.Load4 linear (raw.load4.linear)"
+        ],
+        "{run}"
+    );
+    assert!(run.stdout.contains("Matched cases: 138"), "{run}");
+    // Within the limit, and without a limit: success.
+    for extra in [
+        &["--fail-above", "5.5"][..],
+        &["--fail-median", "1"][..],
+        &[][..],
+    ] {
+        let mut args = vec!["compare", path_str(&a), path_str(&b)];
+        args.extend_from_slice(extra);
+        let run = perftest(&args);
+        run.expect_code(SUCCESS);
+        assert!(run.stderr.is_empty(), "{run}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fail_median_exits_5_when_most_cases_got_slower() {
+    let dir = scratch("gate-median");
+    let a = committed_report();
+    let b = scaled_report(&dir, "b.json", |_| Some(0.9));
+    let run = perftest(&["compare", path_str(&a), path_str(&b), "--fail-median", "5"]);
+    run.expect_code(REGRESSION);
+    assert_eq!(
+        run.stderr.trim_end(),
+        "perftest: regression: the median change is -10.00%, a slowdown of more than 5%",
+        "{run}"
+    );
+    // The same change the other way is an improvement.
+    let run = perftest(&[
+        "compare",
+        path_str(&b),
+        path_str(&a),
+        "--fail-median",
+        "0",
+        "--fail-above",
+        "0",
+    ]);
+    run.expect_code(SUCCESS);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn gate_limits_are_validated() {
+    let a = committed_report();
+    for (option, value) in [
+        ("--fail-above", "-1"),
+        ("--fail-above", "nan"),
+        ("--fail-median", "inf"),
+        ("--fail-median", "-0.5"),
+    ] {
+        let run = perftest(&["compare", path_str(&a), path_str(&a), option, value]);
+        run.expect_one_line_error(USAGE, &[option, "finite and at least 0"]);
+        assert!(run.stdout.is_empty(), "{run}");
+    }
+    perftest(&["compare", path_str(&a), path_str(&a), "--fail-above", "x"]).expect_code(USAGE);
+}
+
+#[test]
+fn render_writes_every_report_format() {
+    let dir = scratch("render-formats");
+    let report = committed_report();
+    for (format, check) in [
+        ("html", "<!DOCTYPE html>"),
+        ("svg", "<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        ("bmf", "\"gload-per-s\""),
+        ("benchmark-action", "\"unit\": \"Gload/s\""),
+    ] {
+        let out = dir.join(format!("out.{format}"));
+        let run = perftest(&[
+            "render",
+            path_str(&report),
+            "--format",
+            format,
+            "-o",
+            path_str(&out),
+        ]);
+        run.expect_code(SUCCESS);
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            text.starts_with(check) || text.contains(check),
+            "{format}: {text}"
+        );
+    }
+    let bmf = read_json(&dir.join("out.bmf"));
+    let object = bmf.as_object().unwrap();
+    assert_eq!(object.len(), ALL_CASES);
+    for (id, metrics) in object {
+        let m = &metrics["gload-per-s"];
+        let (lo, v, hi) = (
+            m["lower_value"].as_f64().unwrap(),
+            m["value"].as_f64().unwrap(),
+            m["upper_value"].as_f64().unwrap(),
+        );
+        assert!(0.0 < lo && lo <= v && v <= hi, "{id}: {m}");
+    }
+    let action = read_json(&dir.join("out.benchmark-action"));
+    let entries = action.as_array().unwrap();
+    assert_eq!(entries.len(), ALL_CASES);
+    for e in entries {
+        assert!(
+            e["name"].is_string() && e["range"].is_string() && e["value"].is_f64(),
+            "{e}"
+        );
+        assert!(e["extra"].as_str().unwrap().contains("NVIDIA H200"), "{e}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn compare_writes_html() {
+    let dir = scratch("compare-html");
+    let a = committed_report();
+    let b = scaled_report(&dir, "b.json", |id| id.starts_with("typed.").then_some(1.1));
+    let out = dir.join("cmp.html");
+    let run = perftest(&[
+        "compare",
+        path_str(&a),
+        path_str(&b),
+        "--format",
+        "html",
+        "-o",
+        path_str(&out),
+    ]);
+    run.expect_code(SUCCESS);
+    assert!(run.stdout.is_empty() && run.stderr.is_empty(), "{run}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("<!DOCTYPE html>"), "{text}");
+    assert!(text.contains("+10.00%"), "{text}");
+    assert_eq!(entries(&dir), ["b.json", "cmp.html"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shader_stats_on_this_device() {
+    let dir = scratch("shader-stats");
+    let json = dir.join("run.json");
+    let dump = dir.join("dump");
+    let run = perftest_small(&[
+        "--filter",
+        "raw.load4.linear",
+        "--validation",
+        "--shader-stats",
+        "--dump-shaders",
+        path_str(&dump),
+        "--format",
+        "json",
+        "-o",
+        path_str(&json),
+    ]);
+    run.expect_code(SUCCESS);
+    assert!(dump.is_dir(), "--dump-shaders creates its directory");
+    let report = read_json(&json);
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 1);
+    let notes = run
+        .stderr
+        .matches("does not offer VK_KHR_pipeline_executable_properties")
+        .count();
+    if notes > 0 {
+        // Lavapipe: the extension is absent. One note, no statistics, no dumps.
+        assert_eq!(notes, 1, "{run}");
+        assert!(cases[0].get("shader_stats").is_none(), "{run}");
+        assert!(!run.stdout.contains("Shader statistics"), "{run}");
+        assert!(entries(&dump).is_empty(), "{run}");
+    } else {
+        // A driver with the extension: statistics in the JSON and on stdout.
+        let stats = cases[0]["shader_stats"].as_array().unwrap();
+        assert!(!stats.is_empty(), "{run}");
+        assert!(stats.iter().all(|s| s["name"].is_string()), "{run}");
+        assert!(
+            run.stdout
+                .contains("ByteAddressBuffer.Load4 linear (raw.load4.linear): "),
+            "{run}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn dump_shaders_into_a_file_fails_before_running() {
+    let dir = scratch("dump-file");
+    let file = dir.join("not-a-dir");
+    std::fs::write(&file, b"x").unwrap();
+    perftest_small(&[
+        "--filter",
+        "raw.load4.linear",
+        "--dump-shaders",
+        path_str(&file),
+    ])
+    .expect_one_line_error(FAILURE, &["--dump-shaders", "not-a-dir"]);
+    perftest(&["--verify", "--shader-stats"]).expect_one_line_error(USAGE, &["--verify"]);
+    assert_eq!(entries(&dir), ["not-a-dir"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -9,6 +9,7 @@ use perftest_cases::{support, Case, KernelParams, Support, THREADS_PER_GROUP};
 use crate::barriers::memory_barrier;
 use crate::context::{Context, MAX_QUERIES};
 use crate::error::{Error, Result, VkResultExt};
+use crate::executables::PipelineExecutable;
 use crate::formats::index;
 use crate::kernels::{Kernel, PushConstants};
 use crate::resources::{Resources, VERIFY_GROUPS, VERIFY_THREADS};
@@ -79,6 +80,7 @@ pub struct Bench {
     ctx: Context,
     resources: Resources,
     kernels: Vec<Kernel>,
+    representations: bool,
 }
 
 impl Bench {
@@ -108,6 +110,7 @@ impl Bench {
             ctx,
             resources,
             kernels: Vec::new(),
+            representations: false,
         })
     }
 
@@ -119,6 +122,30 @@ impl Bench {
     /// The underlying context, mutably (e.g. to change the fence timeout).
     pub fn context_mut(&mut self) -> &mut Context {
         &mut self.ctx
+    }
+
+    /// Asks pipelines built from now on to keep the driver's internal representations (e.g.
+    /// RADV's assembly) for [`Bench::pipeline_executables`]; only where
+    /// [`Context::shader_statistics_available`].
+    pub fn set_capture_internal_representations(&mut self, on: bool) {
+        self.representations = on;
+    }
+
+    /// What the driver says about the compiled pipeline of a prepared case: its executables
+    /// with their statistics (and internal representations, when asked for). Empty where
+    /// [`Context::shader_statistics_available`] is false.
+    pub fn pipeline_executables(&self, id: KernelId) -> &[PipelineExecutable] {
+        self.kernels
+            .get(id.0)
+            .map_or(&[], |k| k.executables.as_slice())
+    }
+
+    /// [`Bench::pipeline_executables`] of the prepared pipeline of `case`, if there is one.
+    pub fn pipeline_executables_of(&self, case: &Case) -> &[PipelineExecutable] {
+        self.kernels
+            .iter()
+            .find(|k| k.case == *case)
+            .map_or(&[], |k| k.executables.as_slice())
     }
 
     /// Whether this device can run `case`, and why not.
@@ -137,7 +164,7 @@ impl Bench {
                 reason,
             });
         }
-        let kernel = Kernel::new(&self.ctx, &self.resources, case)?;
+        let kernel = Kernel::new(&self.ctx, &self.resources, case, self.representations)?;
         self.kernels.push(kernel);
         Ok(KernelId(self.kernels.len() - 1))
     }
@@ -166,7 +193,7 @@ impl Bench {
             .map_or(1, |n| n.get())
             .clamp(1, 8)
             .min(todo.len().max(1));
-        let (ctx, resources) = (&self.ctx, &self.resources);
+        let (ctx, resources, representations) = (&self.ctx, &self.resources, self.representations);
         let built: Vec<(usize, Result<Kernel>)> = std::thread::scope(|scope| {
             let workers: Vec<_> = todo
                 .chunks(todo.len().div_ceil(threads).max(1))
@@ -174,7 +201,7 @@ impl Bench {
                     scope.spawn(move || {
                         chunk
                             .iter()
-                            .map(|&i| (i, Kernel::new(ctx, resources, &cases[i])))
+                            .map(|&i| (i, Kernel::new(ctx, resources, &cases[i], representations)))
                             .collect::<Vec<_>>()
                     })
                 })

@@ -9,6 +9,7 @@ use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 
 use crate::error::{vk_error, Error, Result, VkResultExt};
+use crate::executables;
 use crate::instance::Instance;
 use crate::targets::{describe_target, ComputeTarget};
 
@@ -38,33 +39,63 @@ pub struct Context {
     pending: bool,
     lost: bool,
     fence_timeout: Duration,
+    /// Functions of `VK_KHR_pipeline_executable_properties`, when perftest created the device
+    /// with it enabled.
+    pub(crate) executables: Option<ash::khr::pipeline_executable_properties::Device>,
 }
 
 impl Context {
     /// Creates a device with one queue of `target`'s compute family on `instance`.
+    ///
+    /// Where the device offers `VK_KHR_pipeline_executable_properties` (and Vulkan 1.1), the
+    /// extension and its `pipelineExecutableInfo` feature are enabled, so that
+    /// [`crate::Bench::pipeline_executables`] can report each pipeline's statistics.
     pub fn new(instance: Arc<Instance>, target: &ComputeTarget) -> Result<Self> {
         let priorities = [1.0f32];
         let queue_info = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(target.summary.queue_family)
             .queue_priorities(&priorities)];
-        let info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_info);
         let ash_instance = instance.handle().clone();
+        let statistics = instance.api_version() >= vk::API_VERSION_1_1
+            && target.api_version >= vk::API_VERSION_1_1
+            // SAFETY: the physical device belongs to `instance`, which is Vulkan 1.1 or later.
+            && unsafe { executables::supported(&ash_instance, target.physical_device) };
+        let extensions = [ash::khr::pipeline_executable_properties::NAME.as_ptr()];
+        let mut feature = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
+            .pipeline_executable_info(true);
+        let mut info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_info);
+        if statistics {
+            info = info
+                .enabled_extension_names(&extensions)
+                .push_next(&mut feature);
+        }
         // SAFETY: the physical device belongs to `instance`; `info` points at live locals.
         let device = unsafe { ash_instance.create_device(target.physical_device, &info, None) }
             .call("vkCreateDevice")?;
         // SAFETY: queue 0 of this family was requested above.
         let queue = unsafe { device.get_device_queue(target.summary.queue_family, 0) };
-        Self::finish(
+        let mut context = Self::finish(
             ash_instance,
             Some(instance),
             target.clone(),
             device,
             true,
             queue,
-        )
+        )?;
+        if statistics {
+            context.executables = Some(ash::khr::pipeline_executable_properties::Device::new(
+                &context.instance,
+                &context.device,
+            ));
+        }
+        Ok(context)
     }
 
     /// Wraps an engine's existing device and queue. Nothing passed in is ever destroyed.
+    ///
+    /// Pipeline statistics stay off on a borrowed device: perftest cannot know whether the
+    /// engine enabled `VK_KHR_pipeline_executable_properties`, and using it otherwise would be
+    /// invalid.
     ///
     /// # Safety
     /// `instance`, `physical_device`, `device` and `queue` must be valid, related to each other
@@ -166,6 +197,7 @@ impl Context {
             pending: false,
             lost: false,
             fence_timeout: DEFAULT_FENCE_TIMEOUT,
+            executables: None,
         })
     }
 
@@ -187,6 +219,12 @@ impl Context {
     /// True when perftest created the device (and will destroy it).
     pub fn owns_device(&self) -> bool {
         self.owns_device
+    }
+
+    /// True when pipelines report statistics (`VK_KHR_pipeline_executable_properties` enabled
+    /// on a device perftest created).
+    pub fn shader_statistics_available(&self) -> bool {
+        self.executables.is_some()
     }
 
     /// How long one submission may take before [`Error::Timeout`].

@@ -7,6 +7,7 @@ use perftest_cases::{Case, Family, SampleFilter};
 
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
+use crate::executables::{self, PipelineExecutable};
 use crate::formats::index;
 use crate::resources::Resources;
 
@@ -98,12 +99,23 @@ pub(crate) struct Kernel {
     pool: vk::DescriptorPool,
     pub(crate) set: vk::DescriptorSet,
     module: vk::ShaderModule,
+    /// What the driver says about the compiled pipeline (empty without
+    /// `VK_KHR_pipeline_executable_properties`).
+    pub(crate) executables: Vec<PipelineExecutable>,
 }
 
 impl Kernel {
-    /// Builds the pipeline for `case` and binds its resources.
-    pub(crate) fn new(ctx: &Context, resources: &Resources, case: &Case) -> Result<Self> {
+    /// Builds the pipeline for `case` and binds its resources. Where the context has
+    /// `VK_KHR_pipeline_executable_properties`, the pipeline's statistics are captured, and
+    /// its internal representations too when `representations`.
+    pub(crate) fn new(
+        ctx: &Context,
+        resources: &Resources,
+        case: &Case,
+        representations: bool,
+    ) -> Result<Self> {
         let mut k = Kernel {
+            executables: Vec::new(),
             case: case.clone(),
             pipeline: vk::Pipeline::null(),
             layout: vk::PipelineLayout::null(),
@@ -112,7 +124,7 @@ impl Kernel {
             set: vk::DescriptorSet::null(),
             module: vk::ShaderModule::null(),
         };
-        match k.build(ctx, resources) {
+        match k.build(ctx, resources, representations) {
             Ok(()) => Ok(k),
             Err(e) => {
                 k.destroy(ctx);
@@ -121,7 +133,7 @@ impl Kernel {
         }
     }
 
-    fn build(&mut self, ctx: &Context, resources: &Resources) -> Result<()> {
+    fn build(&mut self, ctx: &Context, resources: &Resources, representations: bool) -> Result<()> {
         let device = &ctx.device;
         let input_type = input_descriptor_type(&self.case);
         let bindings = [
@@ -179,7 +191,15 @@ impl Kernel {
                 .module(self.module)
                 .name(c"main")
                 .specialization_info(&spec);
+            let mut flags = vk::PipelineCreateFlags::empty();
+            if ctx.executables.is_some() {
+                flags |= vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR;
+                if representations {
+                    flags |= vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
+                }
+            }
             let info = [vk::ComputePipelineCreateInfo::default()
+                .flags(flags)
                 .stage(stage)
                 .layout(self.layout)];
             self.pipeline = device
@@ -189,6 +209,13 @@ impl Kernel {
                 .first()
                 .copied()
                 .unwrap_or_default();
+            if let Some(loader) = &ctx.executables {
+                // SAFETY: the loader belongs to this device, which has the extension and its
+                // feature enabled; the pipeline was created with the matching capture flags.
+                // Statistics are informative: a driver error leaves them empty.
+                self.executables =
+                    executables::read(loader, self.pipeline, representations).unwrap_or_default();
+            }
             let sizes = [
                 vk::DescriptorPoolSize {
                     ty: input_type,

@@ -30,6 +30,7 @@ mod barriers;
 mod bench;
 mod context;
 mod error;
+mod executables;
 mod formats;
 mod instance;
 mod kernels;
@@ -47,6 +48,9 @@ pub use ash;
 pub use bench::{Bench, KernelId, MAX_DISPATCHES_PER_SUBMIT};
 pub use context::{Context, DEFAULT_FENCE_TIMEOUT};
 pub use error::{Error, Result};
+pub use executables::{
+    InternalRepresentation, PipelineExecutable, ShaderStatistic, StatisticValue,
+};
 pub use formats::{format_support, vk_format};
 pub use instance::{Instance, InstanceOptions};
 pub use kernels::{specialization, spirv_for};

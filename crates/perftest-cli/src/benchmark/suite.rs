@@ -11,6 +11,7 @@ use crate::benchmark::measure::{measure_case, warm_up_clocks, DispatchTimer, Loo
 use crate::benchmark::verify::describe_failure;
 use crate::options::Options;
 use crate::report::{CaseResult, DeviceInfo, Report, Settings};
+use crate::shader_stats::report_stats;
 use crate::sizing::group_total;
 
 /// Most measurements spent warming the clocks up before the first case (about 1 s at 20 ms).
@@ -87,11 +88,34 @@ pub struct PhaseTimes {
 
 /// Runs the timing suite; `progress(i, n, case)` is called before each case is measured.
 ///
+/// Where the driver reports pipeline statistics, each case that got a pipeline carries them
+/// in its result (`shader_stats`); with `--dump-shaders`, pipelines also keep the driver's
+/// internal representations for [`perftest_core::Bench::pipeline_executables_of`].
+pub fn run_timing(
+    bench: &mut Bench,
+    cases: &[Case],
+    options: &Options,
+    verify_first: bool,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize, &Case),
+) -> (Report, RunEnd, PhaseTimes) {
+    bench.set_capture_internal_representations(options.dump_shaders.is_some());
+    let (mut report, end, phases) = run_phases(bench, cases, options, verify_first, stop, progress);
+    for result in &mut report.cases {
+        if let Some(case) = cases.iter().find(|c| c.id == result.id) {
+            result.shader_stats = report_stats(bench.pipeline_executables_of(case));
+        }
+    }
+    (report, end, phases)
+}
+
+/// The phases of [`run_timing`].
+///
 /// Phases: build every pipeline (in parallel), verify every case against its CPU model
 /// (unless disabled; a failing case is reported failed and not timed), warm the clocks up
 /// with the first case, then measure case after case without idle gaps, each starting from
 /// the previous case's dispatch size.
-pub fn run_timing(
+fn run_phases(
     bench: &mut Bench,
     cases: &[Case],
     options: &Options,

@@ -4,13 +4,28 @@
 //! picks the implementation for an [`ExportFormat`]. Exporters only turn a [`Report`] into
 //! bytes; an [`OutputTarget`] puts them where `--output` says.
 
+mod benchmark_action;
+mod bmf;
+mod chart;
 mod columns;
+mod compare_html;
 mod csv;
 mod file;
+mod heatmap;
+mod html;
 mod json;
 mod markdown;
+mod markup;
 mod original;
+mod spread;
+mod svg;
 mod text;
+
+pub use self::benchmark_action::BenchmarkActionExporter;
+pub use self::bmf::BmfExporter;
+pub use self::compare_html::comparison_html;
+pub use self::html::HtmlExporter;
+pub use self::svg::SvgExporter;
 
 pub use self::csv::CsvExporter;
 pub use self::file::{OutputError, OutputTarget};
@@ -36,6 +51,14 @@ pub enum ExportFormat {
     Csv,
     /// A GitHub Markdown table.
     Markdown,
+    /// A self-contained HTML page: per family a heatmap, a bar chart and the table.
+    Html,
+    /// One SVG chart: the families' heatmaps stacked.
+    Svg,
+    /// Bencher Metric Format (JSON), for the Bencher dashboard.
+    Bmf,
+    /// github-action-benchmark's `customBiggerIsBetter` JSON.
+    BenchmarkAction,
 }
 
 impl ExportFormat {
@@ -43,7 +66,9 @@ impl ExportFormat {
     pub fn extension(self) -> &'static str {
         match self {
             ExportFormat::Text | ExportFormat::Original => "txt",
-            ExportFormat::Json => "json",
+            ExportFormat::Json | ExportFormat::Bmf | ExportFormat::BenchmarkAction => "json",
+            ExportFormat::Html => "html",
+            ExportFormat::Svg => "svg",
             ExportFormat::Csv => "csv",
             ExportFormat::Markdown => "md",
         }
@@ -81,6 +106,10 @@ pub fn exporter(format: ExportFormat) -> Box<dyn Exporter> {
         ExportFormat::Json => Box::new(JsonExporter),
         ExportFormat::Csv => Box::new(CsvExporter),
         ExportFormat::Markdown => Box::new(MarkdownExporter),
+        ExportFormat::Html => Box::new(HtmlExporter),
+        ExportFormat::Svg => Box::new(SvgExporter),
+        ExportFormat::Bmf => Box::new(BmfExporter),
+        ExportFormat::BenchmarkAction => Box::new(BenchmarkActionExporter),
     }
 }
 
@@ -97,7 +126,16 @@ mod tests {
             let bytes = exporter(*format).serialize(&report).unwrap();
             let text = String::from_utf8(bytes).unwrap();
             for case in &report.cases {
-                assert!(text.contains(&case.name), "{format:?} lacks {}", case.name);
+                let expected = match format {
+                    ExportFormat::Html | ExportFormat::Svg => markup::escape(&case.name),
+                    ExportFormat::Bmf => case.id.clone(),
+                    _ => case.name.clone(),
+                };
+                let listed = text.contains(&expected);
+                // The dashboard formats hold numbers only: measured cases.
+                let dashboard = matches!(format, ExportFormat::Bmf | ExportFormat::BenchmarkAction);
+                let wanted = !dashboard || case.measurement.is_some();
+                assert_eq!(listed, wanted, "{format:?} and {}:\n{text}", case.name);
             }
             let words = text.split(|c: char| !c.is_ascii_alphanumeric());
             for word in words {
@@ -115,7 +153,20 @@ mod tests {
             .iter()
             .filter_map(|f| f.to_possible_value().map(|v| v.get_name().to_string()))
             .collect();
-        assert_eq!(names, ["text", "original", "json", "csv", "markdown"]);
+        assert_eq!(
+            names,
+            [
+                "text",
+                "original",
+                "json",
+                "csv",
+                "markdown",
+                "html",
+                "svg",
+                "bmf",
+                "benchmark-action"
+            ]
+        );
         assert_eq!(ExportFormat::Markdown.extension(), "md");
     }
 }

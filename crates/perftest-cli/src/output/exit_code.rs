@@ -12,6 +12,8 @@ pub const USAGE: i32 = 2;
 pub const VALIDATION: i32 = 3;
 /// A case did not match its CPU model (`--verify`, or the check before timing).
 pub const VERIFICATION: i32 = 4;
+/// `perftest compare --fail-above`/`--fail-median`: B got slower than the allowed change.
+pub const REGRESSION: i32 = 5;
 /// Interrupted by Ctrl-C (SIGINT); what was measured so far was still printed and written.
 /// SIGTERM and SIGHUP stop a run the same way with 143 and 129 (128 + the signal's number).
 pub const INTERRUPTED: i32 = 130;

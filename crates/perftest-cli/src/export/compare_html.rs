@@ -1,0 +1,151 @@
+//! `perftest compare --format html`: the comparison of two reports as a self-contained page.
+
+use std::fmt::Write;
+
+use super::chart::change_bars;
+use super::html::{page_end, page_start};
+use super::markup::escape;
+use crate::compare::Comparison;
+
+/// Writes one HTML page: which report is A and which is B, the median and largest change,
+/// one change bar per case (green: B faster, red: B slower), the cases found in one report
+/// only, and the per-case table. Labels and names are escaped.
+pub fn comparison_html(
+    comparison: &Comparison,
+    a_label: &str,
+    b_label: &str,
+) -> Result<String, std::fmt::Error> {
+    let mut out = String::new();
+    page_start(
+        &mut out,
+        &format!("perftest compare: {a_label} vs {b_label}"),
+    )?;
+    writeln!(out, "<h1>perftest compare</h1>")?;
+    writeln!(out, r#"<table class="meta"><tbody>"#)?;
+    for (key, label, device) in [
+        ("A", a_label, &comparison.a_device),
+        ("B", b_label, &comparison.b_device),
+    ] {
+        writeln!(
+            out,
+            "<tr><th>{key}</th><td>{} ({})</td></tr>",
+            escape(label),
+            escape(device)
+        )?;
+    }
+    writeln!(
+        out,
+        "<tr><th>Matched</th><td>{} cases</td></tr>",
+        comparison.matched()
+    )?;
+    match &comparison.summary {
+        Some(s) => {
+            writeln!(
+                out,
+                "<tr><th>Measured in both</th><td>{}</td></tr>",
+                s.compared
+            )?;
+            writeln!(
+                out,
+                "<tr><th>Median |change|</th><td>{:.2}%</td></tr>",
+                s.median_abs_change_pct
+            )?;
+            writeln!(
+                out,
+                "<tr><th>Largest change</th><td>{:+.2}% ({})</td></tr>",
+                s.largest.change_pct,
+                escape(&s.largest.name)
+            )?;
+        }
+        None => writeln!(
+            out,
+            "<tr><th>Measured in both</th><td>no case was measured in both reports</td></tr>"
+        )?,
+    }
+    writeln!(out, "</tbody></table>")?;
+    writeln!(
+        out,
+        "<p>Change = B's throughput / A's throughput - 1: green bars (positive) mean B is \
+         faster, red bars (negative) mean B is slower.</p>"
+    )?;
+    out.push_str(&change_bars(comparison)?);
+    for (label, names) in [
+        (a_label, &comparison.only_in_a),
+        (b_label, &comparison.only_in_b),
+    ] {
+        if !names.is_empty() {
+            let list: Vec<String> = names.iter().map(|n| escape(n)).collect();
+            writeln!(
+                out,
+                r#"<p class="note">Only in {}: {}</p>"#,
+                escape(label),
+                list.join(", ")
+            )?;
+        }
+    }
+    let ms = |v: Option<f64>| v.map_or_else(|| "n/a".to_string(), |v| format!("{v:.3}"));
+    writeln!(out, "<details open=\"open\"><summary>Table</summary>")?;
+    writeln!(
+        out,
+        r#"<table class="data"><thead><tr><th>Case</th><th class="num">A ms</th><th class="num">B ms</th><th class="num">B/A</th><th class="num">change</th></tr></thead><tbody>"#
+    )?;
+    for c in &comparison.cases {
+        writeln!(
+            out,
+            r#"<tr><td><code>{}</code></td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
+            escape(&c.name),
+            ms(c.a_original_ms),
+            ms(c.b_original_ms),
+            c.ratio
+                .map_or_else(|| "n/a".to_string(), |r| format!("{r:.3}x")),
+            c.change_pct
+                .map_or_else(|| "n/a".to_string(), |p| format!("{p:+.2}%"))
+        )?;
+    }
+    writeln!(out, "</tbody></table></details>")?;
+    page_end(&mut out, env!("CARGO_PKG_VERSION"))?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::compare;
+    use crate::export::chart::{FASTER, SLOWER};
+    use crate::export::html::tests::{check_markup, hostile_report};
+    use crate::report::tests::{measurement, sample_report};
+
+    #[test]
+    fn change_bars_are_green_and_red() {
+        let a = sample_report();
+        let mut b = sample_report();
+        b.cases[0].measurement = Some(measurement(4000, &[10e6; 3])); // 2x faster
+        b.cases[1].measurement = Some(measurement(1000, &[25e6; 3])); // slower
+        let text = comparison_html(&compare(&a, &b), "a <1>.json", "b.json").unwrap();
+        let doc = check_markup(&text);
+        let fills: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "rect")
+            .filter_map(|n| n.attribute("fill"))
+            .collect();
+        assert!(
+            fills.contains(&FASTER) && fills.contains(&SLOWER),
+            "{fills:?}"
+        );
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(texts.contains(&"+100.00%"), "{texts:?}");
+        assert!(texts.contains(&"-20.00%"), "{texts:?}");
+        assert!(text.contains("a &lt;1&gt;.json"));
+        // Cases not measured in both show n/a.
+        assert!(texts.contains(&"n/a"));
+    }
+
+    #[test]
+    fn hostile_reports_are_escaped() {
+        let a = hostile_report();
+        let text = comparison_html(&compare(&a, &a), "x", "y").unwrap();
+        let doc = check_markup(&text);
+        let all: String = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(all.contains("GPU <script>alert('x')</script>"));
+    }
+}

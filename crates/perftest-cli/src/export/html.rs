@@ -1,0 +1,480 @@
+//! A self-contained HTML report: inline CSS and SVG, no scripts, nothing fetched.
+//!
+//! The page is also well-formed XML (XHTML syntax), so an XML parser can check it.
+
+use std::fmt::Write;
+
+use super::chart::{max_relative, relative_bars};
+use super::columns::{self, Cells, TITLES};
+use super::heatmap::{
+    family_grids, heatmap_size, label_width, write_heatmap, write_legend, FamilyGrid, CHART_CSS,
+    LEGEND_SIZE,
+};
+use super::markup::{escape, px};
+use super::{ExportError, Exporter};
+use crate::report::{CaseStatus, Report};
+
+/// The page's stylesheet (before the charts' [`CHART_CSS`]).
+pub(crate) const PAGE_CSS: &str = "\
+body { font-family: system-ui, 'DejaVu Sans', Arial, sans-serif; margin: 16px 24px; color: #111111; background: #ffffff; }
+h1 { font-size: 22px; margin: 0 0 8px 0; }
+h2 { font-size: 17px; margin: 22px 0 6px 0; border-bottom: 1px solid #cccccc; }
+table { border-collapse: collapse; font-size: 13px; }
+th, td { padding: 2px 8px; text-align: left; vertical-align: top; }
+table.meta th { color: #555555; font-weight: normal; }
+table.data td, table.data th { border-bottom: 1px solid #eeeeee; }
+table.data td.num, table.data th.num { text-align: right; font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; }
+table.data code { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; }
+.charts { display: flex; flex-wrap: wrap; gap: 28px; align-items: flex-start; }
+.note { color: #8a4b00; }
+details { margin-top: 6px; }
+summary { cursor: pointer; color: #1d4f91; }
+footer { margin-top: 28px; color: #777777; font-size: 12px; }
+";
+
+/// Writes one HTML page: device and driver header, settings, per family a heatmap (Gload/s,
+/// coloured by share of the family's best), a bar chart of `x` (relative to the baseline) and
+/// the table, then the skipped and failed cases with their reasons and, when the driver gave
+/// any, the shader statistics. Text from the report is escaped.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HtmlExporter;
+
+/// The start of a page: doctype, `<head>` with the stylesheet, `<body>`.
+pub(crate) fn page_start(out: &mut String, title: &str) -> std::fmt::Result {
+    writeln!(out, "<!DOCTYPE html>")?;
+    writeln!(
+        out,
+        r#"<html xmlns="http://www.w3.org/1999/xhtml" lang="en">"#
+    )?;
+    writeln!(out, "<head>")?;
+    writeln!(out, r#"<meta charset="utf-8"/>"#)?;
+    writeln!(out, "<title>{}</title>", escape(title))?;
+    writeln!(out, "<style>\n{PAGE_CSS}{CHART_CSS}</style>")?;
+    writeln!(out, "</head>")?;
+    writeln!(out, "<body>")
+}
+
+/// The end of a page.
+pub(crate) fn page_end(out: &mut String, version: &str) -> std::fmt::Result {
+    writeln!(
+        out,
+        "<footer>Written by perftest {}. This page is self-contained: no scripts, fonts or \
+         images are loaded from anywhere.</footer>",
+        escape(version)
+    )?;
+    writeln!(out, "</body>")?;
+    writeln!(out, "</html>")
+}
+
+/// A `<tr>` of the header table.
+fn meta_row(out: &mut String, key: &str, value: &str) -> std::fmt::Result {
+    writeln!(out, "<tr><th>{key}</th><td>{}</td></tr>", escape(value))
+}
+
+fn write_header(out: &mut String, report: &Report) -> std::fmt::Result {
+    let d = &report.device;
+    let s = &report.settings;
+    writeln!(out, "<h1>perftest: {}</h1>", escape(&d.name))?;
+    writeln!(out, r#"<table class="meta"><tbody>"#)?;
+    meta_row(
+        out,
+        "Device",
+        &format!(
+            "{} ({}, vendor {:#06x}, device {:#06x})",
+            d.name, d.device_type, d.vendor_id, d.device_id
+        ),
+    )?;
+    meta_row(
+        out,
+        "Driver",
+        &format!(
+            "{} {} (version {:#x})",
+            d.driver_name, d.driver_info, d.driver_version
+        ),
+    )?;
+    let resident = d
+        .resident_workgroups
+        .map_or_else(String::new, |r| format!(", {r} resident workgroups"));
+    meta_row(
+        out,
+        "Vulkan",
+        &format!(
+            "{}, queue family {}, subgroup size {}, timestamp period {} ns{resident}",
+            d.api_version, d.queue_family, d.subgroup_size, d.timestamp_period_ns
+        ),
+    )?;
+    let on = |b: bool| if b { "on" } else { "off" };
+    meta_row(
+        out,
+        "Settings",
+        &format!(
+            "{} ms per measurement, {} samples, at most {} warm-up measurements, verification {}, validation {}",
+            s.target_ms,
+            s.samples,
+            s.warmup_max,
+            on(s.verify),
+            on(s.validation)
+        ),
+    )?;
+    meta_row(
+        out,
+        "Run",
+        &format!(
+            "perftest {}, {} to {}{}",
+            report.perftest_version,
+            report.started_at,
+            report.finished_at,
+            if report.complete { "" } else { ", incomplete" }
+        ),
+    )?;
+    let baseline = report.baseline().map_or(report.baseline_id.clone(), |b| {
+        format!("{} ({})", b.name, b.id)
+    });
+    meta_row(out, "Baseline", &baseline)?;
+    let count = |label: &str| {
+        report
+            .cases
+            .iter()
+            .filter(|c| c.status.label() == label)
+            .count()
+    };
+    meta_row(
+        out,
+        "Cases",
+        &format!(
+            "{}: {} measured, {} skipped, {} failed",
+            report.cases.len(),
+            count("measured"),
+            count("skipped"),
+            count("failed")
+        ),
+    )?;
+    writeln!(out, "</tbody></table>")?;
+    for note in columns::footnotes(report) {
+        writeln!(out, r#"<p class="note">{}</p>"#, escape(&note))?;
+    }
+    Ok(())
+}
+
+fn write_family(
+    out: &mut String,
+    number: usize,
+    grid: &FamilyGrid<'_>,
+    rows: &[columns::Row],
+    label_w: f64,
+    scale_max: f64,
+) -> std::fmt::Result {
+    writeln!(out, r#"<section id="family-{number}">"#)?;
+    writeln!(out, "<h2>{}</h2>", escape(&grid.title()))?;
+    writeln!(out, r#"<div class="charts">"#)?;
+    let (w, h) = heatmap_size(grid, label_w);
+    writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img">"#,
+        w = px(w),
+        h = px(h)
+    )?;
+    write_heatmap(out, grid, "Gload/s by pattern", (0.0, 0.0), label_w)?;
+    writeln!(out, "</svg>")?;
+    out.push_str(&relative_bars(grid, scale_max)?);
+    writeln!(out, "</div>")?;
+    writeln!(
+        out,
+        "<details><summary>Table ({} cases)</summary>",
+        grid.cases.len()
+    )?;
+    writeln!(out, r#"<table class="data"><thead><tr><th>Case</th>"#)?;
+    for title in TITLES {
+        write!(out, r#"<th class="num">{}</th>"#, escape(title))?;
+    }
+    writeln!(out, "</tr></thead><tbody>")?;
+    for case in &grid.cases {
+        let Some(row) = rows.get(case.index) else {
+            continue;
+        };
+        write!(out, "<tr><td><code>{}</code></td>", escape(&row.name))?;
+        match &row.cells {
+            Cells::Figures(cells) => {
+                for cell in cells {
+                    write!(out, r#"<td class="num">{}</td>"#, escape(cell))?;
+                }
+            }
+            Cells::Note(note) => write!(
+                out,
+                r#"<td colspan="{}">{}</td>"#,
+                TITLES.len(),
+                escape(note)
+            )?,
+        }
+        writeln!(out, "</tr>")?;
+    }
+    writeln!(out, "</tbody></table></details>")?;
+    writeln!(out, "</section>")
+}
+
+fn write_not_measured(out: &mut String, report: &Report) -> std::fmt::Result {
+    writeln!(out, "<section>")?;
+    writeln!(out, "<h2>Skipped and failed cases</h2>")?;
+    let missing: Vec<_> = report
+        .cases
+        .iter()
+        .filter(|c| c.status != CaseStatus::Measured)
+        .collect();
+    if missing.is_empty() {
+        writeln!(out, "<p>None: every case was measured.</p>")?;
+    } else {
+        writeln!(
+            out,
+            r#"<table class="data"><thead><tr><th>Case</th><th>Id</th><th>Status</th><th>Reason</th></tr></thead><tbody>"#
+        )?;
+        for case in missing {
+            writeln!(
+                out,
+                "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+                escape(&case.name),
+                escape(&case.id),
+                case.status.label(),
+                escape(case.status.reason().unwrap_or(""))
+            )?;
+        }
+        writeln!(out, "</tbody></table>")?;
+    }
+    writeln!(out, "</section>")
+}
+
+fn write_shader_stats(out: &mut String, report: &Report) -> std::fmt::Result {
+    let with_stats: Vec<_> = report
+        .cases
+        .iter()
+        .filter(|c| !c.shader_stats.is_empty())
+        .collect();
+    if with_stats.is_empty() {
+        return Ok(());
+    }
+    // Columns: every statistic name, in order of first appearance.
+    let mut names: Vec<(&str, &str)> = Vec::new();
+    for case in &with_stats {
+        for stat in &case.shader_stats {
+            if !names.iter().any(|(n, _)| *n == stat.name) {
+                names.push((&stat.name, &stat.description));
+            }
+        }
+    }
+    writeln!(out, "<section>")?;
+    writeln!(out, "<h2>Shader statistics (from the driver)</h2>")?;
+    write!(out, r#"<table class="data"><thead><tr><th>Case</th>"#)?;
+    for (name, description) in &names {
+        write!(
+            out,
+            r#"<th class="num" title="{}">{}</th>"#,
+            escape(description),
+            escape(name)
+        )?;
+    }
+    writeln!(out, "</tr></thead><tbody>")?;
+    for case in with_stats {
+        write!(out, "<tr><td><code>{}</code></td>", escape(&case.name))?;
+        for (name, _) in &names {
+            let value = case
+                .shader_stats
+                .iter()
+                .find(|s| s.name == *name)
+                .map_or_else(String::new, |s| s.value.to_string());
+            write!(out, r#"<td class="num">{}</td>"#, escape(&value))?;
+        }
+        writeln!(out, "</tr>")?;
+    }
+    writeln!(out, "</tbody></table>")?;
+    writeln!(out, "</section>")
+}
+
+impl Exporter for HtmlExporter {
+    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+        let grids = family_grids(report);
+        let rows = columns::rows(report);
+        let label_w = label_width(&grids);
+        let scale_max = max_relative(&grids);
+        let mut out = String::new();
+        page_start(&mut out, &format!("perftest: {}", report.device.name))?;
+        write_header(&mut out, report)?;
+        let (w, h) = LEGEND_SIZE;
+        writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img">"#,
+            w = px(w),
+            h = px(h)
+        )?;
+        write_legend(&mut out, 0.0, 0.0)?;
+        writeln!(out, "</svg>")?;
+        for (number, grid) in grids.iter().enumerate() {
+            write_family(&mut out, number, grid, &rows, label_w, scale_max)?;
+        }
+        write_not_measured(&mut out, report)?;
+        write_shader_stats(&mut out, report)?;
+        page_end(&mut out, env!("CARGO_PKG_VERSION"))?;
+        Ok(out.into_bytes())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::report::tests::sample_report;
+    use crate::report::{ShaderStat, StatValue};
+
+    /// A report whose strings try to break out of the markup.
+    pub(crate) fn hostile_report() -> Report {
+        let mut report = sample_report();
+        report.device.name = "GPU <script>alert('x')</script> & \"friends\"".to_string();
+        report.device.driver_info = "]]><!-- \u{1}\u{1b}[31m".to_string();
+        report.cases[0].name = "Buffer<R8>.Load' onload=\"evil()\" uniform".to_string();
+        report.cases[3].status = CaseStatus::Skipped {
+            reason: "</td></tr></table><img src=x onerror=alert(1)>".to_string(),
+        };
+        report.cases[2].family = "<b>family</b>&".to_string();
+        report.cases[1].shader_stats = vec![ShaderStat {
+            name: "Register <Count>".to_string(),
+            description: "\"quoted\" & 'single'".to_string(),
+            value: StatValue::Number(40u64.into()),
+        }];
+        report
+    }
+
+    /// Parses `text` as XML; every element must be HTML or SVG, none a script, an image, a
+    /// link, or anything else that loads or runs something.
+    pub(crate) fn check_markup(text: &str) -> roxmltree::Document<'_> {
+        // `<!DOCTYPE html>` is a DTD as far as XML is concerned.
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        };
+        let doc = roxmltree::Document::parse_with_options(text, options)
+            .unwrap_or_else(|e| panic!("{e}:\n{text}"));
+        for node in doc.descendants().filter(|n| n.is_element()) {
+            let name = node.tag_name().name();
+            assert!(
+                !["script", "img", "link", "iframe", "object", "embed", "image", "use"]
+                    .contains(&name),
+                "<{name}> in:\n{text}"
+            );
+            for attribute in node.attributes() {
+                let n = attribute.name();
+                assert!(
+                    !n.starts_with("on") && n != "src" && n != "href",
+                    "attribute {n} on <{name}>"
+                );
+            }
+        }
+        assert!(!text.contains("url("), "{text}");
+        assert!(!text.contains("@import"), "{text}");
+        doc
+    }
+
+    fn html(report: &Report) -> String {
+        String::from_utf8(HtmlExporter.serialize(report).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn page_is_well_formed_and_self_contained() {
+        let report = sample_report();
+        let text = html(&report);
+        let doc = check_markup(&text);
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "html");
+        let svgs = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "svg")
+            .count();
+        // The legend, then a heatmap and a bar chart per family (4 families).
+        assert_eq!(svgs, 1 + 2 * 4);
+        assert!(text.contains("Test GPU (discrete, vendor 0x10de, device 0x2684)"));
+        assert!(text.contains("TestDriver 1.2.3"));
+        assert!(text.contains("5: 3 measured, 1 skipped, 1 failed"));
+        assert!(text.contains("R8 sampled image not supported"));
+        assert!(text.contains("fence timeout"));
+        // No shader statistics in the report: no section for them.
+        assert!(!text.contains("Shader statistics"));
+    }
+
+    #[test]
+    fn every_table_number_is_on_the_page() {
+        let report = sample_report();
+        let text = html(&report);
+        let doc = check_markup(&text);
+        let cells: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "td")
+            .map(|n| {
+                n.descendants()
+                    .filter(|d| d.is_text())
+                    .filter_map(|d| d.text())
+                    .collect()
+            })
+            .collect();
+        let rows = columns::rows(&report);
+        let mut figures = 0;
+        for row in &rows {
+            if let Cells::Figures(values) = &row.cells {
+                for value in values {
+                    assert!(cells.contains(value), "{value} not in a cell");
+                    figures += 1;
+                }
+            }
+        }
+        assert_eq!(figures, 3 * TITLES.len());
+        // The heatmap cells carry the Gload/s too.
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        for value in ["13.1", "3.28", "6.55"] {
+            assert!(texts.contains(&value), "{value}");
+        }
+    }
+
+    #[test]
+    fn hostile_strings_are_escaped() {
+        let report = hostile_report();
+        let text = html(&report);
+        let doc = check_markup(&text);
+        // The strings come back intact as text (controls replaced), never as markup.
+        let all: String = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(all.contains("GPU <script>alert('x')</script> & \"friends\""));
+        assert!(all.contains("</td></tr></table><img src=x onerror=alert(1)>"));
+        assert!(all.contains("]]><!-- \u{fffd}\u{fffd}[31m"));
+        assert!(all.contains("Register <Count>"));
+        assert!(!text.contains('\u{1}'));
+        let th = doc
+            .descendants()
+            .find(|n| n.attribute("title") == Some("\"quoted\" & 'single'"));
+        assert!(th.is_some(), "{text}");
+    }
+
+    #[test]
+    fn shader_statistics_get_a_table() {
+        let mut report = sample_report();
+        let stat = |name: &str, value: StatValue| ShaderStat {
+            name: name.to_string(),
+            description: String::new(),
+            value,
+        };
+        report.cases[0].shader_stats = vec![
+            stat("Register Count", StatValue::Number(32u64.into())),
+            stat("Binary Size", StatValue::Number(4096u64.into())),
+        ];
+        report.cases[2].shader_stats =
+            vec![stat("Register Count", StatValue::Number(40u64.into()))];
+        let text = html(&report);
+        check_markup(&text);
+        assert!(text.contains("Shader statistics"));
+        assert!(text.contains(r#"<th class="num" title="">Binary Size</th>"#));
+        assert!(text.contains(r#"<td class="num">4096</td>"#));
+        assert!(text.contains(r#"<td class="num">40</td><td class="num"></td>"#));
+    }
+
+    #[test]
+    fn empty_report_still_renders() {
+        let mut report = sample_report();
+        report.cases.clear();
+        let text = html(&report);
+        check_markup(&text);
+        assert!(text.contains("None: every case was measured."));
+    }
+}

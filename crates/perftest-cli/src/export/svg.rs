@@ -1,0 +1,142 @@
+//! One SVG chart of a run: the families' heatmaps stacked, for a README or an issue.
+
+use std::fmt::Write;
+
+use super::columns;
+use super::heatmap::{
+    family_grids, heatmap_size, label_width, write_heatmap, write_legend, CHART_CSS, LEGEND_SIZE,
+};
+use super::markup::{escape, px, text_width};
+use super::{ExportError, Exporter};
+use crate::report::Report;
+
+/// Margin around the chart.
+const MARGIN: f64 = 12.0;
+
+/// Writes a standalone SVG: the device line, the settings, a colour legend and one heatmap per
+/// family (rows: format or path, columns: pattern, cells: Gload/s coloured by their share of
+/// the family's best), stacked vertically. Text from the report is escaped.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SvgExporter;
+
+impl Exporter for SvgExporter {
+    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+        let grids = family_grids(report);
+        let label_w = label_width(&grids);
+        let header = [
+            columns::device_line(report),
+            format!(
+                "perftest {}, {}: {} ms per measurement, {} samples{}",
+                report.perftest_version,
+                report.started_at,
+                report.settings.target_ms,
+                report.settings.samples,
+                if report.complete {
+                    ""
+                } else {
+                    " (incomplete run)"
+                }
+            ),
+        ];
+        let header_h = header.len() as f64 * 18.0 + 6.0;
+        // The first line is a 14 px title, the others 12 px notes.
+        let mut width = header
+            .iter()
+            .enumerate()
+            .map(|(i, h)| text_width(h, if i == 0 { 14.0 } else { 12.0 }))
+            .fold(LEGEND_SIZE.0, f64::max);
+        let mut height = header_h + LEGEND_SIZE.1 + 8.0;
+        for grid in &grids {
+            let (w, h) = heatmap_size(grid, label_w);
+            width = width.max(w);
+            height += h + 8.0;
+        }
+        let (total_w, total_h) = (width + 2.0 * MARGIN, height + 2.0 * MARGIN);
+
+        let mut out = String::new();
+        writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#,
+            w = px(total_w),
+            h = px(total_h)
+        )?;
+        writeln!(out, "<style>\n{CHART_CSS}</style>")?;
+        writeln!(
+            out,
+            r##"<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>"##,
+            px(total_w),
+            px(total_h)
+        )?;
+        let mut y = MARGIN;
+        for (i, line) in header.iter().enumerate() {
+            let class = if i == 0 { "t" } else { "n" };
+            writeln!(
+                out,
+                r#"<text x="{}" y="{}" class="{class}">{}</text>"#,
+                px(MARGIN),
+                px(y + 14.0 + i as f64 * 18.0),
+                escape(line)
+            )?;
+        }
+        y += header_h;
+        write_legend(&mut out, MARGIN, y)?;
+        y += LEGEND_SIZE.1 + 8.0;
+        for grid in &grids {
+            write_heatmap(&mut out, grid, &grid.title(), (MARGIN, y), label_w)?;
+            y += heatmap_size(grid, label_w).1 + 8.0;
+        }
+        out.push_str("</svg>\n");
+        Ok(out.into_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::html::tests::{check_markup, hostile_report};
+    use crate::report::tests::sample_report;
+
+    fn svg(report: &Report) -> String {
+        String::from_utf8(SvgExporter.serialize(report).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn chart_is_well_formed_svg_with_every_value() {
+        let report = sample_report();
+        let text = svg(&report);
+        let doc = check_markup(&text);
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "svg");
+        assert_eq!(
+            root.tag_name().namespace(),
+            Some("http://www.w3.org/2000/svg")
+        );
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        for value in ["13.1", "3.28", "6.55", "skipped", "failed"] {
+            assert!(texts.contains(&value), "{value}: {text}");
+        }
+        // Every coordinate is a plain number.
+        for node in doc.descendants().filter(|n| n.is_element()) {
+            for name in ["x", "y", "width", "height"] {
+                if let Some(v) = node.attribute(name) {
+                    assert!(v.parse::<f64>().is_ok_and(f64::is_finite), "{name}={v}");
+                }
+            }
+        }
+        // Four families stacked: four title lines after the two header lines.
+        let titles = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("t"))
+            .count();
+        assert_eq!(titles, 1 + 4);
+    }
+
+    #[test]
+    fn hostile_strings_are_escaped() {
+        let text = svg(&hostile_report());
+        let doc = check_markup(&text);
+        let all: String = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(all.contains("GPU <script>alert('x')</script>"), "{all}");
+        assert!(all.contains("<b>family</b>&"), "{all}");
+    }
+}

@@ -1,0 +1,257 @@
+//! The driver's shader statistics and internal representations in perftest's outputs:
+//! conversion into the report, the `--shader-stats` text block and `--dump-shaders` files.
+
+use std::fmt::Write;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use perftest_core::{PipelineExecutable, StatisticValue};
+
+use crate::report::{Report, ShaderStat, StatValue};
+
+/// The note printed once when statistics were asked for but the driver offers none.
+pub fn unavailable_note(device: &str) -> String {
+    format!(
+        "note: {device} does not offer VK_KHR_pipeline_executable_properties: no shader \
+         statistics or shader dumps on this device"
+    )
+}
+
+/// The report's statistics of a pipeline: each executable's statistics, in the driver's
+/// order. With several executables, names get the executable's name as a prefix. Non-finite
+/// real values are left out (JSON cannot hold them).
+pub fn report_stats(executables: &[PipelineExecutable]) -> Vec<ShaderStat> {
+    let prefix = executables.len() > 1;
+    executables
+        .iter()
+        .flat_map(|e| {
+            e.statistics.iter().filter_map(move |s| {
+                let value = match s.value {
+                    StatisticValue::Bool(b) => StatValue::Bool(b),
+                    StatisticValue::Int(i) => StatValue::Number(i.into()),
+                    StatisticValue::Uint(u) => StatValue::Number(u.into()),
+                    StatisticValue::Float(f) => StatValue::Number(serde_json::Number::from_f64(f)?),
+                };
+                let name = if prefix {
+                    format!("{}: {}", e.name, s.name)
+                } else {
+                    s.name.clone()
+                };
+                Some(ShaderStat {
+                    name,
+                    description: s.description.clone(),
+                    value,
+                })
+            })
+        })
+        .collect()
+}
+
+/// The `--shader-stats` block: one line per case with statistics,
+/// `NAME (ID): Stat 1 = v, Stat 2 = v`. Empty when no case has any.
+pub fn text_block(report: &Report) -> String {
+    let mut out = String::new();
+    let cases: Vec<_> = report
+        .cases
+        .iter()
+        .filter(|c| !c.shader_stats.is_empty())
+        .collect();
+    if cases.is_empty() {
+        return out;
+    }
+    // Writing into a String cannot fail.
+    let _ = writeln!(out, "Shader statistics (from the driver):");
+    for case in cases {
+        let stats: Vec<String> = case
+            .shader_stats
+            .iter()
+            .map(|s| format!("{} = {}", s.name, s.value))
+            .collect();
+        let _ = writeln!(out, "{} ({}): {}", case.name, case.id, stats.join(", "));
+    }
+    out
+}
+
+/// The file a case's representations go to: `<id>.txt`, with every character other than
+/// ASCII letters, digits, `.`, `-` and `_` replaced by `_`, so it never leaves `dir`.
+pub fn dump_path(dir: &Path, id: &str) -> PathBuf {
+    let mut name: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() || name.starts_with('.') {
+        name.insert(0, '_');
+    }
+    dir.join(format!("{name}.txt"))
+}
+
+/// Creates `dir` (and its parents) when missing; fails when it cannot, or is not a directory.
+pub fn prepare_dump_dir(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot create --dump-shaders {}: {e}", dir.display()))?;
+    if !dir.is_dir() {
+        return Err(format!(
+            "--dump-shaders {} is not a directory",
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
+/// The text of a case's dump: for each executable and representation a header, then the
+/// text (binary representations are described, not written). `None` when there is nothing.
+pub fn dump_text(executables: &[PipelineExecutable]) -> Option<String> {
+    let mut out = String::new();
+    for e in executables {
+        for r in &e.representations {
+            let _ = writeln!(
+                out,
+                "// executable: {} ({})\n// representation: {} ({})",
+                e.name, e.description, r.name, r.description
+            );
+            if r.is_text {
+                out.push_str(&String::from_utf8_lossy(&r.data));
+                if !out.ends_with('\n') {
+                    out.push('\n');
+                }
+            } else {
+                let _ = writeln!(out, "// binary data, {} bytes, not shown", r.data.len());
+            }
+            out.push('\n');
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Writes the dump of case `id` into `dir`; returns whether a file was written.
+pub fn dump(dir: &Path, id: &str, executables: &[PipelineExecutable]) -> io::Result<bool> {
+    match dump_text(executables) {
+        Some(text) => std::fs::write(dump_path(dir, id), text).map(|()| true),
+        None => Ok(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::sample_report;
+    use perftest_core::{InternalRepresentation, ShaderStatistic};
+
+    fn executable(name: &str) -> PipelineExecutable {
+        let stat = |name: &str, value| ShaderStatistic {
+            name: name.to_string(),
+            description: format!("{name} of the shader"),
+            value,
+        };
+        PipelineExecutable {
+            name: name.to_string(),
+            description: "Compute Shader".to_string(),
+            subgroup_size: 32,
+            statistics: vec![
+                stat("Register Count", StatisticValue::Uint(32)),
+                stat("Spills", StatisticValue::Int(-1)),
+                stat("Uses LDS", StatisticValue::Bool(true)),
+                stat("Occupancy", StatisticValue::Float(0.5)),
+                stat("Broken", StatisticValue::Float(f64::NAN)),
+            ],
+            representations: vec![
+                InternalRepresentation {
+                    name: "Assembly".to_string(),
+                    description: "Final ISA".to_string(),
+                    is_text: true,
+                    data: b"s_endpgm".to_vec(),
+                },
+                InternalRepresentation {
+                    name: "Binary".to_string(),
+                    description: "bytes".to_string(),
+                    is_text: false,
+                    data: vec![0; 12],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn statistics_into_the_report() {
+        let stats = report_stats(&[executable("CS")]);
+        let names: Vec<&str> = stats.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["Register Count", "Spills", "Uses LDS", "Occupancy"]);
+        assert_eq!(stats[0].value, StatValue::Number(32u64.into()));
+        assert_eq!(stats[0].description, "Register Count of the shader");
+        let two = report_stats(&[executable("A"), executable("B")]);
+        assert_eq!(two.len(), 8);
+        assert_eq!(two[4].name, "B: Register Count");
+        assert!(report_stats(&[]).is_empty());
+    }
+
+    #[test]
+    fn text_block_lists_cases_with_statistics() {
+        let mut report = sample_report();
+        assert_eq!(text_block(&report), "");
+        report.cases[2].shader_stats = report_stats(&[executable("CS")]);
+        assert_eq!(
+            text_block(&report),
+            "Shader statistics (from the driver):\nByteAddressBuffer.Load4 random \
+             (raw.load4.random): Register Count = 32, Spills = -1, Uses LDS = true, \
+             Occupancy = 0.5\n"
+        );
+        // Statistics round-trip through the JSON report, and old reports (none) still load.
+        let text = serde_json::to_string(&report).unwrap();
+        let back: Report = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, report);
+        assert!(!serde_json::to_string(&sample_report())
+            .unwrap()
+            .contains("shader_stats"));
+    }
+
+    #[test]
+    fn dump_files_stay_inside_the_directory() {
+        let dir = Path::new("/base");
+        assert_eq!(
+            dump_path(dir, "raw.load4.linear"),
+            dir.join("raw.load4.linear.txt")
+        );
+        for hostile in ["../../etc/passwd", "/abs", "..", "", "a\\b", "a\u{0}b"] {
+            let path = dump_path(dir, hostile);
+            assert_eq!(path.parent(), Some(dir), "{hostile:?} -> {path:?}");
+            let name = path.file_name().unwrap().to_str().unwrap();
+            assert!(!name.starts_with('.') && !name.contains('/'), "{name}");
+        }
+    }
+
+    #[test]
+    fn dumps_are_written_per_case() {
+        let text = dump_text(&[executable("CS")]).unwrap();
+        assert!(text.starts_with("// executable: CS (Compute Shader)\n// representation: Assembly (Final ISA)\ns_endpgm\n"), "{text}");
+        assert!(
+            text.contains("// binary data, 12 bytes, not shown"),
+            "{text}"
+        );
+        let mut bare = executable("CS");
+        bare.representations.clear();
+        assert_eq!(dump_text(&[bare.clone()]), None);
+
+        let dir = std::env::temp_dir().join(format!("perftest-dump-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let nested = dir.join("a/b");
+        prepare_dump_dir(&nested).unwrap();
+        assert!(dump(&nested, "tex.load.r8.linear", &[executable("CS")]).unwrap());
+        assert!(!dump(&nested, "typed.r8.uniform", &[bare]).unwrap());
+        let names: Vec<String> = std::fs::read_dir(&nested)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["tex.load.r8.linear.txt"]);
+        let file = nested.join("tex.load.r8.linear.txt");
+        assert!(prepare_dump_dir(&file)
+            .unwrap_err()
+            .contains("cannot create"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
