@@ -63,7 +63,11 @@ fn core_failure(e: Error) -> Failure {
     Failure::new(code, e)
 }
 
+/// When the process started, for `--verbose`'s share of recorded GPU time in the wall time.
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
 fn main() -> ExitCode {
+    STARTED.get_or_init(std::time::Instant::now);
     let cli = match Cli::try_parse_from(normalize_args(std::env::args_os())) {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
@@ -416,6 +420,7 @@ fn run_time(
     progress.finish();
     if options.verbose {
         print_phases("", &phases);
+        print_recorded_share(&report);
     }
     // Without --output, stdout gets the report in --format; with it, the text table.
     let stdout_format = if output.is_some() {
@@ -433,6 +438,29 @@ fn run_time(
     )?;
     shader_outputs(bench, cases, &report, options)?;
     run_exit_code(&report, end, delivered, signals)
+}
+
+/// `--verbose`: how much of the wall time since the process started is recorded GPU
+/// measurement (the samples of every case).
+fn print_recorded_share(report: &Report) {
+    let recorded_ns: f64 = report
+        .cases
+        .iter()
+        .filter_map(|c| c.measurement.as_ref())
+        .flat_map(|m| &m.samples_ns)
+        .sum();
+    let wall = STARTED
+        .get()
+        .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
+    let recorded = recorded_ns / 1e6;
+    let share = if wall > 0.0 {
+        recorded / wall * 100.0
+    } else {
+        0.0
+    };
+    eprintln!(
+        "perftest: wall time {wall:.0} ms, of which {recorded:.0} ms recorded GPU measurement ({share:.1}%)"
+    );
 }
 
 fn print_phases(prefix: &str, phases: &PhaseTimes) {

@@ -184,10 +184,11 @@ pub struct Measurement {
     pub dims: [u32; 3],
     /// GPU time of each timed dispatch, in nanoseconds.
     pub samples_ns: Vec<f64>,
-    /// Dispatches run before recording, while clocks settled.
+    /// Dispatches run before the recorded ones: sizing probes, and first dispatches that were
+    /// off target and re-sized.
     pub warmup_dispatches: u32,
-    /// True when warm-up ended because two consecutive times agreed, false when it hit the
-    /// upper bound.
+    /// True when the size was confirmed on target and the medians of the first and second half
+    /// of the samples agree within 2%.
     pub steady: bool,
 }
 

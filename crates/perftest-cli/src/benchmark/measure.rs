@@ -1,30 +1,24 @@
-//! The measurement loop of one case: size the dispatch, wait for steady clocks, record.
+//! Sizing one case's dispatch, and the clock warm-up before the first case.
 //!
 //! Vocabulary (the README uses the same words):
 //! - a **sample** is the GPU time of one timestamped dispatch;
-//! - a **measurement** is one submission of `samples` back-to-back dispatches of the same size,
-//!   sized so that the whole measurement takes about `target` (20 ms) of GPU time.
+//! - a case's **measurement** is its `samples` dispatches of the same size, sized so that
+//!   together they take about `target` (20 ms) of GPU time; [`crate::benchmark::rounds`] takes
+//!   them interleaved with the other cases' over the whole run.
 //!
-//! Per case: single-dispatch *probes* size the dispatch with the seed article's rule, applied to
+//! Per case, single-dispatch *probes* size the dispatch with the seed article's rule, applied to
 //! the predicted measurement time (`samples x probe time`): grow x10 while under 2 ms, then
 //! scale by target/time. The first probe runs a quarter of the previous case's size; once a
-//! probe predicts at least a fifth of the target, one scaling step sizes the measurement. Then measurements
-//! are taken (re-sized when one lands outside ±25% of the target) until one is **steady** — the median of its first half of samples and of its
-//! second half agree within `steady_tolerance` (2%), and its median time per workgroup agrees
-//! with the previous probe or measurement within the same tolerance — or until `warmup_max`
-//! measurements were discarded. The last measurement is the one recorded; when its samples vary
-//! by more than [`POOL_CV`], up to [`POOL_MAX`] more measurements of the same size are pooled
-//! into it.
+//! probe predicts at least a fifth of the target, one scaling step sizes the measurement.
 //!
-//! The loop is generic over [`DispatchTimer`] so that it is unit-tested with a simulated GPU.
+//! Generic over [`DispatchTimer`] so that it is unit-tested with a simulated GPU.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::report::Measurement;
 use crate::sizing::{
     group_total, max_total, next_group_count, round_to_waves, split_waves, GROWTH_THRESHOLD_NS,
 };
-use crate::statistics::{median, steady, Summary};
+use crate::statistics::{median, steady};
 
 /// Something that runs `dispatches` timed dispatches of `dims` workgroups and returns each
 /// one's GPU time in nanoseconds (perftest-core's `Bench::time` in the real program).
@@ -63,12 +57,6 @@ pub const PROBE_DIVISOR: u64 = 4;
 /// A probe predicting at least this fraction of the target is scaled from directly.
 pub const MIN_PROBE_FRACTION: f64 = 0.2;
 
-/// Above this coefficient of variation (0.5%) a case pools more measurements.
-pub const POOL_CV: f64 = 0.005;
-
-/// At most this many extra measurements are pooled into a noisy case's samples.
-pub const POOL_MAX: u32 = 3;
-
 /// How far a measurement may be from the target before it is sized again.
 pub const SIZE_TOLERANCE: f64 = 0.25;
 
@@ -81,16 +69,7 @@ pub enum LoopError<E> {
     Interrupted,
 }
 
-/// Result of measuring one case.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CaseMeasurement {
-    /// The recorded measurement.
-    pub measurement: Measurement,
-    /// Sizing probes used.
-    pub probes: u32,
-}
-
-fn check_stop<E>(stop: &AtomicBool) -> Result<(), LoopError<E>> {
+pub(crate) fn check_stop<E>(stop: &AtomicBool) -> Result<(), LoopError<E>> {
     if stop.load(Ordering::Relaxed) {
         Err(LoopError::Interrupted)
     } else {
@@ -99,7 +78,7 @@ fn check_stop<E>(stop: &AtomicBool) -> Result<(), LoopError<E>> {
 }
 
 /// The medians of the first and second half of `samples` agree (always true below 2 samples).
-fn halves_agree(samples: &[f64], tolerance: f64) -> bool {
+pub(crate) fn halves_agree(samples: &[f64], tolerance: f64) -> bool {
     if samples.len() < 2 {
         return true;
     }
@@ -110,24 +89,29 @@ fn halves_agree(samples: &[f64], tolerance: f64) -> bool {
     }
 }
 
-/// Measures one case, starting from `start_groups` workgroups (the previous case's size).
-pub fn measure_case<T: DispatchTimer>(
+/// The dispatch size a case's probes settled on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sizing {
+    /// Workgroups per dispatch, X/Y/Z.
+    pub dims: [u32; 3],
+    /// Single-dispatch probes run.
+    pub probes: u32,
+}
+
+/// Sizes one case's dispatch so that `samples` of them take about the target, starting from
+/// `start_groups` workgroups (the previous case's size): single-dispatch probes grow the size
+/// x10 while the prediction is under 2 ms, then scale it by target / predicted.
+pub fn size_case<T: DispatchTimer>(
     timer: &mut T,
     settings: &LoopSettings,
     start_groups: u64,
     stop: &AtomicBool,
-) -> Result<CaseMeasurement, LoopError<T::Error>> {
+) -> Result<Sizing, LoopError<T::Error>> {
     let limit = max_total(settings.max_count, settings.first_dim_cap);
     let samples = settings.samples.max(1);
-    // Whole waves when the device says how many groups it runs at once (see round_to_waves).
-    let split = |g: u64| {
-        let g = round_to_waves(g, settings.wave, limit);
-        split_waves(g, settings.wave, settings.max_count, settings.first_dim_cap)
-    };
     // Probe with a quarter of the expected size: cheap, and still large enough to scale from.
-    let mut dims = split((start_groups / PROBE_DIVISOR).max(1));
+    let mut dims = settings.split((start_groups / PROBE_DIVISOR).max(1));
     let mut probes = 0;
-    let mut reference_per_group = None;
     while probes < MAX_PROBES {
         check_stop(stop)?;
         let groups = group_total(dims);
@@ -139,8 +123,7 @@ pub fn measure_case<T: DispatchTimer>(
         // A probe of at least a fifth of the final size predicts it well enough to scale once.
         let sized = predicted >= GROWTH_THRESHOLD_NS.min(settings.target_ns)
             && predicted >= settings.target_ns * MIN_PROBE_FRACTION;
-        reference_per_group = Some(t / groups as f64);
-        let next_dims = split(next);
+        let next_dims = settings.split(next);
         if next_dims == dims {
             break; // at a limit (one group, or the device maximum)
         }
@@ -149,51 +132,23 @@ pub fn measure_case<T: DispatchTimer>(
             break; // scaled once more from an accurate probe: lands near the target
         }
     }
+    Ok(Sizing { dims, probes })
+}
 
-    let mut discarded = 0;
-    loop {
-        check_stop(stop)?;
-        let groups = group_total(dims);
-        let times = timer.time(dims, samples).map_err(LoopError::Timer)?;
-        let per_group = median(&times).map(|m| m / groups as f64);
-        let agrees_with_previous = match (reference_per_group, per_group) {
-            (Some(a), Some(b)) => steady(a, b, settings.steady_tolerance),
-            _ => false,
-        };
-        let is_steady = agrees_with_previous && halves_agree(&times, settings.steady_tolerance);
-        // Clocks that ramp while sizing leave the measurement off target: size it again.
-        let total: f64 = times.iter().sum();
-        let resized = split(next_group_count(groups, total, settings.target_ns, limit));
-        let off_target = (total / settings.target_ns - 1.0).abs() > SIZE_TOLERANCE;
-        if off_target && resized != dims && discarded < settings.warmup_max {
-            dims = resized;
-            discarded += 1;
-            reference_per_group = per_group;
-            continue;
-        }
-        if is_steady || discarded >= settings.warmup_max {
-            // A noisy case pools a few more measurements, so its median is as trustworthy as
-            // a quiet case's (the median's error shrinks with the square root of the samples).
-            let mut times = times;
-            let mut pooled = 0;
-            while pooled < POOL_MAX && Summary::of(&times).is_some_and(|s| s.cv > POOL_CV) {
-                check_stop(stop)?;
-                times.extend(timer.time(dims, samples).map_err(LoopError::Timer)?);
-                pooled += 1;
-            }
-            return Ok(CaseMeasurement {
-                measurement: Measurement {
-                    groups,
-                    dims,
-                    samples_ns: times,
-                    warmup_dispatches: probes + discarded * samples,
-                    steady: is_steady,
-                },
-                probes,
-            });
-        }
-        discarded += 1;
-        reference_per_group = per_group;
+impl LoopSettings {
+    /// `groups` rounded to whole waves (when the wave is known) and laid out over X/Y/Z
+    /// within the device's limits.
+    pub fn split(&self, groups: u64) -> [u32; 3] {
+        let limit = max_total(self.max_count, self.first_dim_cap);
+        let g = round_to_waves(groups, self.wave, limit);
+        split_waves(g, self.wave, self.max_count, self.first_dim_cap)
+    }
+
+    /// The size a dispatch of `dims` that took `ns` should have to take `target / samples`.
+    pub fn resize(&self, dims: [u32; 3], ns: f64) -> [u32; 3] {
+        let limit = max_total(self.max_count, self.first_dim_cap);
+        let per_dispatch = self.target_ns / f64::from(self.samples.max(1));
+        self.split(next_group_count(group_total(dims), ns, per_dispatch, limit))
     }
 }
 
@@ -285,34 +240,36 @@ mod tests {
         }
     }
 
-    fn total_ns(m: &Measurement) -> f64 {
-        m.samples_ns.iter().sum()
+    /// GPU time of `samples` dispatches of the sized case on `gpu` at full speed.
+    fn measurement_ns(gpu: &SimulatedGpu, sizing: &Sizing) -> f64 {
+        10.0 * (gpu.overhead_ns + group_total(sizing.dims) as f64 * gpu.ns_per_group)
     }
 
     #[test]
     fn converges_from_one_group_to_the_target() {
         let mut gpu = SimulatedGpu::new(30.0); // a fast GPU: 30 ns per group
         let stop = AtomicBool::new(false);
-        let r = measure_case(&mut gpu, &settings(), 1, &stop).unwrap();
-        let t = total_ns(&r.measurement);
-        assert!((15e6..=25e6).contains(&t), "measurement took {t} ns");
-        assert!(r.measurement.steady);
-        assert_eq!(r.measurement.samples_ns.len(), 10);
-        assert!(r.probes <= 8, "{} probes", r.probes);
+        let sizing = size_case(&mut gpu, &settings(), 1, &stop).unwrap();
+        let t = measurement_ns(&gpu, &sizing);
+        assert!((15e6..=25e6).contains(&t), "measurement would take {t} ns");
+        assert!(sizing.probes <= 8, "{} probes", sizing.probes);
         // Growth was tenfold while tiny.
         assert_eq!(group_total(gpu.calls[1].0), 10);
+        assert!(
+            gpu.calls.iter().all(|&(_, n)| n == 1),
+            "probes are single dispatches"
+        );
     }
 
     #[test]
     fn starting_from_the_previous_size_is_cheap() {
         let mut gpu = SimulatedGpu::new(30.0);
         let stop = AtomicBool::new(false);
-        let first = measure_case(&mut gpu, &settings(), 1, &stop).unwrap();
+        let first = size_case(&mut gpu, &settings(), 1, &stop).unwrap();
         let mut similar = SimulatedGpu::new(33.0);
-        let second =
-            measure_case(&mut similar, &settings(), first.measurement.groups, &stop).unwrap();
+        let second = size_case(&mut similar, &settings(), group_total(first.dims), &stop).unwrap();
         assert_eq!(second.probes, 1);
-        assert!((15e6..=25e6).contains(&total_ns(&second.measurement)));
+        assert!((15e6..=25e6).contains(&measurement_ns(&similar, &second)));
     }
 
     #[test]
@@ -320,33 +277,8 @@ mod tests {
         // One group takes 6.5 ms (software texture filtering): cannot go below one group.
         let mut gpu = SimulatedGpu::new(6.5e6);
         let stop = AtomicBool::new(false);
-        let r = measure_case(&mut gpu, &settings(), 1000, &stop).unwrap();
-        assert_eq!(r.measurement.groups, 1);
-        assert!(r.measurement.steady);
-    }
-
-    #[test]
-    fn a_clock_ramp_is_waited_out_and_reported() {
-        let mut gpu = SimulatedGpu::new(30.0);
-        gpu.start_speed = 0.2;
-        gpu.ramp_ns = 60e6;
-        let stop = AtomicBool::new(false);
-        let r = measure_case(&mut gpu, &settings(), 1, &stop).unwrap();
-        assert!(r.measurement.steady);
-        assert!(
-            r.measurement.warmup_dispatches > r.probes,
-            "some measurements were discarded"
-        );
-        // The recorded samples are at full speed: within 2% of the true time.
-        let per_group = median(&r.measurement.samples_ns).unwrap() / r.measurement.groups as f64;
-        assert!((per_group - 30.0).abs() / 30.0 < 0.02, "{per_group}");
-
-        // A ramp too long for the warm-up budget is reported as not steady.
-        let mut slow = SimulatedGpu::new(30.0);
-        slow.start_speed = 0.2;
-        slow.ramp_ns = 1e9;
-        let r = measure_case(&mut slow, &settings(), 1, &stop).unwrap();
-        assert!(!r.measurement.steady);
+        let sizing = size_case(&mut gpu, &settings(), 1000, &stop).unwrap();
+        assert_eq!(group_total(sizing.dims), 1);
     }
 
     #[test]
@@ -355,11 +287,12 @@ mod tests {
         let mut s = settings();
         s.max_count = [100, 10, 5];
         let stop = AtomicBool::new(false);
-        let r = measure_case(&mut gpu, &s, 1, &stop).unwrap();
+        let sizing = size_case(&mut gpu, &s, 1, &stop).unwrap();
         for (dims, _) in &gpu.calls {
             assert!(dims[0] <= 100 && dims[1] <= 10 && dims[2] <= 5, "{dims:?}");
         }
-        assert_eq!(r.measurement.groups, 5000);
+        assert_eq!(group_total(sizing.dims), 5000);
+        assert_eq!(s.resize(sizing.dims, 1.0), [100, 10, 5]);
     }
 
     #[test]
@@ -368,35 +301,12 @@ mod tests {
         let mut s = settings();
         s.wave = 1056;
         let stop = AtomicBool::new(false);
-        let r = measure_case(&mut gpu, &s, 1, &stop).unwrap();
-        assert_eq!(r.measurement.groups % 1056, 0);
-        assert_eq!(r.measurement.dims[0], 1056);
-        assert!((15e6..=25e6).contains(&total_ns(&r.measurement)));
-    }
-
-    #[test]
-    fn noisy_cases_pool_more_samples() {
-        struct Noisy(SimulatedGpu, u32);
-        impl DispatchTimer for Noisy {
-            type Error = String;
-            fn time(&mut self, dims: [u32; 3], n: u32) -> Result<Vec<f64>, String> {
-                let mut t = self.0.time(dims, n)?;
-                for v in &mut t {
-                    self.1 = self.1.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                    *v *= 1.0 + 0.03 * (f64::from(self.1 >> 16 & 0xff) / 255.0 - 0.5);
-                }
-                Ok(t)
-            }
-        }
-        let stop = AtomicBool::new(false);
-        let mut s = settings();
-        s.steady_tolerance = 0.05;
-        let mut noisy = Noisy(SimulatedGpu::new(30.0), 1);
-        let r = measure_case(&mut noisy, &s, 1, &stop).unwrap();
-        assert_eq!(r.measurement.samples_ns.len(), 40, "3 measurements pooled");
-        let mut quiet = SimulatedGpu::new(30.0);
-        let r = measure_case(&mut quiet, &s, 1, &stop).unwrap();
-        assert_eq!(r.measurement.samples_ns.len(), 10);
+        let sizing = size_case(&mut gpu, &s, 1, &stop).unwrap();
+        assert_eq!(group_total(sizing.dims) % 1056, 0);
+        assert_eq!(sizing.dims[0], 1056);
+        assert!((15e6..=25e6).contains(&measurement_ns(&gpu, &sizing)));
+        // Re-sizing keeps whole waves.
+        assert_eq!(group_total(s.resize(sizing.dims, 4e6)) % 1056, 0);
     }
 
     #[test]
@@ -404,7 +314,7 @@ mod tests {
         let mut gpu = SimulatedGpu::new(30.0);
         let stop = AtomicBool::new(true);
         assert!(matches!(
-            measure_case(&mut gpu, &settings(), 1, &stop),
+            size_case(&mut gpu, &settings(), 1, &stop),
             Err(LoopError::Interrupted)
         ));
         assert!(gpu.calls.is_empty());

@@ -2,5 +2,6 @@
 //! perftest-core ([`suite`]) and verification ([`verify`]).
 
 pub mod measure;
+pub mod rounds;
 pub mod suite;
 pub mod verify;

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use perftest_cases::{Case, Tolerance};
 use perftest_core::{check, Bench, ComputeTarget, Error, KernelId};
 
-use crate::benchmark::measure::{measure_case, warm_up_clocks, DispatchTimer, LoopError};
+use crate::benchmark::measure::{size_case, warm_up_clocks, DispatchTimer, LoopError};
+use crate::benchmark::rounds::{measure_in_rounds, BatchTimer, Entry};
 use crate::benchmark::verify::describe_failure;
 use crate::options::Options;
 use crate::report::{CaseResult, DeviceInfo, Report, Settings};
@@ -187,11 +188,11 @@ fn run_phases(
     });
     if let Some((index, kernel)) = first {
         let mut timer = BenchTimer { bench, kernel };
-        let warm = measure_case(&mut timer, &loop_settings, groups, stop).and_then(|m| {
-            groups = m.measurement.groups;
+        let warm = size_case(&mut timer, &loop_settings, groups, stop).and_then(|sizing| {
+            groups = group_total(sizing.dims);
             warm_up_clocks(
                 &mut timer,
-                m.measurement.dims,
+                sizing.dims,
                 options.samples,
                 CLOCK_WARMUP_TOLERANCE,
                 CLOCK_WARMUP_MAX,
@@ -217,41 +218,91 @@ fn run_phases(
     }
     phases.warmup = clock.elapsed();
 
-    // Phase 4: measurements.
+    // Phase 4: size every case (probes, each from the previous case's size), then measure
+    // them all in interleaved rounds.
     let clock = Instant::now();
     let total = slots.len();
-    for (i, (case, slot)) in cases.iter().zip(slots).enumerate() {
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut kernels: Vec<KernelId> = Vec::new();
+    let mut entry_of: Vec<Option<usize>> = vec![None; total];
+    let mut end = RunEnd::Complete;
+    for (i, (case, slot)) in cases.iter().zip(slots.iter_mut()).enumerate() {
+        let Slot::Ready(kernel) = *slot else { continue };
         progress(i, total, case);
-        let kernel = match slot {
-            Slot::Ready(k) => k,
-            Slot::Done(result) => {
-                report.cases.push(result);
-                continue;
-            }
-        };
         let mut timer = BenchTimer { bench, kernel };
-        match measure_case(&mut timer, &loop_settings, groups, stop) {
-            Ok(m) => {
-                groups = group_total(m.measurement.dims);
-                report.cases.push(CaseResult::measured(case, m.measurement));
+        match size_case(&mut timer, &loop_settings, groups, stop) {
+            Ok(sizing) => {
+                groups = group_total(sizing.dims);
+                entry_of[i] = Some(entries.len());
+                entries.push(Entry::new(sizing.dims, sizing.probes, &loop_settings));
+                kernels.push(kernel);
             }
             Err(LoopError::Interrupted) => {
-                report.finish(false);
-                phases.measurement = clock.elapsed();
-                return (report, RunEnd::Interrupted, phases);
+                end = RunEnd::Interrupted;
+                break;
             }
             Err(LoopError::Timer(e)) if is_fatal(&e) => {
-                report.cases.push(CaseResult::failed(case, e.to_string()));
-                report.finish(false);
-                phases.measurement = clock.elapsed();
-                return (report, RunEnd::Fatal(e), phases);
+                *slot = Slot::Done(CaseResult::failed(case, e.to_string()));
+                end = RunEnd::Fatal(e);
+                break;
             }
-            Err(LoopError::Timer(e)) => report.cases.push(CaseResult::failed(case, e.to_string())),
+            Err(LoopError::Timer(e)) => *slot = Slot::Done(CaseResult::failed(case, e.to_string())),
+        }
+    }
+    let mut round_error = None;
+    if matches!(end, RunEnd::Complete) {
+        let mut timer = BenchBatch {
+            bench,
+            kernels: &kernels,
+        };
+        let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT as usize;
+        match measure_in_rounds(&mut timer, &mut entries, &loop_settings, batch_max, stop) {
+            Ok(_) => {}
+            Err(LoopError::Interrupted) => end = RunEnd::Interrupted,
+            Err(LoopError::Timer(e)) => {
+                round_error = Some(e.to_string());
+                end = RunEnd::Fatal(e);
+            }
+        }
+    }
+    // Every case in suite order: decided early, measured (with the samples it has), or — when
+    // a round failed — failed with that error.
+    for ((case, slot), entry) in cases.iter().zip(slots).zip(entry_of) {
+        match (
+            slot,
+            entry.and_then(|e| entries[e].measurement(&loop_settings)),
+        ) {
+            (Slot::Done(result), _) => report.cases.push(result),
+            (Slot::Ready(_), Some(m)) => report.cases.push(CaseResult::measured(case, m)),
+            (Slot::Ready(_), None) => {
+                if let Some(e) = &round_error {
+                    report.cases.push(CaseResult::failed(case, e.clone()));
+                }
+            }
         }
     }
     phases.measurement = clock.elapsed();
-    report.finish(true);
-    (report, RunEnd::Complete, phases)
+    let complete = matches!(end, RunEnd::Complete);
+    report.finish(complete);
+    (report, end, phases)
+}
+
+/// A [`BatchTimer`] over prepared cases of a [`Bench`]: entry `i` is `kernels[i]`.
+struct BenchBatch<'a> {
+    bench: &'a mut Bench,
+    kernels: &'a [KernelId],
+}
+
+impl BatchTimer for BenchBatch<'_> {
+    type Error = Error;
+    fn time_batch(&mut self, batch: &[(usize, [u32; 3])]) -> Result<Vec<f64>, Error> {
+        let dispatches: Vec<(KernelId, [u32; 3])> = batch
+            .iter()
+            .map(|&(i, dims)| (self.kernels[i], dims))
+            .collect();
+        let times = self.bench.time_batch(&dispatches)?;
+        Ok(times.iter().map(|d| d.as_nanos() as f64).collect())
+    }
 }
 
 /// Ends a run before the measurement phase: the cases already decided (skipped, or failed in

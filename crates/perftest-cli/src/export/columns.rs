@@ -99,8 +99,9 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
         .count();
     if unsteady > 0 {
         notes.push(format!(
-            "unsteady: {unsteady} case(s) never had two consecutive measurements agree within 2% \
-             (clocks still changing, or a noisy device); their numbers are the last measurement."
+            "unsteady: {unsteady} case(s) whose first and second half of samples differ by more \
+             than 2% (clocks changing during the run, or a noisy device), or whose size was never \
+             confirmed by a dispatch on target."
         ));
     }
     let baseline = report.baseline();

@@ -117,7 +117,7 @@ mod tests {
         }
         let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
         assert!(text.contains("0.0% unsteady"), "{text}");
-        assert!(text.contains("unsteady: 1 case(s) never had two consecutive measurements"));
+        assert!(text.contains("unsteady: 1 case(s) whose first and second half of samples"));
         let steady = String::from_utf8(TextExporter.serialize(&sample_report()).unwrap()).unwrap();
         assert!(!steady.contains("unsteady"));
     }

@@ -1,0 +1,353 @@
+//! Interleaved measurement: every case's samples are spread over the whole run.
+//!
+//! Once every case is sized (one dispatch of it takes about `target / samples`), the run
+//! proceeds in **rounds**: each round is one submission holding one timed dispatch of every
+//! case that still needs samples, so a case's `samples` dispatches are taken at `samples`
+//! moments spread over the run instead of in one 20 ms window. Anything that drifts during the
+//! run (clocks, temperature, another process) then affects every case alike, rather than
+//! landing on whichever case happened to be running. The position of a case inside the round
+//! rotates from round to round, so no case always follows the same neighbour.
+//!
+//! A case's first dispatch also checks its size: when it lands more than
+//! [`SIZE_TOLERANCE`](crate::benchmark::measure::SIZE_TOLERANCE) off the per-dispatch target
+//! (clocks that ramped while it was sized), the case is re-sized and that dispatch is not kept,
+//! at most `warmup_max` times; such a case takes one more round at the end.
+//!
+//! There is no pooling of extra samples for noisy cases (the sequential schedule had it): extra
+//! rounds for some cases only would sample them at another time of the run than the others,
+//! which is the bias interleaving removes. A steadier median comes from more rounds
+//! (`--samples`) instead.
+//!
+//! Generic over [`BatchTimer`] so it is unit-tested with a simulated GPU whose speed drifts.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::benchmark::measure::{
+    check_stop, halves_agree, LoopError, LoopSettings, SIZE_TOLERANCE,
+};
+use crate::report::Measurement;
+use crate::sizing::group_total;
+
+/// Something that runs one timed dispatch per entry (case index, workgroups) in one
+/// submission, in order, and returns each one's GPU time in nanoseconds.
+pub trait BatchTimer {
+    /// The error a failed submission reports.
+    type Error;
+    /// Runs the batch and returns one time per entry.
+    fn time_batch(&mut self, batch: &[(usize, [u32; 3])]) -> Result<Vec<f64>, Self::Error>;
+}
+
+/// One case taking part in the rounds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// Workgroups per dispatch.
+    pub dims: [u32; 3],
+    /// Dispatches run before the recorded ones (probes, re-sized first dispatches).
+    pub warmup_dispatches: u32,
+    /// The recorded dispatch times, ns.
+    pub samples_ns: Vec<f64>,
+    /// Re-sizes left before the size is accepted as it is.
+    resizes_left: u32,
+    /// Whether the size was checked by a recorded dispatch.
+    size_checked: bool,
+    /// Samples this case is to collect.
+    wanted: usize,
+}
+
+impl Entry {
+    /// A sized case: `dims` from its probes, which count as `probes` warm-up dispatches.
+    pub fn new(dims: [u32; 3], probes: u32, settings: &LoopSettings) -> Entry {
+        Entry {
+            dims,
+            warmup_dispatches: probes,
+            samples_ns: Vec::new(),
+            resizes_left: settings.warmup_max,
+            size_checked: false,
+            wanted: settings.samples.max(1) as usize,
+        }
+    }
+
+    /// The measurement recorded so far (`None` before the first sample).
+    pub fn measurement(&self, settings: &LoopSettings) -> Option<Measurement> {
+        if self.samples_ns.is_empty() {
+            return None;
+        }
+        Some(Measurement {
+            groups: group_total(self.dims),
+            dims: self.dims,
+            samples_ns: self.samples_ns.clone(),
+            warmup_dispatches: self.warmup_dispatches,
+            steady: self.size_checked && halves_agree(&self.samples_ns, settings.steady_tolerance),
+        })
+    }
+
+    fn needs_more(&self) -> bool {
+        self.samples_ns.len() < self.wanted
+    }
+}
+
+/// Submissions run and dispatches timed by [`measure_in_rounds`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoundStats {
+    /// Submissions (one per round, or more when a round holds more dispatches than fit).
+    pub submissions: u32,
+    /// Dispatches timed, kept or not.
+    pub dispatches: u32,
+}
+
+/// Runs rounds until every entry has its samples (see the module documentation). `batch_max`
+/// is the most dispatches one submission may hold. On an error or a stop the entries keep what
+/// they collected so far.
+pub fn measure_in_rounds<T: BatchTimer>(
+    timer: &mut T,
+    entries: &mut [Entry],
+    settings: &LoopSettings,
+    batch_max: usize,
+    stop: &AtomicBool,
+) -> Result<RoundStats, LoopError<T::Error>> {
+    let per_dispatch_ns = settings.target_ns / f64::from(settings.samples.max(1));
+    let mut stats = RoundStats::default();
+    let mut round = 0usize;
+    loop {
+        let mut due: Vec<usize> = (0..entries.len())
+            .filter(|&i| entries[i].needs_more())
+            .collect();
+        if due.is_empty() {
+            return Ok(stats);
+        }
+        // A different starting case every round (a stride that spreads the starts).
+        let shift = (round * due.len().div_ceil(settings.samples.max(1) as usize)) % due.len();
+        due.rotate_left(shift);
+        round += 1;
+        for chunk in due.chunks(batch_max.max(1)) {
+            check_stop(stop)?;
+            let batch: Vec<(usize, [u32; 3])> =
+                chunk.iter().map(|&i| (i, entries[i].dims)).collect();
+            let times = timer.time_batch(&batch).map_err(LoopError::Timer)?;
+            stats.submissions += 1;
+            stats.dispatches += batch.len() as u32;
+            for (&i, &t) in chunk.iter().zip(&times) {
+                let e = &mut entries[i];
+                if !e.size_checked {
+                    let off = (t / per_dispatch_ns - 1.0).abs() > SIZE_TOLERANCE;
+                    let resized = settings.resize(e.dims, t);
+                    if off && e.resizes_left > 0 && resized != e.dims {
+                        e.dims = resized;
+                        e.resizes_left -= 1;
+                        e.warmup_dispatches += 1;
+                        continue;
+                    }
+                    e.size_checked = true;
+                }
+                e.samples_ns.push(t);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::benchmark::measure::size_case;
+    use crate::benchmark::measure::DispatchTimer;
+    use crate::statistics::median;
+
+    /// A simulated GPU running several cases, each `ns_per_group[case]` per workgroup at unit
+    /// speed; its speed drifts linearly with busy time (`drift_per_s`: +0.01 = 1% faster per
+    /// second of GPU work), and `noise` adds a deterministic ±noise/2 jitter.
+    struct DriftingGpu {
+        ns_per_group: Vec<f64>,
+        drift_per_s: f64,
+        noise: f64,
+        busy_ns: f64,
+        seed: u32,
+        submissions: Vec<usize>,
+        current: usize,
+    }
+
+    impl DriftingGpu {
+        fn new(ns_per_group: Vec<f64>, drift_per_s: f64) -> Self {
+            DriftingGpu {
+                ns_per_group,
+                drift_per_s,
+                noise: 0.0,
+                busy_ns: 0.0,
+                seed: 1,
+                submissions: Vec::new(),
+                current: 0,
+            }
+        }
+
+        fn one(&mut self, case: usize, dims: [u32; 3]) -> f64 {
+            let speed = 1.0 + self.drift_per_s * self.busy_ns * 1e-9;
+            self.seed = self.seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let jitter = 1.0 + self.noise * (f64::from(self.seed >> 16 & 0xff) / 255.0 - 0.5);
+            let t = group_total(dims) as f64 * self.ns_per_group[case] / speed * jitter;
+            self.busy_ns += t;
+            t
+        }
+    }
+
+    impl BatchTimer for DriftingGpu {
+        type Error = String;
+        fn time_batch(&mut self, batch: &[(usize, [u32; 3])]) -> Result<Vec<f64>, String> {
+            self.submissions.push(batch.len());
+            Ok(batch.iter().map(|&(c, d)| self.one(c, d)).collect())
+        }
+    }
+
+    /// The single-case view used for sizing.
+    impl DispatchTimer for DriftingGpu {
+        type Error = String;
+        fn time(&mut self, dims: [u32; 3], n: u32) -> Result<Vec<f64>, String> {
+            let case = self.current;
+            Ok((0..n).map(|_| self.one(case, dims)).collect())
+        }
+    }
+
+    fn settings() -> LoopSettings {
+        LoopSettings {
+            target_ns: 20e6,
+            samples: 10,
+            warmup_max: 5,
+            steady_tolerance: 0.02,
+            max_count: [65535, 65535, 65535],
+            first_dim_cap: 10_000,
+            wave: 0,
+        }
+    }
+
+    /// Sizes every case like the run does (each from the previous size), then runs the rounds.
+    fn run(gpu: &mut DriftingGpu, s: &LoopSettings) -> Vec<Entry> {
+        let stop = AtomicBool::new(false);
+        let mut groups = 1;
+        let mut entries = Vec::new();
+        for case in 0..gpu.ns_per_group.len() {
+            gpu.current = case;
+            let sizing = size_case(gpu, s, groups, &stop).unwrap();
+            groups = group_total(sizing.dims);
+            entries.push(Entry::new(sizing.dims, sizing.probes, s));
+        }
+        measure_in_rounds(gpu, &mut entries, s, 256, &stop).unwrap();
+        entries
+    }
+
+    /// Relative error of each case's median time per group against the truth.
+    fn errors(entries: &[Entry], truth: &[f64]) -> Vec<f64> {
+        entries
+            .iter()
+            .zip(truth)
+            .map(|(e, t)| median(&e.samples_ns).unwrap() / group_total(e.dims) as f64 / t - 1.0)
+            .collect()
+    }
+
+    /// A 2%-per-second drift over a run of 40 cases: measured one after the other, the last
+    /// case would be ~1.6% faster than the first; interleaved, every case sees the same
+    /// mid-run speed, so their errors agree within a small fraction of that.
+    #[test]
+    fn drift_does_not_land_on_one_case() {
+        let truth: Vec<f64> = (0..40).map(|i| 30.0 + i as f64).collect();
+        let mut gpu = DriftingGpu::new(truth.clone(), 0.02);
+        let entries = run(&mut gpu, &settings());
+        let errs = errors(&entries, &truth);
+        let spread = errs.iter().copied().fold(f64::MIN, f64::max)
+            - errs.iter().copied().fold(f64::MAX, f64::min);
+        // Sequential measurement: case i would see speed 1 + 0.02 * (i * 20 ms), a spread of
+        // 0.02 * 0.78 s = 1.6%. Interleaved: under a tenth of that.
+        assert!(spread < 0.0016, "errors spread over {spread}: {errs:?}");
+        for e in &entries {
+            assert_eq!(e.samples_ns.len(), 10);
+            assert!(e.measurement(&settings()).unwrap().steady);
+        }
+        // One submission per round holds every case.
+        assert!(gpu.submissions.iter().filter(|&&n| n == 40).count() >= 10);
+
+        // The same GPU measured case after case (each case's 10 dispatches back to back, as
+        // the sequential schedule did) puts the drift on the late cases: the check above fails.
+        let mut sequential = DriftingGpu::new(truth.clone(), 0.02);
+        let seq: Vec<Entry> = entries
+            .iter()
+            .enumerate()
+            .map(|(case, e)| {
+                sequential.current = case;
+                let mut copy = e.clone();
+                copy.samples_ns = DispatchTimer::time(&mut sequential, e.dims, 10).unwrap();
+                copy
+            })
+            .collect();
+        let errs = errors(&seq, &truth);
+        let spread = errs.iter().copied().fold(f64::MIN, f64::max)
+            - errs.iter().copied().fold(f64::MAX, f64::min);
+        assert!(spread > 0.01, "sequential spread {spread}");
+    }
+
+    #[test]
+    fn rounds_hold_every_case_once_and_fit_the_batch_limit() {
+        let truth = vec![33.0; 7];
+        let mut gpu = DriftingGpu::new(truth, 0.0);
+        let s = settings();
+        let stop = AtomicBool::new(false);
+        let mut entries: Vec<Entry> = (0..7).map(|_| Entry::new([10_000, 6, 1], 1, &s)).collect();
+        let stats = measure_in_rounds(&mut gpu, &mut entries, &s, 3, &stop).unwrap();
+        // 10 rounds of 7 dispatches in chunks of at most 3: 3 submissions a round.
+        assert_eq!(stats.dispatches, 70);
+        assert_eq!(stats.submissions, 30);
+        assert!(gpu.submissions.iter().all(|&n| n <= 3));
+        assert!(entries.iter().all(|e| e.samples_ns.len() == 10));
+    }
+
+    #[test]
+    fn an_off_target_size_is_corrected_and_not_recorded() {
+        let mut gpu = DriftingGpu::new(vec![30.0], 0.0);
+        let s = settings();
+        let stop = AtomicBool::new(false);
+        // 10x too large for the 2 ms per dispatch.
+        let mut entries = vec![Entry::new([10_000, 66, 1], 2, &s)];
+        measure_in_rounds(&mut gpu, &mut entries, &s, 256, &stop).unwrap();
+        let e = &entries[0];
+        assert_eq!(e.warmup_dispatches, 3);
+        assert_eq!(e.samples_ns.len(), 10);
+        let t = median(&e.samples_ns).unwrap();
+        assert!((t - 2e6).abs() / 2e6 < 0.05, "{t}");
+    }
+
+    /// Noise does not buy a case extra rounds of its own (which would sample it at another
+    /// time of the run than the others).
+    #[test]
+    fn noisy_cases_get_the_same_rounds() {
+        let mut gpu = DriftingGpu::new(vec![30.0, 30.0], 0.0);
+        gpu.noise = 0.03;
+        let s = settings();
+        let stop = AtomicBool::new(false);
+        let mut entries = vec![
+            Entry::new([10_000, 6, 1], 1, &s),
+            Entry::new([10_000, 6, 1], 1, &s),
+        ];
+        let stats = measure_in_rounds(&mut gpu, &mut entries, &s, 256, &stop).unwrap();
+        assert!(entries.iter().all(|e| e.samples_ns.len() == 10));
+        assert_eq!(stats.submissions, 10);
+    }
+
+    #[test]
+    fn a_stop_keeps_what_was_collected() {
+        struct StopAfter<'a>(DriftingGpu, &'a AtomicBool, usize);
+        impl BatchTimer for StopAfter<'_> {
+            type Error = String;
+            fn time_batch(&mut self, b: &[(usize, [u32; 3])]) -> Result<Vec<f64>, String> {
+                self.2 += 1;
+                if self.2 == 4 {
+                    self.1.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+                self.0.time_batch(b)
+            }
+        }
+        let s = settings();
+        let stop = AtomicBool::new(false);
+        let mut timer = StopAfter(DriftingGpu::new(vec![30.0; 3], 0.0), &stop, 0);
+        let mut entries: Vec<Entry> = (0..3).map(|_| Entry::new([10_000, 6, 1], 1, &s)).collect();
+        let r = measure_in_rounds(&mut timer, &mut entries, &s, 256, &stop);
+        assert!(matches!(r, Err(LoopError::Interrupted)));
+        assert!(entries.iter().all(|e| e.samples_ns.len() == 4));
+        assert!(entries[0].measurement(&s).is_some());
+    }
+}
