@@ -13,10 +13,12 @@
 //! (clocks that ramped while it was sized), the case is re-sized and that dispatch is not kept,
 //! at most `warmup_max` times; such a case takes one more round at the end.
 //!
-//! There is no pooling of extra samples for noisy cases (the sequential schedule had it): extra
-//! rounds for some cases only would sample them at another time of the run than the others,
-//! which is the bias interleaving removes. A steadier median comes from more rounds
-//! (`--samples`) instead.
+//! **Noisy cases** get more samples without leaving the rounds: after the first third of the
+//! rounds, a case whose samples so far vary by more than [`POOL_CV`] (0.5%) is to collect
+//! [`POOL_FACTOR`] times as many, and from then on takes several dispatches in each remaining
+//! round, spread through the round. Its samples then still span the whole run, like every other
+//! case's (extra rounds for it alone at the end would sample it at another time of the run,
+//! which is the bias interleaving removes).
 //!
 //! Generic over [`BatchTimer`] so it is unit-tested with a simulated GPU whose speed drifts.
 
@@ -27,6 +29,13 @@ use crate::benchmark::measure::{
 };
 use crate::report::Measurement;
 use crate::sizing::group_total;
+use crate::statistics::Summary;
+
+/// Above this coefficient of variation (0.5%) a case collects more samples.
+pub const POOL_CV: f64 = 0.005;
+
+/// A noisy case collects this many times `--samples` samples.
+pub const POOL_FACTOR: usize = 4;
 
 /// Something that runs one timed dispatch per entry (case index, workgroups) in one
 /// submission, in order, and returns each one's GPU time in nanoseconds.
@@ -52,6 +61,8 @@ pub struct Entry {
     size_checked: bool,
     /// Samples this case is to collect.
     wanted: usize,
+    /// Whether the case was found noisy and collects more samples.
+    pub pooled: bool,
 }
 
 impl Entry {
@@ -64,6 +75,7 @@ impl Entry {
             resizes_left: settings.warmup_max,
             size_checked: false,
             wanted: settings.samples.max(1) as usize,
+            pooled: false,
         }
     }
 
@@ -105,10 +117,23 @@ pub fn measure_in_rounds<T: BatchTimer>(
     batch_max: usize,
     stop: &AtomicBool,
 ) -> Result<RoundStats, LoopError<T::Error>> {
-    let per_dispatch_ns = settings.target_ns / f64::from(settings.samples.max(1));
+    let base = settings.samples.max(1) as usize;
+    let per_dispatch_ns = settings.target_ns / base as f64;
+    // Noise is judged once a third of the rounds is done (at least two samples per case).
+    let pool_round = (base / 3).max(2);
     let mut stats = RoundStats::default();
     let mut round = 0usize;
     loop {
+        if round == pool_round {
+            for e in entries.iter_mut() {
+                let noisy = e.samples_ns.len() >= 2
+                    && Summary::of(&e.samples_ns).is_some_and(|s| s.cv > POOL_CV);
+                if noisy {
+                    e.pooled = true;
+                    e.wanted = base * POOL_FACTOR;
+                }
+            }
+        }
         let mut due: Vec<usize> = (0..entries.len())
             .filter(|&i| entries[i].needs_more())
             .collect();
@@ -116,10 +141,33 @@ pub fn measure_in_rounds<T: BatchTimer>(
             return Ok(stats);
         }
         // A different starting case every round (a stride that spreads the starts).
-        let shift = (round * due.len().div_ceil(settings.samples.max(1) as usize)) % due.len();
+        let shift = (round * due.len().div_ceil(base)) % due.len();
         due.rotate_left(shift);
+        // A case behind its schedule (pooled, or re-sized) takes several dispatches this round,
+        // in passes through the round so its copies are spread out.
+        let rounds_left = base.saturating_sub(round).max(1);
+        let copies: Vec<usize> = due
+            .iter()
+            .map(|&i| {
+                let e = &entries[i];
+                if e.size_checked {
+                    (e.wanted - e.samples_ns.len()).div_ceil(rounds_left).max(1)
+                } else {
+                    1
+                }
+            })
+            .collect();
+        let passes = copies.iter().copied().max().unwrap_or(1);
+        let order: Vec<usize> = (0..passes)
+            .flat_map(|pass| {
+                due.iter()
+                    .zip(&copies)
+                    .filter(move |(_, &c)| c > pass)
+                    .map(|(&i, _)| i)
+            })
+            .collect();
         round += 1;
-        for chunk in due.chunks(batch_max.max(1)) {
+        for chunk in order.chunks(batch_max.max(1)) {
             check_stop(stop)?;
             let batch: Vec<(usize, [u32; 3])> =
                 chunk.iter().map(|&i| (i, entries[i].dims)).collect();
@@ -313,19 +361,38 @@ mod tests {
 
     /// Noise does not buy a case extra rounds of its own (which would sample it at another
     /// time of the run than the others).
+    /// A noisy case collects four times the samples within the same rounds (so its samples
+    /// still span the run); a quiet one keeps one per round.
     #[test]
-    fn noisy_cases_get_the_same_rounds() {
-        let mut gpu = DriftingGpu::new(vec![30.0, 30.0], 0.0);
-        gpu.noise = 0.03;
+    fn noisy_cases_collect_more_samples_within_the_rounds() {
+        struct NoisyFirst(DriftingGpu);
+        impl BatchTimer for NoisyFirst {
+            type Error = String;
+            fn time_batch(&mut self, b: &[(usize, [u32; 3])]) -> Result<Vec<f64>, String> {
+                let mut t = self.0.time_batch(b)?;
+                for (v, &(case, _)) in t.iter_mut().zip(b) {
+                    if case == 0 {
+                        self.0.seed = self.0.seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                        *v *= 1.0 + 0.03 * (f64::from(self.0.seed >> 16 & 0xff) / 255.0 - 0.5);
+                    }
+                }
+                Ok(t)
+            }
+        }
         let s = settings();
         let stop = AtomicBool::new(false);
+        let mut timer = NoisyFirst(DriftingGpu::new(vec![33.0, 33.0], 0.0));
         let mut entries = vec![
             Entry::new([10_000, 6, 1], 1, &s),
             Entry::new([10_000, 6, 1], 1, &s),
         ];
-        let stats = measure_in_rounds(&mut gpu, &mut entries, &s, 256, &stop).unwrap();
-        assert!(entries.iter().all(|e| e.samples_ns.len() == 10));
+        let stats = measure_in_rounds(&mut timer, &mut entries, &s, 256, &stop).unwrap();
+        assert_eq!(entries[0].samples_ns.len(), 40);
+        assert!(entries[0].pooled && !entries[1].pooled);
+        assert_eq!(entries[1].samples_ns.len(), 10);
+        // Still ten rounds: the noisy case's extra samples are spread over rounds 4 to 10.
         assert_eq!(stats.submissions, 10);
+        assert!(timer.0.submissions.iter().skip(4).all(|&n| n > 2));
     }
 
     #[test]
