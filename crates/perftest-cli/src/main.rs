@@ -408,6 +408,12 @@ fn run_time(
     output: Option<&OutputTarget>,
     signals: &StopSignals,
 ) -> Result<i32, Failure> {
+    if options.verbose {
+        let setup = STARTED
+            .get()
+            .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
+        eprintln!("perftest: instance and device ready after {setup:.0} ms");
+    }
     let progress = Progress::new(cases.len());
     let (report, end, phases) = run_timing(
         bench,
@@ -466,10 +472,11 @@ fn print_recorded_share(report: &Report) {
 fn print_phases(prefix: &str, phases: &PhaseTimes) {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     eprintln!(
-        "perftest: {prefix}pipelines {:.0} ms, verification {:.0} ms, clock warm-up {:.0} ms, measurements {:.0} ms",
+        "perftest: {prefix}pipelines {:.0} ms, verification {:.0} ms, clock warm-up {:.0} ms, sizing {:.0} ms, measurements {:.0} ms",
         ms(phases.pipelines),
         ms(phases.verification),
         ms(phases.warmup),
+        ms(phases.sizing),
         ms(phases.measurement)
     );
 }

@@ -83,7 +83,9 @@ pub struct PhaseTimes {
     pub verification: Duration,
     /// Warming the clocks up before the first case.
     pub warmup: Duration,
-    /// Sizing and measuring the cases.
+    /// Sizing the cases (probes).
+    pub sizing: Duration,
+    /// Measuring the cases in rounds.
     pub measurement: Duration,
 }
 
@@ -249,6 +251,8 @@ fn run_phases(
             Err(LoopError::Timer(e)) => *slot = Slot::Done(CaseResult::failed(case, e.to_string())),
         }
     }
+    phases.sizing = clock.elapsed();
+    let clock = Instant::now();
     let mut round_error = None;
     if matches!(end, RunEnd::Complete) {
         let mut timer = BenchBatch {
