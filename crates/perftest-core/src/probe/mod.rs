@@ -478,7 +478,7 @@ impl Bench {
             outcome
         });
         // Built but unmeasured pipelines stay with the bench too (reused by `prepare`).
-        kernels.extend(m.done.drain(..));
+        kernels.append(&mut m.done);
         kernels.extend(std::mem::take(&mut m.ready).into_values());
         let begin = Instant::now();
         cache.close(self.context(), &mut report.warnings);
