@@ -55,11 +55,15 @@ pub struct ProbeSettings {
     pub measure_at_least_one: bool,
     /// Where pipelines are cached between launches.
     pub pipeline_cache: PipelineCacheSource,
+    /// While waiting for pipelines, keep dispatching the last measured case so the GPU clocks
+    /// stay up. `None`: yes, except on CPU devices (where it would slow the builds down).
+    pub keep_warm: Option<bool>,
 }
 
 impl Default for ProbeSettings {
     /// 250 ms budget, 0.5 ms dispatches, 3 per case, up to 25% of the budget for warm-up,
-    /// automatic build threads, at least one case measured, no pipeline cache.
+    /// automatic build threads, at least one case measured, no pipeline cache, clocks kept
+    /// warm on GPUs.
     fn default() -> Self {
         ProbeSettings {
             budget: Duration::from_millis(250),
@@ -69,6 +73,7 @@ impl Default for ProbeSettings {
             build_threads: None,
             measure_at_least_one: true,
             pipeline_cache: PipelineCacheSource::None,
+            keep_warm: None,
         }
     }
 }
@@ -424,8 +429,9 @@ impl Bench {
             .clamp(1, 8)
             .min(todo.len().max(1));
         timeline.build_threads = threads;
-        let keep_warm_allowed =
-            self.context().target().summary.device_type != crate::selection::DeviceType::Cpu;
+        let keep_warm_allowed = settings.keep_warm.unwrap_or(
+            self.context().target().summary.device_type != crate::selection::DeviceType::Cpu,
+        );
 
         let builder = self.builder(cache.handle);
         let (ctx, resources, kernels) = self.parts();
