@@ -94,6 +94,41 @@ pub fn test(args: &[String]) -> Outcome {
     ]));
     results.push(("startup_diagnostics example", example));
 
+    step("wgpu_engine example on lavapipe (validation on)");
+    let wgpu_example = |extra: &[&str]| {
+        let mut command = cargo();
+        command
+            .args([
+                "run",
+                "--quiet",
+                "-p",
+                "perftest-wgpu-engine",
+                "--example",
+                "wgpu_engine",
+                "--",
+                "--validation",
+                "--budget-ms",
+                "10000",
+            ])
+            .args(extra)
+            .arg("llvmpipe");
+        command
+    };
+    results.push(("wgpu_engine example", succeeded(&mut wgpu_example(&[]))));
+
+    step("wgpu_engine counts validation messages (a deliberate error must exit 3)");
+    let guard =
+        workspace::status(&mut wgpu_example(&["--provoke-validation-error"])).and_then(|code| {
+            match code {
+                3 => Ok(()),
+                code => Err(format!(
+                    "wgpu_engine --provoke-validation-error exited with {code}, expected 3 (the \
+                 validation message was not counted)"
+                )),
+            }
+        });
+    results.push(("wgpu_engine validation guard", guard));
+
     step("cargo fmt --check");
     let fmt = ensure_component("fmt", "rustfmt")
         .and_then(|()| succeeded(cargo().args(["fmt", "--all", "--", "--check"])));

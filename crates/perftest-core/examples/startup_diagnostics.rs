@@ -2,16 +2,27 @@
 //! resource types load fastest on this GPU, then keeps using its device.
 //!
 //! Run: `cargo run --release -p perftest-core --example startup_diagnostics -- [--validation]
-//! [--budget-ms N] [NAME]` (`NAME`: a substring of the device name; default: the first discrete
-//! GPU, else the first device; `N`: the probe's wall-time budget, default 250 ms). Exits non-zero if anything fails or, with `--validation`, if the Khronos validation
-//! layer reported any message.
+//! [--budget-ms N] [--threads N] [--pipeline-cache FILE | --engine-cache] [--timeline] [NAME]`
+//!
+//! - `NAME`: a substring of the device name; default: the first discrete GPU, else the first
+//!   device;
+//! - `--budget-ms N`: the probe's wall-time budget, default 250 ms;
+//! - `--threads N`: pipeline-building threads (default: the cores, at most 8);
+//! - `--pipeline-cache FILE`: load pipelines from FILE and save them there afterwards;
+//! - `--engine-cache`: the engine creates a `VkPipelineCache`, lends it to the probe and
+//!   destroys it itself afterwards;
+//! - `--timeline`: also print every pipeline build and measurement with its start and end.
+//!
+//! Exits non-zero if anything fails, if nothing was measured or, with `--validation`, if the
+//! Khronos validation layer reported any message.
 
 use std::ffi::{c_void, CStr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use perftest_cases::Pattern;
 use perftest_core::ash::{self, vk};
-use perftest_core::{Bench, Context, ProbeSettings};
+use perftest_core::{Bench, Context, PipelineCacheSource, ProbeSettings};
 
 static VALIDATION_MESSAGES: AtomicUsize = AtomicUsize::new(0);
 
@@ -257,7 +268,71 @@ impl Drop for Engine {
     }
 }
 
-fn diagnostics(engine: &Engine, budget: Duration) -> Result<usize, perftest_core::Error> {
+/// What the command line asked for.
+#[derive(Default)]
+struct Options {
+    validation: bool,
+    budget_ms: u64,
+    threads: Option<usize>,
+    pipeline_cache: Option<std::path::PathBuf>,
+    engine_cache: bool,
+    timeline: bool,
+    name: Option<String>,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Options, String> {
+        let mut o = Options {
+            budget_ms: 250,
+            ..Options::default()
+        };
+        let mut rest = args.iter();
+        let number = |v: Option<&String>, flag: &str| {
+            v.and_then(|v| v.parse::<u64>().ok())
+                .ok_or(format!("{flag} needs a whole number"))
+        };
+        while let Some(arg) = rest.next() {
+            match arg.as_str() {
+                "--validation" => o.validation = true,
+                "--timeline" => o.timeline = true,
+                "--engine-cache" => o.engine_cache = true,
+                "--budget-ms" => o.budget_ms = number(rest.next(), arg)?,
+                "--threads" => {
+                    o.threads = Some(usize::try_from(number(rest.next(), arg)?).unwrap_or(1))
+                }
+                "--pipeline-cache" => {
+                    o.pipeline_cache =
+                        Some(rest.next().ok_or("--pipeline-cache needs a file")?.into())
+                }
+                flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
+                name => o.name = Some(name.to_string()),
+            }
+        }
+        if o.engine_cache && o.pipeline_cache.is_some() {
+            return Err("--engine-cache and --pipeline-cache exclude each other".into());
+        }
+        Ok(o)
+    }
+}
+
+fn diagnostics(engine: &Engine, options: &Options) -> Result<usize, perftest_core::Error> {
+    let budget = Duration::from_millis(options.budget_ms);
+    // The engine's own pipeline cache, lent to the probe and destroyed here afterwards.
+    let engine_cache = if options.engine_cache {
+        // SAFETY: valid device; an empty cache.
+        let cache = unsafe {
+            engine
+                .device
+                .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
+        }
+        .map_err(|result| perftest_core::Error::Vulkan {
+            call: "vkCreatePipelineCache",
+            result,
+        })?;
+        Some(cache)
+    } else {
+        None
+    };
     let start = Instant::now();
     // SAFETY: the engine's handles are valid, related, and outlive `bench` (dropped below);
     // the engine does not touch its queue while perftest runs.
@@ -275,25 +350,48 @@ fn diagnostics(engine: &Engine, budget: Duration) -> Result<usize, perftest_core
     // The budget covers everything, resource set-up included.
     let settings = ProbeSettings {
         budget: budget.saturating_sub(start.elapsed()),
+        build_threads: options.threads,
+        pipeline_cache: match (&options.pipeline_cache, engine_cache) {
+            (Some(path), _) => PipelineCacheSource::File(path.clone()),
+            (None, Some(cache)) => PipelineCacheSource::Borrowed(cache),
+            (None, None) => PipelineCacheSource::None,
+        },
         ..ProbeSettings::default()
     };
-    let report = bench.probe(&perftest_cases::quick_cases(), &settings)?;
+    let report = bench.probe(&perftest_cases::quick_cases(), &settings);
     drop(bench); // destroys perftest's objects; the engine's device stays
+    let wall = start.elapsed();
+    if let Some(cache) = engine_cache {
+        // SAFETY: the engine's cache; the probe is over and never destroys it.
+        unsafe { engine.device.destroy_pipeline_cache(cache, None) };
+    }
+    let report = report?;
     println!("{report}");
-    if let (Some(typed), Some(raw)) = (
-        report.get("typed.rgba32f.linear"),
-        report.get("raw.load4.linear"),
-    ) {
-        let pick = if typed.loads_per_second >= raw.loads_per_second {
-            "typed"
-        } else {
-            "raw"
-        };
-        println!("engine: for linear 16-byte loads this GPU prefers {pick} buffers");
+    for width in [4, 16] {
+        for pattern in Pattern::ALL {
+            if let Some((best, ratio)) = report.fastest(pattern, width) {
+                let lead = ratio.map_or("only one measured".into(), |r| {
+                    format!("{r:.2}x the next best")
+                });
+                println!(
+                    "engine: {width:>2}-byte {:<7} loads: use {} ({lead})",
+                    pattern.name(),
+                    best.case.name
+                );
+            }
+        }
+    }
+    for left in &report.left_out {
+        println!("left out: {}: {}", left.case.id, left.reason);
+    }
+    println!("{}", report.timeline);
+    if options.timeline {
+        print!("{}", report.timeline.details());
     }
     println!(
-        "perftest: quick profile took {:.1} ms wall time (budget {} ms)",
-        start.elapsed().as_secs_f64() * 1e3,
+        "perftest: quick profile took {:.1} ms wall time from Context::borrow to the report \
+         (budget {} ms)",
+        wall.as_secs_f64() * 1e3,
         budget.as_millis()
     );
     Ok(report.measured.len())
@@ -301,38 +399,28 @@ fn diagnostics(engine: &Engine, budget: Duration) -> Result<usize, perftest_core
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let validation = args.iter().any(|a| a == "--validation");
-    let mut budget_ms = 250;
-    let mut name = None;
-    let mut rest = args.iter().filter(|a| *a != "--validation");
-    while let Some(arg) = rest.next() {
-        if arg == "--budget-ms" {
-            match rest.next().map(|v| v.parse::<u64>()) {
-                Some(Ok(ms)) => budget_ms = ms,
-                _ => {
-                    eprintln!("engine: --budget-ms needs a whole number of milliseconds");
-                    return std::process::ExitCode::from(2);
-                }
-            }
-        } else {
-            name = Some(arg.as_str());
+    let options = match Options::parse(&args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("engine: {e}");
+            return std::process::ExitCode::from(2);
         }
-    }
-    let engine = match Engine::new(validation, name) {
+    };
+    let engine = match Engine::new(options.validation, options.name.as_deref()) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("engine: {e}");
             return std::process::ExitCode::FAILURE;
         }
     };
-    let result = match diagnostics(&engine, Duration::from_millis(budget_ms)) {
-        Ok(0) => Err("no case fitted in the time budget".to_string()),
+    let result = match diagnostics(&engine, &options) {
+        Ok(0) => Err("nothing was measured".to_string()),
         Ok(_) => engine.keep_working(),
         Err(e) => Err(e.to_string()),
     };
     drop(engine);
     let messages = VALIDATION_MESSAGES.load(Ordering::SeqCst);
-    if validation {
+    if options.validation {
         println!("validation: {messages} message(s)");
     }
     match result {

@@ -1,7 +1,7 @@
 //! [`Bench`]: a context plus the suite's resources and pipelines; runs timed dispatches and
 //! verification dispatches.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ash::vk;
 use perftest_cases::{support, Case, KernelParams, Support, THREADS_PER_GROUP};
@@ -11,7 +11,7 @@ use crate::context::{Context, MAX_QUERIES};
 use crate::error::{Error, Result, VkResultExt};
 use crate::executables::PipelineExecutable;
 use crate::formats::index;
-use crate::kernels::{Kernel, PushConstants};
+use crate::kernels::{Kernel, PipelineBuilder, PushConstants};
 use crate::resources::{Resources, VERIFY_GROUPS, VERIFY_THREADS};
 use crate::timing::elapsed;
 
@@ -80,12 +80,14 @@ pub struct Bench {
     ctx: Context,
     resources: Resources,
     kernels: Vec<Kernel>,
+    setup_time: Duration,
     representations: bool,
 }
 
 impl Bench {
     /// Creates and uploads the suite's resources on `ctx`.
     pub fn new(mut ctx: Context) -> Result<Self> {
+        let start = Instant::now();
         let limits = {
             // SAFETY: plain query on a live instance and its physical device.
             let props = unsafe {
@@ -111,7 +113,24 @@ impl Bench {
             resources,
             kernels: Vec::new(),
             representations: false,
+            setup_time: start.elapsed(),
         })
+    }
+
+    /// Wall time [`Bench::new`] took to create and upload the resources.
+    pub fn setup_time(&self) -> Duration {
+        self.setup_time
+    }
+
+    /// The parts the probe uses at once: the context (to submit), the resources (shared with
+    /// pipeline-building threads) and the built kernels.
+    pub(crate) fn parts(&mut self) -> (&mut Context, &Resources, &mut Vec<Kernel>) {
+        (&mut self.ctx, &self.resources, &mut self.kernels)
+    }
+
+    /// A pipeline builder for this bench's device, through `cache` (may be null).
+    pub(crate) fn builder(&self, cache: vk::PipelineCache) -> PipelineBuilder {
+        PipelineBuilder::new(&self.ctx, cache, self.representations)
     }
 
     /// The underlying context.
@@ -164,7 +183,11 @@ impl Bench {
                 reason,
             });
         }
-        let kernel = Kernel::new(&self.ctx, &self.resources, case, self.representations)?;
+        let kernel = Kernel::new(
+            &self.builder(vk::PipelineCache::null()),
+            &self.resources,
+            case,
+        )?;
         self.kernels.push(kernel);
         Ok(KernelId(self.kernels.len() - 1))
     }
@@ -193,7 +216,8 @@ impl Bench {
             .map_or(1, |n| n.get())
             .clamp(1, 8)
             .min(todo.len().max(1));
-        let (ctx, resources, representations) = (&self.ctx, &self.resources, self.representations);
+        let builder = self.builder(vk::PipelineCache::null());
+        let (builder, resources) = (&builder, &self.resources);
         let built: Vec<(usize, Result<Kernel>)> = std::thread::scope(|scope| {
             let workers: Vec<_> = todo
                 .chunks(todo.len().div_ceil(threads).max(1))
@@ -201,7 +225,7 @@ impl Bench {
                     scope.spawn(move || {
                         chunk
                             .iter()
-                            .map(|&i| (i, Kernel::new(ctx, resources, &cases[i], representations)))
+                            .map(|&i| (i, Kernel::new(builder, resources, &cases[i])))
                             .collect::<Vec<_>>()
                     })
                 })
@@ -237,17 +261,6 @@ impl Bench {
             .ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {}", id.0)))
     }
 
-    /// Checks `groups` against `maxComputeWorkGroupCount`.
-    fn check_groups(&self, groups: [u32; 3]) -> Result<()> {
-        let max = self.ctx.target.max_compute_work_group_count;
-        if groups.contains(&0) || groups.iter().zip(max).any(|(&g, m)| g > m) {
-            return Err(Error::InvalidArgument(format!(
-                "dispatch of {groups:?} workgroups is outside 1..={max:?}"
-            )));
-        }
-        Ok(())
-    }
-
     /// Runs `dispatches` back-to-back dispatches of `groups` workgroups in one submission,
     /// each between its own pair of timestamps with a compute-to-compute barrier before it,
     /// and returns each dispatch's GPU time.
@@ -271,74 +284,7 @@ impl Bench {
     /// returns each dispatch's GPU time. Different kernels may follow each other, which is how
     /// a run interleaves its cases. At most [`MAX_DISPATCHES_PER_SUBMIT`] entries.
     pub fn time_batch(&mut self, batch: &[(KernelId, [u32; 3])]) -> Result<Vec<Duration>> {
-        if batch.is_empty() || batch.len() > MAX_DISPATCHES_PER_SUBMIT as usize {
-            return Err(Error::InvalidArgument(format!(
-                "dispatches per submission must be 1..={MAX_DISPATCHES_PER_SUBMIT}, got {}",
-                batch.len()
-            )));
-        }
-        let mut recorded = Vec::with_capacity(batch.len());
-        for &(id, groups) in batch {
-            self.check_groups(groups)?;
-            recorded.push((Binding::new(self.kernel(id)?, u32::MAX), groups));
-        }
-        let pool = self.ctx.query_pool;
-        // At most 2 x MAX_DISPATCHES_PER_SUBMIT, checked above.
-        let queries = 2 * batch.len() as u32;
-        self.ctx.submit_and_wait(|device, cb| {
-            // SAFETY: recording state; every handle is alive and belongs to this device.
-            unsafe {
-                device.cmd_reset_query_pool(cb, pool, 0, queries);
-                let mut bound = None;
-                for (k, (binding, groups)) in (0u32..).zip(&recorded) {
-                    if bound != Some(binding.pipeline) {
-                        binding.record(device, cb);
-                        bound = Some(binding.pipeline);
-                    }
-                    memory_barrier(
-                        device,
-                        cb,
-                        (
-                            vk::PipelineStageFlags::COMPUTE_SHADER,
-                            vk::AccessFlags::SHADER_WRITE,
-                        ),
-                        (
-                            vk::PipelineStageFlags::COMPUTE_SHADER,
-                            vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
-                        ),
-                    );
-                    device.cmd_write_timestamp(
-                        cb,
-                        vk::PipelineStageFlags::BOTTOM_OF_PIPE,
-                        pool,
-                        2 * k,
-                    );
-                    device.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
-                    device.cmd_write_timestamp(
-                        cb,
-                        vk::PipelineStageFlags::BOTTOM_OF_PIPE,
-                        pool,
-                        2 * k + 1,
-                    );
-                }
-            }
-        })?;
-        let mut raw = vec![0u64; queries as usize];
-        // SAFETY: the submission finished; `raw` holds exactly `queries` 64-bit values.
-        unsafe {
-            self.ctx.device.get_query_pool_results(
-                pool,
-                0,
-                &mut raw,
-                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
-            )
-        }
-        .call("vkGetQueryPoolResults")?;
-        let bits = self.ctx.target.timestamp_valid_bits;
-        let period = self.ctx.target.timestamp_period;
-        raw.chunks_exact(2)
-            .map(|p| elapsed(p[0], p[1], bits, period))
-            .collect()
+        time_batch_on(&mut self.ctx, &self.kernels, batch)
     }
 
     /// Runs the case once with the store path enabled ([`VERIFY_GROUPS`] workgroups) and
@@ -405,4 +351,114 @@ impl Drop for Bench {
         }
         self.resources.destroy(&mut self.ctx);
     }
+}
+
+/// [`Bench::time_batch`] over `kernels` (the bench's, or ones a probe holds), on `ctx`.
+pub(crate) fn time_batch_on(
+    ctx: &mut Context,
+    kernels: &[Kernel],
+    batch: &[(KernelId, [u32; 3])],
+) -> Result<Vec<Duration>> {
+    if batch.is_empty() || batch.len() > MAX_DISPATCHES_PER_SUBMIT as usize {
+        return Err(Error::InvalidArgument(format!(
+            "dispatches per submission must be 1..={MAX_DISPATCHES_PER_SUBMIT}, got {}",
+            batch.len()
+        )));
+    }
+    let mut recorded = Vec::with_capacity(batch.len());
+    for &(id, groups) in batch {
+        check_groups(ctx, groups)?;
+        recorded.push((Binding::new(kernel_at(kernels, id)?, u32::MAX), groups));
+    }
+    let pool = ctx.query_pool;
+    // At most 2 x MAX_DISPATCHES_PER_SUBMIT, checked above.
+    let queries = 2 * batch.len() as u32;
+    ctx.submit_and_wait(|device, cb| {
+        // SAFETY: recording state; every handle is alive and belongs to this device.
+        unsafe {
+            device.cmd_reset_query_pool(cb, pool, 0, queries);
+            let mut bound = None;
+            for (k, (binding, groups)) in (0u32..).zip(&recorded) {
+                if bound != Some(binding.pipeline) {
+                    binding.record(device, cb);
+                    bound = Some(binding.pipeline);
+                }
+                memory_barrier(
+                    device,
+                    cb,
+                    (
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::AccessFlags::SHADER_WRITE,
+                    ),
+                    (
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+                    ),
+                );
+                device.cmd_write_timestamp(cb, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 2 * k);
+                device.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+                device.cmd_write_timestamp(
+                    cb,
+                    vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                    pool,
+                    2 * k + 1,
+                );
+            }
+        }
+    })?;
+    let mut raw = vec![0u64; queries as usize];
+    // SAFETY: the submission finished; `raw` holds exactly `queries` 64-bit values.
+    unsafe {
+        ctx.device.get_query_pool_results(
+            pool,
+            0,
+            &mut raw,
+            vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+        )
+    }
+    .call("vkGetQueryPoolResults")?;
+    let bits = ctx.target.timestamp_valid_bits;
+    let period = ctx.target.timestamp_period;
+    raw.chunks_exact(2)
+        .map(|p| elapsed(p[0], p[1], bits, period))
+        .collect()
+}
+
+/// [`time_batch_on`] for one kernel held outside the bench: `dispatches` dispatches of
+/// `groups` workgroups.
+pub(crate) fn time_kernel(
+    ctx: &mut Context,
+    kernel: &Kernel,
+    groups: [u32; 3],
+    dispatches: u32,
+) -> Result<Vec<Duration>> {
+    let count = usize::try_from(dispatches).unwrap_or(usize::MAX);
+    if count > MAX_DISPATCHES_PER_SUBMIT as usize {
+        return Err(Error::InvalidArgument(format!(
+            "dispatches per submission must be 1..={MAX_DISPATCHES_PER_SUBMIT}, got {dispatches}"
+        )));
+    }
+    time_batch_on(
+        ctx,
+        std::slice::from_ref(kernel),
+        &vec![(KernelId(0), groups); count],
+    )
+}
+
+/// The kernel `id` of `kernels`.
+fn kernel_at(kernels: &[Kernel], id: KernelId) -> Result<&Kernel> {
+    kernels
+        .get(id.0)
+        .ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {}", id.0)))
+}
+
+/// Checks `groups` against `maxComputeWorkGroupCount`.
+fn check_groups(ctx: &Context, groups: [u32; 3]) -> Result<()> {
+    let max = ctx.target.max_compute_work_group_count;
+    if groups.contains(&0) || groups.iter().zip(max).any(|(&g, m)| g > m) {
+        return Err(Error::InvalidArgument(format!(
+            "dispatch of {groups:?} workgroups is outside 1..={max:?}"
+        )));
+    }
+    Ok(())
 }

@@ -104,15 +104,42 @@ pub(crate) struct Kernel {
     pub(crate) executables: Vec<PipelineExecutable>,
 }
 
+/// What building a pipeline needs from the context, held apart from it so that several
+/// threads can build pipelines while another one submits work through the context.
+#[derive(Clone)]
+pub(crate) struct PipelineBuilder {
+    device: ash::Device,
+    executables: Option<ash::khr::pipeline_executable_properties::Device>,
+    cache: vk::PipelineCache,
+    representations: bool,
+}
+
+impl PipelineBuilder {
+    /// Builds on `ctx`'s device through `cache` (may be null); `representations`: see
+    /// [`Kernel::new`].
+    pub(crate) fn new(ctx: &Context, cache: vk::PipelineCache, representations: bool) -> Self {
+        PipelineBuilder {
+            device: ctx.device.clone(),
+            executables: ctx.executables.clone(),
+            cache,
+            representations,
+        }
+    }
+
+    /// The device pipelines are built on.
+    pub(crate) fn device(&self) -> &ash::Device {
+        &self.device
+    }
+}
+
 impl Kernel {
     /// Builds the pipeline for `case` and binds its resources. Where the context has
     /// `VK_KHR_pipeline_executable_properties`, the pipeline's statistics are captured, and
-    /// its internal representations too when `representations`.
+    /// its internal representations too when the builder asks for them.
     pub(crate) fn new(
-        ctx: &Context,
+        builder: &PipelineBuilder,
         resources: &Resources,
         case: &Case,
-        representations: bool,
     ) -> Result<Self> {
         let mut k = Kernel {
             executables: Vec::new(),
@@ -124,17 +151,18 @@ impl Kernel {
             set: vk::DescriptorSet::null(),
             module: vk::ShaderModule::null(),
         };
-        match k.build(ctx, resources, representations) {
+        match k.build(builder, resources) {
             Ok(()) => Ok(k),
             Err(e) => {
-                k.destroy(ctx);
+                k.destroy_on(&builder.device);
                 Err(e)
             }
         }
     }
 
-    fn build(&mut self, ctx: &Context, resources: &Resources, representations: bool) -> Result<()> {
-        let device = &ctx.device;
+    fn build(&mut self, builder: &PipelineBuilder, resources: &Resources) -> Result<()> {
+        let device = &builder.device;
+        let representations = builder.representations;
         let input_type = input_descriptor_type(&self.case);
         let bindings = [
             vk::DescriptorSetLayoutBinding::default()
@@ -192,7 +220,7 @@ impl Kernel {
                 .name(c"main")
                 .specialization_info(&spec);
             let mut flags = vk::PipelineCreateFlags::empty();
-            if ctx.executables.is_some() {
+            if builder.executables.is_some() {
                 flags |= vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR;
                 if representations {
                     flags |= vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
@@ -203,13 +231,13 @@ impl Kernel {
                 .stage(stage)
                 .layout(self.layout)];
             self.pipeline = device
-                .create_compute_pipelines(vk::PipelineCache::null(), &info, None)
+                .create_compute_pipelines(builder.cache, &info, None)
                 .map_err(|(_, r)| r)
                 .call("vkCreateComputePipelines")?
                 .first()
                 .copied()
                 .unwrap_or_default();
-            if let Some(loader) = &ctx.executables {
+            if let Some(loader) = &builder.executables {
                 // SAFETY: the loader belongs to this device, which has the extension and its
                 // feature enabled; the pipeline was created with the matching capture flags.
                 // Statistics are informative: a driver error leaves them empty.
@@ -245,12 +273,12 @@ impl Kernel {
                 .copied()
                 .unwrap_or_default();
         }
-        self.write_descriptors(ctx, resources, input_type)
+        self.write_descriptors(device, resources, input_type)
     }
 
     fn write_descriptors(
         &self,
-        ctx: &Context,
+        device: &ash::Device,
         r: &Resources,
         input_type: vk::DescriptorType,
     ) -> Result<()> {
@@ -313,20 +341,24 @@ impl Kernel {
                 .buffer_info(&output),
         ];
         // SAFETY: the set and every referenced resource are alive and match the layout.
-        unsafe { ctx.device.update_descriptor_sets(&writes, &[]) };
+        unsafe { device.update_descriptor_sets(&writes, &[]) };
         Ok(())
     }
 
     /// Destroys the pipeline objects (the queue must be idle; null handles are ignored).
     pub(crate) fn destroy(&mut self, ctx: &Context) {
+        self.destroy_on(&ctx.device);
+    }
+
+    /// [`Kernel::destroy`] given the device the kernel was built on.
+    pub(crate) fn destroy_on(&mut self, device: &ash::Device) {
         // SAFETY: no submission uses these objects any more; all were created on this device.
         unsafe {
-            ctx.device.destroy_pipeline(self.pipeline, None);
-            ctx.device.destroy_shader_module(self.module, None);
-            ctx.device.destroy_descriptor_pool(self.pool, None);
-            ctx.device.destroy_pipeline_layout(self.layout, None);
-            ctx.device
-                .destroy_descriptor_set_layout(self.set_layout, None);
+            device.destroy_pipeline(self.pipeline, None);
+            device.destroy_shader_module(self.module, None);
+            device.destroy_descriptor_pool(self.pool, None);
+            device.destroy_pipeline_layout(self.layout, None);
+            device.destroy_descriptor_set_layout(self.set_layout, None);
         }
         self.pipeline = vk::Pipeline::null();
         self.module = vk::ShaderModule::null();

@@ -35,6 +35,7 @@ mod formats;
 mod instance;
 mod kernels;
 mod memory;
+pub mod pipeline_cache;
 mod probe;
 mod resources;
 mod selection;
@@ -54,7 +55,11 @@ pub use executables::{
 pub use formats::{format_support, vk_format};
 pub use instance::{Instance, InstanceOptions};
 pub use kernels::{specialization, spirv_for};
-pub use probe::{CaseThroughput, ProbeReport, ProbeSettings, Ranking};
+pub use pipeline_cache::PipelineCacheSource;
+pub use probe::{
+    CaseThroughput, LeftOut, LeftOutReason, ProbeReport, ProbeSettings, ProbeTimeline, Ranking,
+    Span,
+};
 pub use resources::{VERIFY_GROUPS, VERIFY_THREADS};
 pub use selection::{listing, select, DeviceChoice, DeviceType, SelectionError, TargetSummary};
 pub use targets::{

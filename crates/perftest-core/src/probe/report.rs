@@ -1,0 +1,333 @@
+//! What the probe hands back: measured throughputs, rankings and the simple answers engines
+//! branch on, what was left out and why, warnings, and where the time went.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+use perftest_cases::{Case, Pattern};
+
+use super::timeline::ProbeTimeline;
+
+/// The throughput of one measured case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseThroughput {
+    /// The case.
+    pub case: Case,
+    /// Workgroups per dispatch.
+    pub groups: u64,
+    /// Median GPU time of the timed dispatches.
+    pub median: Duration,
+    /// Loads per second (`groups x 65536 / median`).
+    pub loads_per_second: f64,
+    /// Bytes per second (`loads_per_second x bytes per load`).
+    pub bytes_per_second: f64,
+}
+
+/// The cases of one (access pattern, load width) pair, fastest first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ranking {
+    /// Access pattern.
+    pub pattern: Pattern,
+    /// Bytes per load.
+    pub bytes_per_load: u32,
+    /// The measured cases, fastest first.
+    pub cases: Vec<CaseThroughput>,
+}
+
+/// Why a case has no measurement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LeftOutReason {
+    /// The device cannot run the case (a format or feature is missing).
+    Unsupported(String),
+    /// Its pipeline was not compiled before the budget ran out.
+    NotCompiledInTime,
+    /// Its pipeline was ready, but no time was left to measure it.
+    OutOfTime,
+    /// Building its pipeline failed (the Vulkan error).
+    PipelineFailed(String),
+}
+
+impl fmt::Display for LeftOutReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LeftOutReason::Unsupported(why) => write!(f, "unsupported: {why}"),
+            LeftOutReason::NotCompiledInTime => f.write_str("pipeline not compiled in time"),
+            LeftOutReason::OutOfTime => f.write_str("compiled, but out of time to measure"),
+            LeftOutReason::PipelineFailed(why) => write!(f, "pipeline creation failed: {why}"),
+        }
+    }
+}
+
+/// A case without a measurement, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeftOut {
+    /// The case.
+    pub case: Case,
+    /// Why it was not measured.
+    pub reason: LeftOutReason,
+}
+
+/// What [`crate::Bench::probe`] measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProbeReport {
+    /// Measured cases, in the order given.
+    pub measured: Vec<CaseThroughput>,
+    /// Cases without a measurement, in the order given, with the reason.
+    pub left_out: Vec<LeftOut>,
+    /// True when the warm-up saw two consecutive dispatches agree within 2%.
+    pub steady_clocks: bool,
+    /// Wall time the probe took.
+    pub elapsed: Duration,
+    /// Where the time went (pipeline builds, warm-up, measurements, waiting).
+    pub timeline: ProbeTimeline,
+    /// Problems that did not stop the probe (e.g. an unusable pipeline-cache file).
+    pub warnings: Vec<String>,
+}
+
+impl ProbeReport {
+    /// The measured result of the case with `id`.
+    pub fn get(&self, id: &str) -> Option<&CaseThroughput> {
+        self.measured.iter().find(|m| m.case.id == id)
+    }
+
+    /// The cases left out for reasons matching `pick`.
+    pub fn left_out_where(&self, pick: impl Fn(&LeftOutReason) -> bool) -> Vec<&Case> {
+        self.left_out
+            .iter()
+            .filter(|l| pick(&l.reason))
+            .map(|l| &l.case)
+            .collect()
+    }
+
+    /// The fastest measured case for `pattern` and `bytes_per_load`, with how many times faster
+    /// it is than the next best (`None` when it is the only one measured).
+    pub fn fastest(
+        &self,
+        pattern: Pattern,
+        bytes_per_load: u32,
+    ) -> Option<(&CaseThroughput, Option<f64>)> {
+        let mut cases: Vec<&CaseThroughput> = self
+            .measured
+            .iter()
+            .filter(|m| m.case.pattern == pattern && m.case.bytes_per_load() == bytes_per_load)
+            .collect();
+        cases.sort_by(|a, b| b.loads_per_second.total_cmp(&a.loads_per_second));
+        let best = *cases.first()?;
+        let ratio = cases
+            .get(1)
+            .filter(|next| next.loads_per_second > 0.0)
+            .map(|next| best.loads_per_second / next.loads_per_second);
+        Some((best, ratio))
+    }
+
+    /// Rankings per (pattern, width): which resource type is fastest for each.
+    pub fn rankings(&self) -> Vec<Ranking> {
+        let mut groups: BTreeMap<(u32, u32), Vec<CaseThroughput>> = BTreeMap::new();
+        for m in &self.measured {
+            let key = (m.case.bytes_per_load(), m.case.pattern.spec_value());
+            groups.entry(key).or_default().push(m.clone());
+        }
+        groups
+            .into_values()
+            .filter_map(|mut cases| {
+                cases.sort_by(|a, b| b.loads_per_second.total_cmp(&a.loads_per_second));
+                let first = cases.first()?;
+                Some(Ranking {
+                    pattern: first.case.pattern,
+                    bytes_per_load: first.case.bytes_per_load(),
+                    cases,
+                })
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for ProbeReport {
+    /// One line per (width, pattern): the resource types from fastest to slowest, with Gload/s;
+    /// then what was left out, the warnings and the totals.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in self.rankings() {
+            write!(
+                f,
+                "{:>2}-byte loads, {:<7}:",
+                r.bytes_per_load,
+                r.pattern.name()
+            )?;
+            for (i, c) in r.cases.iter().enumerate() {
+                let name = c
+                    .case
+                    .name
+                    .rsplit_once(' ')
+                    .map_or(c.case.name.as_str(), |(n, _)| n);
+                let sep = if i == 0 { " " } else { " > " };
+                write!(f, "{sep}{name} {}", three_digits(c.loads_per_second / 1e9))?;
+            }
+            writeln!(f, " (Gload/s)")?;
+        }
+        if !self.left_out.is_empty() {
+            let count = |pick: fn(&LeftOutReason) -> bool| self.left_out_where(pick).len();
+            writeln!(
+                f,
+                "left out: {} unsupported, {} not compiled in time, {} out of time to measure, \
+                 {} failed to build",
+                count(|r| matches!(r, LeftOutReason::Unsupported(_))),
+                count(|r| *r == LeftOutReason::NotCompiledInTime),
+                count(|r| *r == LeftOutReason::OutOfTime),
+                count(|r| matches!(r, LeftOutReason::PipelineFailed(_))),
+            )?;
+        }
+        for w in &self.warnings {
+            writeln!(f, "warning: {w}")?;
+        }
+        write!(
+            f,
+            "{} case(s) measured in {:.1} ms{}",
+            self.measured.len(),
+            self.elapsed.as_secs_f64() * 1e3,
+            if self.steady_clocks {
+                ""
+            } else {
+                " (clocks were still changing)"
+            }
+        )
+    }
+}
+
+/// A number with about three significant digits (`2083`, `38.5`, `1.41`).
+pub(crate) fn three_digits(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perftest_cases::quick_cases;
+
+    fn throughput(case: &Case, gloads: f64) -> CaseThroughput {
+        CaseThroughput {
+            case: case.clone(),
+            groups: 1,
+            median: Duration::from_millis(1),
+            loads_per_second: gloads * 1e9,
+            bytes_per_second: gloads * 1e9 * f64::from(case.bytes_per_load()),
+        }
+    }
+
+    #[test]
+    fn rankings_group_by_width_and_pattern_fastest_first() {
+        let quick = quick_cases();
+        let report = ProbeReport {
+            measured: quick
+                .iter()
+                .enumerate()
+                .map(|(i, c)| throughput(c, 100.0 + i as f64))
+                .collect(),
+            ..Default::default()
+        };
+        let rankings = report.rankings();
+        // Widths 4 and 16 bytes x 3 patterns.
+        assert_eq!(rankings.len(), 6);
+        for r in &rankings {
+            assert!(r.cases.iter().all(|c| c.case.pattern == r.pattern));
+            assert!(r
+                .cases
+                .iter()
+                .all(|c| c.case.bytes_per_load() == r.bytes_per_load));
+            assert!(r
+                .cases
+                .windows(2)
+                .all(|w| w[0].loads_per_second >= w[1].loads_per_second));
+        }
+        let four_uniform = &rankings[0];
+        assert_eq!(
+            (four_uniform.bytes_per_load, four_uniform.pattern),
+            (4, Pattern::Uniform)
+        );
+        // 4-byte cases: typed R32F, raw Load, structured float, texture load R32F.
+        assert_eq!(four_uniform.cases.len(), 4);
+        assert_eq!(four_uniform.cases[0].case.id, "tex.load.r32f.uniform");
+        let text = report.to_string();
+        assert!(
+            text.starts_with(" 4-byte loads, uniform: Texture2D<R32F>.Load "),
+            "{text}"
+        );
+        assert!(text.contains("30 case(s) measured"));
+    }
+
+    #[test]
+    fn fastest_picks_the_best_and_its_lead_over_the_next() {
+        let quick = quick_cases();
+        let case = |id: &str| quick.iter().find(|c| c.id == id).unwrap();
+        let report = ProbeReport {
+            measured: vec![
+                throughput(case("typed.rgba32f.linear"), 300.0),
+                throughput(case("raw.load4.linear"), 75.0),
+                throughput(case("structured.float4.linear"), 400.0),
+                throughput(case("typed.r32f.linear"), 999.0), // 4 bytes: another ranking
+                throughput(case("raw.load4.random"), 50.0),
+            ],
+            ..Default::default()
+        };
+        let (best, ratio) = report.fastest(Pattern::Linear, 16).unwrap();
+        assert_eq!(best.case.id, "structured.float4.linear");
+        assert!((ratio.unwrap() - 400.0 / 300.0).abs() < 1e-12);
+        // Only one 16-byte random case: no ratio.
+        let (only, ratio) = report.fastest(Pattern::Random, 16).unwrap();
+        assert_eq!((only.case.id.as_str(), ratio), ("raw.load4.random", None));
+        let (four, ratio) = report.fastest(Pattern::Linear, 4).unwrap();
+        assert_eq!((four.case.id.as_str(), ratio), ("typed.r32f.linear", None));
+        assert!(report.fastest(Pattern::Uniform, 16).is_none());
+        assert!(report.fastest(Pattern::Linear, 8).is_none());
+        // A zero throughput next best gives no (infinite) ratio.
+        let zero = ProbeReport {
+            measured: vec![
+                throughput(case("typed.rgba32f.linear"), 1.0),
+                throughput(case("raw.load4.linear"), 0.0),
+            ],
+            ..Default::default()
+        };
+        assert_eq!(zero.fastest(Pattern::Linear, 16).unwrap().1, None);
+    }
+
+    #[test]
+    fn left_out_cases_are_counted_by_reason() {
+        let quick = quick_cases();
+        let left = |i: usize, reason| LeftOut {
+            case: quick[i].clone(),
+            reason,
+        };
+        let report = ProbeReport {
+            measured: vec![throughput(&quick[0], 1.0)],
+            left_out: vec![
+                left(1, LeftOutReason::OutOfTime),
+                left(2, LeftOutReason::NotCompiledInTime),
+                left(3, LeftOutReason::NotCompiledInTime),
+                left(4, LeftOutReason::Unsupported("no R8".into())),
+            ],
+            warnings: vec!["pipeline cache ignored".into()],
+            ..Default::default()
+        };
+        let text = report.to_string();
+        assert!(
+            text.contains(
+                "left out: 1 unsupported, 2 not compiled in time, 1 out of time to measure, \
+                 0 failed to build"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("warning: pipeline cache ignored"));
+        assert_eq!(
+            report
+                .left_out_where(|r| *r == LeftOutReason::NotCompiledInTime)
+                .len(),
+            2
+        );
+    }
+}
