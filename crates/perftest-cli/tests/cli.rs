@@ -549,7 +549,9 @@ fn a_run_that_measured_nothing_keeps_the_old_report() {
 /// Starts a whole-suite timing run writing JSON to `target`, sends `signal` after `wait_ms`,
 /// and returns what the run did.
 fn stopped_run(target: &Path, signal: &str, wait_ms: u64) -> Run {
-    let child = command(&[
+    use std::io::BufRead;
+    let mut child = command(&[
+        "-v",
         "--no-verify",
         "--format",
         "json",
@@ -562,13 +564,34 @@ fn stopped_run(target: &Path, signal: &str, wait_ms: u64) -> Run {
     .stderr(Stdio::piped())
     .spawn()
     .expect("cannot start the perftest binary");
+    // `-v` says when the device is ready, which is after the signal handlers are installed:
+    // the wait starts there, so a slow start on a loaded machine cannot make the signal early.
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        for line in stderr.lines().map_while(Result::ok) {
+            if line.contains("instance and device ready") {
+                let _ = ready_tx.send(());
+            }
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
+    });
+    ready_rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("perftest never said the device was ready");
     std::thread::sleep(Duration::from_millis(wait_ms));
     let status = Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .expect("cannot run kill");
     assert!(status.success());
-    Run::from_output(child.wait_with_output().unwrap())
+    let output = child.wait_with_output().unwrap();
+    let mut run = Run::from_output(output);
+    run.stderr = reader.join().unwrap();
+    run
 }
 
 /// SIGINT, SIGTERM and SIGHUP each stop a run cleanly: partial results printed and written,
@@ -631,8 +654,8 @@ fn a_signal_before_any_measurement_keeps_the_old_report() {
     let dir = scratch("signal-early");
     let target = real_report(&dir, "good.json");
     let before = std::fs::read(&target).unwrap();
-    // 300 ms is inside pipeline creation and the clock warm-up of the whole suite.
-    let run = stopped_run(&target, "TERM", 300);
+    // Right when the device is ready: pipeline creation of the whole suite comes next.
+    let run = stopped_run(&target, "TERM", 0);
     run.expect_code(TERMINATED);
     assert!(run.stderr.contains("nothing was measured"), "{run}");
     assert!(
