@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::output::printable::{printable, push_left, push_right};
-use crate::report::Report;
+use crate::report::{Report, ReportFigures};
 use crate::statistics::median;
 
 /// One case present in both reports.

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use crate::output::printable::{printable, push_left, push_right};
-use crate::report::{Report, LOADS_PER_GROUP};
+use crate::report::{Report, ReportFigures, LOADS_PER_GROUP};
 use crate::statistics::median;
 
 /// When a report counts as an outlier on a case.

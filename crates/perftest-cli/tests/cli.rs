@@ -631,11 +631,18 @@ fn stop_signals_write_a_partial_report() {
             let report = read_json(&target);
             assert_eq!(report["complete"], false);
             let cases = report["cases"].as_array().unwrap();
-            assert!(cases.len() < ALL_CASES, "{} cases", cases.len());
             assert!(
                 cases.iter().any(|c| c["status"] == "measured"),
                 "a written partial report holds a measured case: {report:#}"
             );
+            // Stopped before the end: cases missing, or (stopped during the measurement
+            // rounds) cases with fewer than their 10 samples.
+            let short = cases.iter().any(|c| {
+                c["measurement"]["samples_ns"]
+                    .as_array()
+                    .is_some_and(|s| s.len() < 10)
+            });
+            assert!(cases.len() < ALL_CASES || short, "{report:#}");
             assert!(run.stderr.contains(", written to "), "{run}");
             measured = true;
             break;

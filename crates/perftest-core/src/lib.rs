@@ -37,6 +37,7 @@ mod kernels;
 mod memory;
 pub mod pipeline_cache;
 mod probe;
+pub mod report;
 mod resources;
 mod selection;
 pub mod sizing;

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use perftest_cases::{Case, Tolerance};
-use perftest_core::{check, Bench, ComputeTarget, Error, KernelId};
+use perftest_core::{check, Bench, Error, KernelId};
 
 use crate::benchmark::measure::{size_case, warm_up_clocks, DispatchTimer, LoopError};
 use crate::benchmark::rounds::{measure_in_rounds, BatchTimer, Entry};
@@ -34,27 +34,6 @@ impl DispatchTimer for BenchTimer<'_> {
     fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>, Error> {
         let times = self.bench.time(self.kernel, dims, dispatches)?;
         Ok(times.iter().map(|d| d.as_nanos() as f64).collect())
-    }
-}
-
-/// The report's description of a compute target.
-pub fn device_info(target: &ComputeTarget) -> DeviceInfo {
-    DeviceInfo {
-        name: target.summary.name.clone(),
-        device_type: target.summary.device_type.to_string(),
-        vendor_id: target.vendor_id,
-        device_id: target.device_id,
-        driver_name: target.driver_name.clone(),
-        driver_info: target.driver_info.clone(),
-        driver_version: target.driver_version,
-        api_version: target.api_version_string(),
-        queue_family: target.summary.queue_family,
-        timestamp_period_ns: target.timestamp_period,
-        timestamp_valid_bits: target.timestamp_valid_bits,
-        subgroup_size: target.subgroup_size,
-        resident_workgroups: target.resident_workgroups,
-        pci_bus: target.pci_bus.clone(),
-        device_uuid: target.device_uuid.clone(),
     }
 }
 
@@ -134,7 +113,7 @@ fn run_phases(
         validation: options.validation,
         verify: verify_first,
     };
-    let mut report = Report::begin(device_info(&target), settings);
+    let mut report = Report::begin(DeviceInfo::of(&target), settings);
     report.baseline_id = options.baseline.clone();
     let mut phases = PhaseTimes::default();
     let loop_settings = options.loop_settings(

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::spread::throughput_spread;
 use super::{ExportError, Exporter};
-use crate::report::Report;
+use crate::report::{Report, ReportFigures};
 
 /// Unit of every entry.
 pub const UNIT: &str = "Gload/s";

@@ -4,7 +4,7 @@ use serde_json::{json, Map, Value};
 
 use super::spread::throughput_spread;
 use super::{ExportError, Exporter};
-use crate::report::Report;
+use crate::report::{Report, ReportFigures};
 
 /// The BMF measure perftest reports: billions of loads per second (higher is better).
 pub const MEASURE: &str = "gload-per-s";

@@ -1,7 +1,7 @@
 //! The per-case cells the text and Markdown tables share.
 
 use crate::output::printable::printable;
-use crate::report::{CaseResult, CaseStatus, Derived, Report};
+use crate::report::{CaseResult, CaseStatus, Derived, Report, ReportFigures};
 
 /// Column titles of the human-readable tables, after the case name.
 pub(crate) const TITLES: [&str; 5] = ["ms", "x", "Gload/s", "GB/s", "CV"];

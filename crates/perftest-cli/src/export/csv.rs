@@ -2,7 +2,7 @@
 
 use super::{ExportError, Exporter};
 use crate::output::printable::printable;
-use crate::report::Report;
+use crate::report::{Report, ReportFigures};
 
 /// Writes a header and one row per case. Figures are unrounded (shortest round-trip decimal);
 /// a figure that does not apply (a skipped case, no baseline) is an empty cell. The device and

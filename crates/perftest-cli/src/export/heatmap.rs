@@ -9,7 +9,7 @@
 use std::fmt::Write;
 
 use super::markup::{escape, gload, px, text_width};
-use crate::report::{CaseResult, CaseStatus, Derived, Report};
+use crate::report::{CaseResult, CaseStatus, Derived, Report, ReportFigures};
 
 /// Font size of the charts, in pixels.
 pub(crate) const FONT_PX: f64 = 12.0;

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{ExportError, Exporter};
-use crate::report::{CaseResult, Derived, DeviceInfo, Report, Settings};
+use crate::report::{CaseResult, Derived, DeviceInfo, Report, ReportFigures, Settings};
 
 /// Writes the report as pretty-printed JSON, each measured case with a `derived` object
 /// (summary statistics, throughput, the original's columns).

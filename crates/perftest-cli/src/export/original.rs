@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use super::{columns, ExportError, Exporter};
 use crate::output::printable::printable;
-use crate::report::{CaseStatus, Report};
+use crate::report::{CaseStatus, Report, ReportFigures};
 
 /// Writes exactly one line per case, as the original printed them:
 /// `NAME: X.XXXms Y.YYYx` (e.g. `Buffer<R8>.Load uniform: 0.801ms 6.443x`).

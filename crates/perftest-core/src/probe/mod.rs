@@ -26,6 +26,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::kernels::{Kernel, PipelineBuilder};
 use crate::pipeline_cache::{PipelineCacheSource, ProbeCache};
+use crate::report::DeviceInfo;
 use crate::sizing::{
     group_total, max_total, next_group_count, round_to_waves, split_waves, DEFAULT_FIRST_DIM_CAP,
 };
@@ -93,7 +94,7 @@ fn measure_sized(
     groups: u64,
     target: Duration,
     dispatches: u32,
-) -> Result<([u32; 3], Duration)> {
+) -> Result<([u32; 3], Vec<Duration>)> {
     let device = ctx.target();
     let max = device.max_compute_work_group_count;
     let wave = device.resident_workgroups.map_or(0, u64::from);
@@ -108,10 +109,10 @@ fn measure_sized(
         )
     };
     let mut dims = layout(groups.max(1));
-    let mut result = Duration::ZERO;
+    let mut times = Vec::new();
     for _ in 0..12 {
-        result = median(time_kernel(ctx, kernel, dims, dispatches)?).unwrap_or_default();
-        let t = result.as_secs_f64() * 1e9;
+        times = time_kernel(ctx, kernel, dims, dispatches)?;
+        let t = median(times.clone()).unwrap_or_default().as_secs_f64() * 1e9;
         if (target_ns / 4.0..=target_ns * 4.0).contains(&t) {
             break;
         }
@@ -121,7 +122,7 @@ fn measure_sized(
         }
         dims = next;
     }
-    Ok((dims, result))
+    Ok((dims, times))
 }
 
 /// A pipeline build finished on a worker thread.
@@ -273,7 +274,7 @@ impl Measuring<'_> {
             self.warm_up(ctx, kernel)?;
         }
         let begin = Instant::now();
-        let (dims, median) = measure_sized(
+        let (dims, samples) = measure_sized(
             ctx,
             kernel,
             self.groups,
@@ -293,6 +294,7 @@ impl Measuring<'_> {
             start: begin - self.start,
             end: end - self.start,
         });
+        let median = median(samples.clone()).unwrap_or_default();
         let seconds = median.as_secs_f64();
         if seconds > 0.0 {
             let loads =
@@ -304,7 +306,9 @@ impl Measuring<'_> {
                     loads_per_second: loads,
                     case: kernel.case.clone(),
                     groups: self.groups,
+                    dims,
                     median,
+                    samples,
                 },
             ));
         }
@@ -400,7 +404,11 @@ impl Bench {
     pub fn probe(&mut self, cases: &[Case], settings: &ProbeSettings) -> Result<ProbeReport> {
         let start = Instant::now();
         let deadline = start + settings.budget;
-        let mut report = ProbeReport::default();
+        let mut report = ProbeReport {
+            device: Some(DeviceInfo::of(self.context().target())),
+            dispatch_target: settings.dispatch_target,
+            ..ProbeReport::default()
+        };
         let mut timeline = ProbeTimeline {
             resources: self.setup_time(),
             ..ProbeTimeline::default()

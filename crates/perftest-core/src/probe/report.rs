@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use perftest_cases::{Case, Pattern};
 
+use crate::report::{CaseResult, DeviceInfo, Measurement, Report, Settings};
+
 use super::timeline::ProbeTimeline;
 
 /// The throughput of one measured case.
@@ -16,8 +18,12 @@ pub struct CaseThroughput {
     pub case: Case,
     /// Workgroups per dispatch.
     pub groups: u64,
+    /// Workgroups per dispatch, X/Y/Z.
+    pub dims: [u32; 3],
     /// Median GPU time of the timed dispatches.
     pub median: Duration,
+    /// GPU time of each timed dispatch.
+    pub samples: Vec<Duration>,
     /// Loads per second (`groups x 65536 / median`).
     pub loads_per_second: f64,
     /// Bytes per second (`loads_per_second x bytes per load`).
@@ -83,9 +89,56 @@ pub struct ProbeReport {
     pub timeline: ProbeTimeline,
     /// Problems that did not stop the probe (e.g. an unusable pipeline-cache file).
     pub warnings: Vec<String>,
+    /// The device the probe ran on.
+    pub device: Option<DeviceInfo>,
+    /// The GPU time each timed dispatch was sized to.
+    pub dispatch_target: Duration,
 }
 
 impl ProbeReport {
+    /// The probe's results as a run report of the `perftest` command's schema
+    /// (`perftest-report/1`): measured cases with their dispatch times, cases left out as
+    /// skipped (with the reason), settings from the probe. `perftest render` and `perftest
+    /// compare` read its JSON ([`Report::to_json`]) like any other report, so an engine can log
+    /// it and compare launches, drivers or GPUs with the command-line tool.
+    pub fn to_report(&self) -> Report {
+        let settings = Settings {
+            target_ms: self.dispatch_target.as_secs_f64()
+                * 1e3
+                * self
+                    .measured
+                    .first()
+                    .map_or(1.0, |m| m.samples.len() as f64),
+            samples: self
+                .measured
+                .first()
+                .map_or(0, |m| u32::try_from(m.samples.len()).unwrap_or(u32::MAX)),
+            warmup_max: 0,
+            validation: false,
+            verify: false,
+        };
+        let device = self.device.clone().unwrap_or_else(DeviceInfo::unknown);
+        let mut report = Report::begin(device, settings);
+        let measured = self.measured.iter().map(|m| {
+            let samples_ns = m.samples.iter().map(|d| d.as_nanos() as f64).collect();
+            let measurement = Measurement {
+                groups: m.groups,
+                dims: m.dims,
+                samples_ns,
+                warmup_dispatches: 0,
+                steady: self.steady_clocks,
+            };
+            CaseResult::measured(&m.case, measurement)
+        });
+        let left_out = self
+            .left_out
+            .iter()
+            .map(|l| CaseResult::skipped(&l.case, l.reason.to_string()));
+        report.cases = measured.chain(left_out).collect();
+        report.finish(self.left_out.is_empty());
+        report
+    }
+
     /// The measured result of the case with `id`.
     pub fn get(&self, id: &str) -> Option<&CaseThroughput> {
         self.measured.iter().find(|m| m.case.id == id)
@@ -214,7 +267,9 @@ mod tests {
         CaseThroughput {
             case: case.clone(),
             groups: 1,
+            dims: [1, 1, 1],
             median: Duration::from_millis(1),
+            samples: vec![Duration::from_millis(1); 3],
             loads_per_second: gloads * 1e9,
             bytes_per_second: gloads * 1e9 * f64::from(case.bytes_per_load()),
         }

@@ -1,0 +1,408 @@
+//! The run report's data: what was measured, on which device, with which settings — the JSON
+//! schema `perftest-report/1` that the `perftest` command writes and reads back, and that
+//! [`crate::ProbeReport::to_report`] produces for engines.
+//!
+//! The report holds raw data only (per-dispatch GPU times); the figures printed from it
+//! (medians, rates, the original's columns) are derived by the `perftest` command, so a saved
+//! report can be re-rendered in any format later. The schema string names the layout; readers
+//! refuse other schemas.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use perftest_cases::{Case, Family, BASELINE_CASE_ID};
+use serde::{Deserialize, Serialize};
+
+use crate::targets::ComputeTarget;
+
+/// The schema this version of perftest writes and reads.
+pub const SCHEMA: &str = "perftest-report/1";
+
+/// One run of perftest over a list of cases.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Always [`SCHEMA`] for reports this version writes.
+    pub schema: String,
+    /// Version of the perftest that wrote the report.
+    pub perftest_version: String,
+    /// When the run started, RFC 3339 UTC (`2024-05-01T12:00:00Z`).
+    pub started_at: String,
+    /// When the run ended, RFC 3339 UTC; empty while it is still running.
+    pub finished_at: String,
+    /// False when the run was interrupted before every selected case ran.
+    pub complete: bool,
+    /// The device the cases ran on.
+    pub device: DeviceInfo,
+    /// The measurement settings.
+    pub settings: Settings,
+    /// Id of the case the `x` column is relative to (`Buffer<RGBA8>.Load random`).
+    pub baseline_id: String,
+    /// One entry per case that ran (measured, skipped or failed), in suite order.
+    pub cases: Vec<CaseResult>,
+}
+
+/// The device and driver a report was measured on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    /// `VkPhysicalDeviceProperties::deviceName`.
+    pub name: String,
+    /// Device type in words (`discrete`, `integrated`, `virtual`, `cpu`, `other`).
+    pub device_type: String,
+    /// PCI vendor id.
+    pub vendor_id: u32,
+    /// Vendor-specific device id.
+    pub device_id: u32,
+    /// `VkPhysicalDeviceDriverProperties::driverName`.
+    pub driver_name: String,
+    /// `VkPhysicalDeviceDriverProperties::driverInfo`.
+    pub driver_info: String,
+    /// Vendor-encoded driver version, as reported.
+    pub driver_version: u32,
+    /// Vulkan version the device supports, `major.minor.patch` (`1.3.255`).
+    pub api_version: String,
+    /// Index of the queue family the dispatches ran on.
+    pub queue_family: u32,
+    /// Nanoseconds per timestamp tick (`timestampPeriod`).
+    pub timestamp_period_ns: f32,
+    /// Valid bits of the queue family's timestamps.
+    pub timestamp_valid_bits: u32,
+    /// Subgroup size of the compute stage.
+    pub subgroup_size: u32,
+    /// Workgroups of 256 threads the device runs at once, when the driver tells (NVIDIA, AMD);
+    /// dispatch sizes are then whole multiples of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resident_workgroups: Option<u32>,
+    /// PCI address as `nvidia-smi` prints it (`00000000:18:00.0`), when the driver reports it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pci_bus: Option<String>,
+    /// The device's UUID (`VkPhysicalDeviceIDProperties::deviceUUID`), when reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_uuid: Option<String>,
+}
+
+/// The settings a run was measured with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Target GPU time of one measured dispatch, in milliseconds.
+    pub target_ms: f64,
+    /// Timed dispatches recorded per case.
+    pub samples: u32,
+    /// Upper bound on warm-up dispatches per case.
+    pub warmup_max: u32,
+    /// Whether the Vulkan validation layer was enabled.
+    pub validation: bool,
+    /// Whether every case's results were checked against the CPU model.
+    pub verify: bool,
+}
+
+/// What happened to one case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaseResult {
+    /// Stable case id (`typed.rgba8.random`).
+    pub id: String,
+    /// The original's display name (`Buffer<RGBA8>.Load random`).
+    pub name: String,
+    /// Resource family, see [`family_label`].
+    pub family: String,
+    /// Bytes one load reads.
+    pub bytes_per_load: u32,
+    /// Measured, skipped or failed (serialized inline: `"status": "skipped", "reason": ...`).
+    #[serde(flatten)]
+    pub status: CaseStatus,
+    /// The timing data; present for measured cases.
+    pub measurement: Option<Measurement>,
+    /// Statistics of the case's compiled shader, from the driver
+    /// (`VK_KHR_pipeline_executable_properties`); empty where the driver offers none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shader_stats: Vec<ShaderStat>,
+}
+
+/// One statistic the driver reports about a compiled shader (register count, binary size, ...).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShaderStat {
+    /// The driver's short name (`Register Count`).
+    pub name: String,
+    /// The driver's description of it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Its value.
+    pub value: StatValue,
+}
+
+/// The value of a [`ShaderStat`]: a yes/no, or a number (integer or finite real, kept exactly
+/// as the driver gave it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum StatValue {
+    /// A yes/no statistic.
+    Bool(bool),
+    /// A count, a size or a real number.
+    Number(serde_json::Number),
+}
+
+impl std::fmt::Display for StatValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StatValue::Bool(b) => write!(f, "{b}"),
+            StatValue::Number(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// Outcome of one case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum CaseStatus {
+    /// Timed; the case's `measurement` holds the samples.
+    Measured,
+    /// Not run: the device lacks something the case needs.
+    Skipped {
+        /// What is missing, e.g. `R8 texel buffer not supported`.
+        reason: String,
+    },
+    /// Ran but failed (device error, timeout, wrong results).
+    Failed {
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// The raw timing data of one measured case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    /// Workgroups per dispatch (the product of `dims`).
+    pub groups: u64,
+    /// Dispatch dimensions X, Y, Z.
+    pub dims: [u32; 3],
+    /// GPU time of each timed dispatch, in nanoseconds.
+    pub samples_ns: Vec<f64>,
+    /// Dispatches run before the recorded ones: sizing probes, and first dispatches that were
+    /// off target and re-sized.
+    pub warmup_dispatches: u32,
+    /// True when the size was confirmed on target and the medians of the first and second half
+    /// of the samples agree within 2%.
+    pub steady: bool,
+}
+
+impl Report {
+    /// An empty report for a run starting now: current schema and version, the original's
+    /// baseline case, not yet complete.
+    pub fn begin(device: DeviceInfo, settings: Settings) -> Report {
+        Report {
+            schema: SCHEMA.to_string(),
+            perftest_version: env!("CARGO_PKG_VERSION").to_string(),
+            started_at: now_rfc3339(),
+            finished_at: String::new(),
+            complete: false,
+            device,
+            settings,
+            baseline_id: BASELINE_CASE_ID.to_string(),
+            cases: Vec::new(),
+        }
+    }
+
+    /// Stamps the end time; `complete` is false when the run was interrupted.
+    pub fn finish(&mut self, complete: bool) {
+        self.finished_at = now_rfc3339();
+        self.complete = complete;
+    }
+
+    /// The baseline case's result, when it is in the report.
+    pub fn baseline(&self) -> Option<&CaseResult> {
+        self.cases.iter().find(|c| c.id == self.baseline_id)
+    }
+}
+
+impl CaseResult {
+    /// A measured case.
+    pub fn measured(case: &Case, measurement: Measurement) -> CaseResult {
+        CaseResult::with_status(case, CaseStatus::Measured, Some(measurement))
+    }
+
+    /// A case skipped because the device lacks something it needs.
+    pub fn skipped(case: &Case, reason: impl Into<String>) -> CaseResult {
+        let status = CaseStatus::Skipped {
+            reason: reason.into(),
+        };
+        CaseResult::with_status(case, status, None)
+    }
+
+    /// A case that failed while running.
+    pub fn failed(case: &Case, reason: impl Into<String>) -> CaseResult {
+        let status = CaseStatus::Failed {
+            reason: reason.into(),
+        };
+        CaseResult::with_status(case, status, None)
+    }
+
+    fn with_status(
+        case: &Case,
+        status: CaseStatus,
+        measurement: Option<Measurement>,
+    ) -> CaseResult {
+        CaseResult {
+            id: case.id.clone(),
+            name: case.name.clone(),
+            family: family_label(case.family).to_string(),
+            bytes_per_load: case.bytes_per_load(),
+            status,
+            measurement,
+            shader_stats: Vec::new(),
+        }
+    }
+}
+
+impl CaseStatus {
+    /// The lowercase word used in reports (`measured`, `skipped`, `failed`).
+    pub fn label(&self) -> &'static str {
+        match self {
+            CaseStatus::Measured => "measured",
+            CaseStatus::Skipped { .. } => "skipped",
+            CaseStatus::Failed { .. } => "failed",
+        }
+    }
+
+    /// Why the case was skipped or failed; `None` for measured cases.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            CaseStatus::Measured => None,
+            CaseStatus::Skipped { reason } | CaseStatus::Failed { reason } => Some(reason),
+        }
+    }
+}
+
+/// The report's word for a resource family (`typed_buffer`, `raw_buffer`, `structured_buffer`,
+/// `uniform_buffer`, `texture_load`, `texture_sample`).
+pub fn family_label(family: Family) -> &'static str {
+    match family {
+        Family::TypedBuffer { .. } => "typed_buffer",
+        Family::RawBuffer { .. } => "raw_buffer",
+        Family::StructuredBuffer { .. } => "structured_buffer",
+        Family::UniformBuffer => "uniform_buffer",
+        Family::TextureLoad { .. } => "texture_load",
+        Family::TextureSample { .. } => "texture_sample",
+    }
+}
+
+/// The current time as RFC 3339 UTC with whole seconds (`2024-05-01T12:00:00Z`).
+pub fn now_rfc3339() -> String {
+    rfc3339_utc(SystemTime::now())
+}
+
+/// Formats `time` as RFC 3339 UTC with whole seconds (`2024-05-01T12:00:00Z`), rounding down.
+pub fn rfc3339_utc(time: SystemTime) -> String {
+    let seconds: i64 = match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
+        Err(before) => {
+            let before = before.duration();
+            let whole = i64::try_from(before.as_secs()).unwrap_or(i64::MAX);
+            let partial = i64::from(before.subsec_nanos() > 0);
+            whole.saturating_neg().saturating_sub(partial)
+        }
+    };
+    let days = seconds.div_euclid(86_400);
+    let of_day = seconds.rem_euclid(86_400);
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60
+    )
+}
+
+/// Proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days.saturating_add(719_468);
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097); // day of era, [0, 146096]
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365; // [0, 399]
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // [0, 365], from March 1st
+    let mp = (5 * doy + 2) / 153; // [0, 11], March = 0
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+impl Report {
+    /// The report as pretty-printed JSON (what `perftest --format json` writes, less the
+    /// derived figures, which readers recompute).
+    pub fn to_json(&self) -> String {
+        // Serializing these plain types cannot fail: no maps with non-string keys, no
+        // non-finite floats reach JSON as anything but null.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+impl DeviceInfo {
+    /// A description for a report whose device is not known.
+    pub fn unknown() -> DeviceInfo {
+        DeviceInfo {
+            name: "unknown device".to_string(),
+            device_type: "other".to_string(),
+            vendor_id: 0,
+            device_id: 0,
+            driver_name: String::new(),
+            driver_info: String::new(),
+            driver_version: 0,
+            api_version: String::new(),
+            queue_family: 0,
+            timestamp_period_ns: 0.0,
+            timestamp_valid_bits: 0,
+            subgroup_size: 0,
+            resident_workgroups: None,
+            pci_bus: None,
+            device_uuid: None,
+        }
+    }
+
+    /// The report's description of a compute target.
+    pub fn of(target: &ComputeTarget) -> DeviceInfo {
+        DeviceInfo {
+            name: target.summary.name.clone(),
+            device_type: target.summary.device_type.to_string(),
+            vendor_id: target.vendor_id,
+            device_id: target.device_id,
+            driver_name: target.driver_name.clone(),
+            driver_info: target.driver_info.clone(),
+            driver_version: target.driver_version,
+            api_version: target.api_version_string(),
+            queue_family: target.summary.queue_family,
+            timestamp_period_ns: target.timestamp_period,
+            timestamp_valid_bits: target.timestamp_valid_bits,
+            subgroup_size: target.subgroup_size,
+            resident_workgroups: target.resident_workgroups,
+            pci_bus: target.pci_bus.clone(),
+            device_uuid: target.device_uuid.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn rfc3339() {
+        let at = |s: i64| {
+            let t = if s >= 0 {
+                UNIX_EPOCH + Duration::from_secs(s.unsigned_abs())
+            } else {
+                UNIX_EPOCH - Duration::from_secs(s.unsigned_abs())
+            };
+            rfc3339_utc(t)
+        };
+        assert_eq!(at(0), "1970-01-01T00:00:00Z");
+        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(at(1_700_000_000), "2023-11-14T22:13:20Z");
+        assert_eq!(at(4_102_444_799), "2099-12-31T23:59:59Z");
+        assert_eq!(at(253_402_300_799), "9999-12-31T23:59:59Z");
+        assert_eq!(at(-1), "1969-12-31T23:59:59Z");
+        assert_eq!(at(-31_622_400), "1968-12-31T00:00:00Z");
+        let half = UNIX_EPOCH - Duration::from_millis(500);
+        assert_eq!(rfc3339_utc(half), "1969-12-31T23:59:59Z");
+        let later = UNIX_EPOCH + Duration::from_millis(1_999);
+        assert_eq!(rfc3339_utc(later), "1970-01-01T00:00:01Z");
+    }
+}
