@@ -174,6 +174,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub dump_shaders: Option<PathBuf>,
 
+    /// Build pipelines through a Vulkan pipeline cache kept in FILE: loaded when it exists and
+    /// belongs to this device and driver (otherwise ignored with a warning), saved after the
+    /// pipelines are built. Speeds up start-up where the driver keeps no cache of its own.
+    #[arg(long, value_name = "FILE")]
+    pub pipeline_cache: Option<PathBuf>,
+
     /// Longest time one GPU submission may take before it is reported as hung, in ms.
     #[arg(
         long,
@@ -185,7 +191,7 @@ pub struct RunArgs {
 }
 
 /// Options whose next argument is a value (so `--target-ms -5` keeps its `-5`).
-const VALUE_OPTIONS: [&str; 13] = [
+const VALUE_OPTIONS: [&str; 14] = [
     "--device",
     "--filter",
     "--target-ms",
@@ -199,6 +205,7 @@ const VALUE_OPTIONS: [&str; 13] = [
     "--fail-above",
     "--fail-median",
     "--dump-shaders",
+    "--pipeline-cache",
 ];
 
 /// Rewrites the seed's `-N` (a dash followed by digits only) into `--device N`, except where

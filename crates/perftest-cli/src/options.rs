@@ -61,6 +61,8 @@ pub struct Options {
     pub verbose: bool,
     /// Run on every physical device at once.
     pub all_devices: bool,
+    /// File the pipeline cache is loaded from and saved to.
+    pub pipeline_cache: Option<PathBuf>,
     /// Print the driver's shader statistics below the table.
     pub shader_stats: bool,
     /// Directory for the driver's internal shader representations.
@@ -204,6 +206,7 @@ impl Options {
             fence_timeout: Duration::from_millis(u64::from(timeout_ms)),
             verbose: args.verbose,
             all_devices: args.all_devices,
+            pipeline_cache: args.pipeline_cache.clone(),
             shader_stats: args.shader_stats,
             dump_shaders: args.dump_shaders.clone(),
         })

@@ -1356,3 +1356,37 @@ fn dump_shaders_into_a_file_fails_before_running() {
     assert_eq!(entries(&dir), ["not-a-dir"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--pipeline-cache FILE`: written after the first run, read back without a warning by the
+/// next; a damaged file is ignored with a one-line warning and replaced by a good one.
+#[test]
+fn pipeline_cache_file_is_saved_reused_and_repaired() {
+    let dir = scratch("pipeline-cache");
+    let cache = dir.join("pipelines.cache");
+    let args = |extra: &[&str]| {
+        let mut a = small(&["--filter", "cbuffer", "--pipeline-cache", path_str(&cache)]);
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let run_with = |a: Vec<String>| perftest(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let first = run_with(args(&[]));
+    first.expect_code(SUCCESS);
+    assert!(!first.stderr.contains("warning"), "{first}");
+    let saved = std::fs::read(&cache).expect("the cache file is written");
+    assert!(saved.len() > 32, "{} bytes", saved.len());
+    let second = run_with(args(&["--validation"]));
+    second.expect_code(SUCCESS);
+    assert!(!second.stderr.contains("warning"), "{second}");
+    std::fs::write(&cache, b"not a pipeline cache").unwrap();
+    let repaired = run_with(args(&[]));
+    repaired.expect_code(SUCCESS);
+    let warnings: Vec<&str> = repaired
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("perftest: warning: pipeline cache"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{repaired}");
+    assert_ne!(std::fs::read(&cache).unwrap(), b"not a pipeline cache");
+    assert_eq!(entries(&dir), ["pipelines.cache"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -12,6 +12,7 @@ use crate::error::{Error, Result, VkResultExt};
 use crate::executables::PipelineExecutable;
 use crate::formats::index;
 use crate::kernels::{Kernel, PipelineBuilder, PushConstants};
+use crate::pipeline_cache::{PipelineCacheSource, ProbeCache};
 use crate::resources::{Resources, VERIFY_GROUPS, VERIFY_THREADS};
 use crate::timing::elapsed;
 
@@ -193,9 +194,16 @@ impl Bench {
     }
 
     /// Builds the pipelines of many cases at once, on several CPU threads (pipeline creation
-    /// is the slow part of start-up on most drivers). Returns one result per case, in order;
-    /// unsupported cases give [`Error::Unsupported`].
-    pub fn prepare_all(&mut self, cases: &[Case]) -> Vec<Result<KernelId>> {
+    /// is the slow part of start-up on most drivers), through the pipeline cache `cache` names
+    /// (loaded before and saved after, for a file; see [`PipelineCacheSource`]). Returns one
+    /// result per case, in order (unsupported cases give [`Error::Unsupported`]), and the
+    /// warnings about the cache (an unusable file is ignored, never an error).
+    pub fn prepare_all(
+        &mut self,
+        cases: &[Case],
+        cache: &PipelineCacheSource,
+    ) -> (Vec<Result<KernelId>>, Vec<String>) {
+        let mut warnings = Vec::new();
         let mut results: Vec<Option<Result<KernelId>>> = cases
             .iter()
             .map(|case| {
@@ -216,7 +224,8 @@ impl Bench {
             .map_or(1, |n| n.get())
             .clamp(1, 8)
             .min(todo.len().max(1));
-        let builder = self.builder(vk::PipelineCache::null());
+        let opened = ProbeCache::open(&self.ctx, cache, &mut warnings);
+        let builder = self.builder(opened.handle);
         let (builder, resources) = (&builder, &self.resources);
         let built: Vec<(usize, Result<Kernel>)> = std::thread::scope(|scope| {
             let workers: Vec<_> = todo
@@ -235,13 +244,15 @@ impl Bench {
                 .flat_map(|w| w.join().unwrap_or_default())
                 .collect()
         });
+        // Every build has finished: the cache can be saved (and destroyed, if perftest made it).
+        opened.close(&self.ctx, &mut warnings);
         for (i, kernel) in built {
             results[i] = Some(kernel.map(|k| {
                 self.kernels.push(k);
                 KernelId(self.kernels.len() - 1)
             }));
         }
-        results
+        let results = results
             .into_iter()
             .zip(cases)
             .map(|(r, case)| {
@@ -252,7 +263,8 @@ impl Bench {
                     )))
                 })
             })
-            .collect()
+            .collect();
+        (results, warnings)
     }
 
     fn kernel(&self, id: KernelId) -> Result<&Kernel> {

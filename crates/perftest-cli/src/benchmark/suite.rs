@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use perftest_cases::{Case, Tolerance};
-use perftest_core::{check, Bench, Error, KernelId};
+use perftest_core::{check, Bench, Error, KernelId, PipelineCacheSource};
 
 use crate::benchmark::measure::{size_case, warm_up_clocks, DispatchTimer, LoopError};
 use crate::benchmark::rounds::{measure_in_rounds, BatchTimer, Entry};
@@ -125,7 +125,20 @@ fn run_phases(
     let clock = Instant::now();
     let mut slots: Vec<Slot> = cases
         .iter()
-        .zip(bench.prepare_all(cases))
+        .zip({
+            let cache = options
+                .pipeline_cache
+                .clone()
+                .map_or(PipelineCacheSource::None, PipelineCacheSource::File);
+            let (kernels, warnings) = bench.prepare_all(cases, &cache);
+            for w in warnings {
+                eprintln!(
+                    "perftest: warning: {}",
+                    crate::output::printable::printable(&w)
+                );
+            }
+            kernels
+        })
         .map(|(case, kernel)| match kernel {
             Ok(k) => Slot::Ready(k),
             Err(Error::Unsupported { reason, .. }) => Slot::Done(CaseResult::skipped(case, reason)),
