@@ -1,5 +1,6 @@
-//! Running cases on a device: the measurement loop ([`measure`]), the suite driver that uses
-//! perftest-core ([`suite`]) and verification ([`verify`]).
+//! Running cases on a device: sizing and clock warm-up ([`measure`]), interleaved measurement
+//! rounds ([`rounds`]), the suite driver that uses perftest-core ([`suite`]) and verification
+//! ([`verify`]).
 
 pub mod measure;
 pub mod rounds;

@@ -1,5 +1,5 @@
 //! Drives a [`Bench`] through a list of cases: build every pipeline, check results against
-//! the CPU model, warm the clocks up, then measure case after case.
+//! the CPU model, warm the clocks up, size every case, then measure them in interleaved rounds.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -68,7 +68,7 @@ pub struct PhaseTimes {
     pub measurement: Duration,
 }
 
-/// Runs the timing suite; `progress(i, n, case)` is called before each case is measured.
+/// Runs the timing suite; `progress(i, n, case)` is called before each case is sized.
 ///
 /// Where the driver reports pipeline statistics, each case that got a pipeline carries them
 /// in its result (`shader_stats`); with `--dump-shaders`, pipelines also keep the driver's
@@ -95,8 +95,8 @@ pub fn run_timing(
 ///
 /// Phases: build every pipeline (in parallel), verify every case against its CPU model
 /// (unless disabled; a failing case is reported failed and not timed), warm the clocks up
-/// with the first case, then measure case after case without idle gaps, each starting from
-/// the previous case's dispatch size.
+/// with the first case, size every case with probes (each starting from the previous case's
+/// size), then measure all of them in interleaved rounds ([`crate::benchmark::rounds`]).
 fn run_phases(
     bench: &mut Bench,
     cases: &[Case],
