@@ -170,7 +170,7 @@ pub struct RunArgs {
     pub shader_stats: bool,
 
     /// Write each case's compiled shader as the driver shows it (e.g. RADV's assembly) to
-    /// DIR/<case id>.txt, where the driver offers it. DIR is created if missing.
+    /// `DIR/<case id>.txt`, where the driver offers it. DIR is created if missing.
     #[arg(long, value_name = "DIR")]
     pub dump_shaders: Option<PathBuf>,
 

@@ -9,7 +9,7 @@
 //! rotates from round to round, so no case always follows the same neighbour.
 //!
 //! A case's first dispatch also checks its size: when it lands more than
-//! [`SIZE_TOLERANCE`](crate::benchmark::measure::SIZE_TOLERANCE) off the per-dispatch target
+//! [`SIZE_TOLERANCE`] off the per-dispatch target
 //! (clocks that ramped while it was sized), the case is re-sized and that dispatch is not kept,
 //! at most `warmup_max` times; such a case takes one more round at the end.
 //!
