@@ -1,6 +1,9 @@
 //! One benchmark case: what it reads and how.
 
+use crate::family::FamilyRef;
 use crate::format::Format;
+use crate::suite::Suite;
+use crate::support::FormatFeature;
 
 /// How the threads of a workgroup pick their addresses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,112 +48,73 @@ pub enum SampleFilter {
     Bilinear,
 }
 
-/// The kind of resource a case loads from, with its family-specific parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// `Buffer<FMT>.Load`: a uniform texel buffer read with `texelFetch`.
-    TypedBuffer {
-        /// Format of the texel buffer view.
-        format: Format,
-    },
-    /// `ByteAddressBuffer.LoadN`: a storage buffer of 32-bit words, `words` consecutive words
-    /// per load, reinterpreted as floats.
-    RawBuffer {
-        /// Dwords per load (1..=4).
-        words: u32,
-        /// Start 4 bytes into the buffer, so 8/16-byte loads are not naturally aligned.
-        unaligned: bool,
-    },
-    /// `StructuredBuffer<float|float2|float4>.Load`: a storage buffer of `float`/`vec2`/`vec4`.
-    StructuredBuffer {
-        /// Floats per element (1, 2 or 4).
-        components: u32,
-    },
-    /// `cbuffer{float4} load`: a 16 KB uniform buffer of `vec4[1024]`.
-    UniformBuffer,
-    /// `Texture2D<FMT>.Load`: `texelFetch` on a 32x32 sampled image.
-    TextureLoad {
-        /// Format of the image.
-        format: Format,
-    },
-    /// `Texture2D<FMT>.Sample`: `textureLod` at texel centres, LOD 0, REPEAT addressing.
-    TextureSample {
-        /// Format of the image.
-        format: Format,
-        /// Nearest or bilinear sampler.
-        filter: SampleFilter,
-    },
+/// A case's parameters inside its family: plain data that the family's module interprets
+/// (see the `families` modules for what each family puts here).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Params {
+    /// The texel format, for families that read formatted data.
+    pub format: Option<Format>,
+    /// Components (32-bit words, floats or channels) one load returns before widening to
+    /// four lanes.
+    pub width: u32,
+    /// The family's own switch (e.g. unaligned start, sampler filter); 0 when unused.
+    pub variant: u32,
 }
 
-impl Family {
-    /// The texel format, for typed buffers and textures.
-    pub fn format(self) -> Option<Format> {
-        match self {
-            Family::TypedBuffer { format }
-            | Family::TextureLoad { format }
-            | Family::TextureSample { format, .. } => Some(format),
-            _ => None,
-        }
-    }
-
-    /// True for the two texture families (16x16 workgroups, 2D addressing).
-    pub fn is_texture(self) -> bool {
-        matches!(
-            self,
-            Family::TextureLoad { .. } | Family::TextureSample { .. }
-        )
-    }
-
-    /// Components of the value one load returns before widening to four lanes.
-    pub fn components(self) -> u32 {
-        match self {
-            Family::TypedBuffer { format }
-            | Family::TextureLoad { format }
-            | Family::TextureSample { format, .. } => format.components(),
-            Family::RawBuffer { words, .. } => words,
-            Family::StructuredBuffer { components } => components,
-            Family::UniformBuffer => 4,
-        }
-    }
-
-    /// Bytes one load reads from the resource.
-    pub fn bytes_per_load(self) -> u32 {
-        match self {
-            Family::TypedBuffer { format }
-            | Family::TextureLoad { format }
-            | Family::TextureSample { format, .. } => format.texel_bytes(),
-            Family::RawBuffer { words, .. } => 4 * words,
-            Family::StructuredBuffer { components } => 4 * components,
-            Family::UniformBuffer => 16,
-        }
-    }
-}
-
-/// One benchmark case of the suite.
+/// One benchmark case of a suite.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Case {
-    /// Stable machine-friendly id, e.g. `raw.load4.unaligned.random`.
+    /// Stable machine-friendly id, e.g. `raw.load4.unaligned.random`; unique across suites.
     pub id: String,
-    /// The display name the original printed, e.g. `ByteAddressBuffer.Load4 unaligned random`.
+    /// The display name, e.g. `ByteAddressBuffer.Load4 unaligned random`.
     pub name: String,
-    /// Resource family and its parameters.
-    pub family: Family,
+    /// The suite the case belongs to.
+    pub suite: Suite,
+    /// The resource family that defines, binds and models the case.
+    pub family: FamilyRef,
+    /// The case's parameters inside its family.
+    pub params: Params,
     /// Access pattern.
     pub pattern: Pattern,
 }
 
 impl Case {
-    /// Bytes one load reads (the unit of the bytes/s figure).
-    pub fn bytes_per_load(&self) -> u32 {
-        self.family.bytes_per_load()
+    /// One case per access pattern (in [`Pattern::ALL`] order): ids `{id}.{pattern}` and names
+    /// `{name} {pattern}`, the original's naming.
+    pub fn per_pattern(
+        family: FamilyRef,
+        suite: Suite,
+        id: &str,
+        name: &str,
+        params: Params,
+    ) -> [Case; 3] {
+        Pattern::ALL.map(|pattern| Case {
+            id: format!("{id}.{}", pattern.name()),
+            name: format!("{name} {}", pattern.name()),
+            suite,
+            family,
+            params,
+            pattern,
+        })
     }
 
-    /// Workgroup shape: `256x1` for buffers, `16x16` for textures.
+    /// Bytes one load reads (the unit of the bytes/s figure).
+    pub fn bytes_per_load(&self) -> u32 {
+        self.family.bytes_per_load(self)
+    }
+
+    /// Components of the value one load returns before widening to four lanes.
+    pub fn components(&self) -> u32 {
+        self.params.width
+    }
+
+    /// Workgroup shape (`256x1` for buffers, `16x16` for textures).
     pub fn workgroup_size(&self) -> [u32; 2] {
-        if self.family.is_texture() {
-            [16, 16]
-        } else {
-            [256, 1]
-        }
+        self.family.workgroup_size()
+    }
+
+    /// The format features this case needs, with the format that needs them.
+    pub fn required_features(&self) -> Vec<(Format, FormatFeature)> {
+        self.family.required_features(self)
     }
 }

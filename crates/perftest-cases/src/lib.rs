@@ -15,13 +15,18 @@
 
 mod case;
 mod data;
+pub mod families;
+mod family;
 mod format;
 mod matrix;
 mod reference;
+mod suite;
 mod support;
 
-pub use case::{Case, Family, Pattern, SampleFilter};
+pub use case::{Case, Params, Pattern, SampleFilter};
 pub use data::{input_bytes, texture_bytes, INPUT_BYTES, TEXTURE_SIZE};
+pub use families::{all_cases, cases_in, family, FAMILIES};
+pub use family::{Family, FamilyRef};
 pub use format::{half_to_f32, ChannelKind, Format};
 pub use matrix::{
     find_case, original_cases, quick_cases, select_cases, SelectError, BASELINE_CASE_ID,
@@ -30,4 +35,5 @@ pub use matrix::{
 pub use reference::{
     reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,
 };
+pub use suite::{parse_suites, Suite, SuiteError};
 pub use support::{support, vk_format_name, FormatFeature, FormatSupport, Support};

@@ -1,89 +1,16 @@
 //! The original suite's 138 cases, in the original order, and case selection.
 
-use crate::case::{Case, Family, Pattern, SampleFilter};
-use crate::format::Format;
+use crate::case::Case;
+use crate::families::cases_in;
+use crate::suite::Suite;
 
 /// Id of the case the original used as the `1.000x` reference: `Buffer<RGBA8>.Load random`.
 pub const BASELINE_CASE_ID: &str = "typed.rgba8.random";
 
 /// Returns the 138 cases of the original perftest, in its order, with its display names
-/// (row 109 corrected to `Sample(nearest)`).
+/// (row 109 corrected to `Sample(nearest)`): the [`Suite::Original`] cases of the registry.
 pub fn original_cases() -> Vec<Case> {
-    let mut cases = Vec::with_capacity(138);
-    let mut push = |family: Family, id: String, name: String| {
-        for pattern in Pattern::ALL {
-            cases.push(Case {
-                id: format!("{id}.{}", pattern.name()),
-                name: format!("{name} {}", pattern.name()),
-                family,
-                pattern,
-            });
-        }
-    };
-    for format in Format::ALL {
-        push(
-            Family::TypedBuffer { format },
-            format!("typed.{}", format.id_token()),
-            format!("Buffer<{}>.Load", format.buffer_name()),
-        );
-    }
-    let raw = [
-        (1, false),
-        (2, false),
-        (3, false),
-        (4, false),
-        (2, true),
-        (4, true),
-    ];
-    for (words, unaligned) in raw {
-        let suffix = if words == 1 {
-            String::new()
-        } else {
-            words.to_string()
-        };
-        let (id_tail, name_tail) = if unaligned {
-            (".unaligned", " unaligned")
-        } else {
-            ("", "")
-        };
-        push(
-            Family::RawBuffer { words, unaligned },
-            format!("raw.load{suffix}{id_tail}"),
-            format!("ByteAddressBuffer.Load{suffix}{name_tail}"),
-        );
-    }
-    for (components, ty) in [(1, "float"), (2, "float2"), (4, "float4")] {
-        push(
-            Family::StructuredBuffer { components },
-            format!("structured.{ty}"),
-            format!("StructuredBuffer<{ty}>.Load"),
-        );
-    }
-    push(
-        Family::UniformBuffer,
-        "cbuffer.float4".to_string(),
-        "cbuffer{float4} load".to_string(),
-    );
-    for format in Format::ALL {
-        push(
-            Family::TextureLoad { format },
-            format!("tex.load.{}", format.id_token()),
-            format!("Texture2D<{}>.Load", format.texture_name()),
-        );
-    }
-    for (filter, word) in [
-        (SampleFilter::Nearest, "nearest"),
-        (SampleFilter::Bilinear, "bilinear"),
-    ] {
-        for format in Format::ALL {
-            push(
-                Family::TextureSample { format, filter },
-                format!("tex.sample.{word}.{}", format.id_token()),
-                format!("Texture2D<{}>.Sample({word})", format.texture_name()),
-            );
-        }
-    }
-    cases
+    cases_in(&[Suite::Original])
 }
 
 /// Ids (without the pattern) of the quick profile: for 4-byte and 16-byte loads, one case per
@@ -170,6 +97,9 @@ pub fn select_cases(cases: &[Case], filters: &[String]) -> Result<Vec<Case>, Sel
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::SampleFilter;
+    use crate::families::texture_sample;
+    use crate::format::Format;
     use std::collections::HashSet;
 
     /// The original's names, in order, as listed in the project's notes on the original.
@@ -205,12 +135,14 @@ mod tests {
             cases[108].name,
             "Texture2D<RGBA32F>.Sample(nearest) uniform"
         );
+        assert_eq!(cases[108].family.label(), "texture_sample");
+        assert_eq!(cases[108].params.format, Some(Format::Rgba32f));
+        assert_eq!(texture_sample::filter(&cases[108]), SampleFilter::Nearest);
         assert_eq!(
-            cases[108].family,
-            Family::TextureSample {
-                format: Format::Rgba32f,
-                filter: SampleFilter::Nearest
-            }
+            texture_sample::filter(&cases[111]),
+            SampleFilter::Bilinear,
+            "{}",
+            cases[111].name
         );
     }
 

@@ -4,8 +4,10 @@
 //! narrow loads to four lanes, f32 accumulation. A GPU result is accepted when every lane is
 //! within [`Tolerance`] of the model.
 
-use crate::case::{Case, Family, Pattern};
-use crate::data::{input_bytes, texture_bytes, TEXTURE_SIZE};
+use crate::case::{Case, Pattern};
+#[cfg(test)]
+use crate::data::input_bytes;
+use crate::data::{texture_bytes, TEXTURE_SIZE};
 use crate::format::Format;
 
 /// Threads in every workgroup (256x1 for buffers, 16x16 for textures).
@@ -27,17 +29,7 @@ pub struct KernelParams {
 impl KernelParams {
     /// The values the suite uses for `case`.
     pub fn for_case(case: &Case) -> Self {
-        let unaligned = matches!(
-            case.family,
-            Family::RawBuffer {
-                unaligned: true,
-                ..
-            }
-        );
-        KernelParams {
-            elements_mask: 0,
-            read_start_address: if unaligned { 4 } else { 0 },
-        }
+        case.family.kernel_params(case)
     }
 }
 
@@ -78,7 +70,7 @@ fn hash(x: u32) -> u32 {
 
 /// Widens a load of `n` components to four lanes as the original did:
 /// 1 → `xxxx`, 2 → `xyxy`, 3 → `xyzx`, 4 → `xyzw`.
-fn widen(v: [f32; 4], n: u32) -> [f32; 4] {
+pub(crate) fn widen(v: [f32; 4], n: u32) -> [f32; 4] {
     match n {
         1 => [v[0]; 4],
         2 => [v[0], v[1], v[0], v[1]],
@@ -87,14 +79,14 @@ fn widen(v: [f32; 4], n: u32) -> [f32; 4] {
     }
 }
 
-fn word_at(bytes: &[u8], byte: usize) -> f32 {
+pub(crate) fn word_at(bytes: &[u8], byte: usize) -> f32 {
     match bytes.get(byte..byte + 4) {
         Some(w) => f32::from_le_bytes([w[0], w[1], w[2], w[3]]),
         None => f32::NAN,
     }
 }
 
-fn floats_at(bytes: &[u8], byte: usize, n: u32) -> [f32; 4] {
+pub(crate) fn floats_at(bytes: &[u8], byte: usize, n: u32) -> [f32; 4] {
     let mut v = [0.0; 4];
     for (k, lane) in v.iter_mut().enumerate().take(n as usize) {
         *lane = word_at(bytes, byte + 4 * k);
@@ -102,7 +94,7 @@ fn floats_at(bytes: &[u8], byte: usize, n: u32) -> [f32; 4] {
     v
 }
 
-fn texel(format: Format, bytes: &[u8], index: usize) -> [f32; 4] {
+pub(crate) fn texel(format: Format, bytes: &[u8], index: usize) -> [f32; 4] {
     let size = format.texel_bytes() as usize;
     match bytes.get(index * size..(index + 1) * size) {
         Some(t) => [0, 1, 2, 3].map(|c| format.decode_channel(t, c)),
@@ -128,54 +120,58 @@ impl Accumulator {
 }
 
 /// Computes what the thread at `local` (`[x, y]` inside its workgroup; `y` is 0 for buffer
-/// cases) of `case` must write in verification mode.
+/// cases) of `case` must write in verification mode: the CPU model of the case's family.
 pub fn reference_sum(case: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum {
+    case.family.reference(case, params, local)
+}
+
+/// The 1D buffer loop every buffer kernel runs (256x1 workgroups): `htid` from the pattern,
+/// then [`LOADS_PER_THREAD`] loads of `load(elem, i, htid)` with `elem = (htid + i) | mask`,
+/// each already widened to four lanes, summed.
+pub(crate) fn buffer_sum(
+    case: &Case,
+    params: KernelParams,
+    local: [u32; 2],
+    load: impl Fn(u32, u32, u32) -> [f32; 4],
+) -> ReferenceSum {
     let mut acc = Accumulator::new();
-    let mask = params.elements_mask;
-    if case.family.is_texture() {
-        let htid = local.map(|l| match case.pattern {
-            Pattern::Uniform => 0,
-            Pattern::Linear => l,
-            Pattern::Random => hash(l) & 0x4,
-        });
-        let format = case.family.format().unwrap_or(Format::R8);
-        let texels = texture_bytes(format.texel_bytes());
-        for y in 0..16 {
-            for x in 0..16 {
-                let ex = ((htid[0] + x) | mask) % TEXTURE_SIZE;
-                let ey = ((htid[1] + y) | mask) % TEXTURE_SIZE;
-                let t = texel(format, texels, (ey * TEXTURE_SIZE + ex) as usize);
-                acc.add(widen(t, format.components()));
-            }
-        }
-        return acc.0;
-    }
     let local_index = local[0]; // buffers use a 256x1 workgroup
     let htid = match case.pattern {
         Pattern::Uniform => 0,
         Pattern::Linear => local_index,
         Pattern::Random => hash(local_index) & 0xf,
     };
-    let bytes = input_bytes();
     for i in 0..LOADS_PER_THREAD {
-        let elem = (htid + i) | mask;
-        let v = match case.family {
-            Family::TypedBuffer { format } => {
-                widen(texel(format, bytes, elem as usize), format.components())
-            }
-            Family::RawBuffer { words, .. } => {
-                let start = htid * 4 * words + params.read_start_address;
-                let address = (start + i * 4 * words) | mask;
-                widen(floats_at(bytes, (address & !3) as usize, words), words)
-            }
-            Family::StructuredBuffer { components } => widen(
-                floats_at(bytes, (elem * 4 * components) as usize, components),
-                components,
-            ),
-            Family::UniformBuffer => floats_at(bytes, (elem * 16) as usize, 4),
-            Family::TextureLoad { .. } | Family::TextureSample { .. } => [f32::NAN; 4],
-        };
-        acc.add(v);
+        let elem = (htid + i) | params.elements_mask;
+        acc.add(load(elem, i, htid));
+    }
+    acc.0
+}
+
+/// The 2D loop every texture kernel runs (16x16 workgroups, a 16x16 nested loop) over the
+/// 32x32 texture of `format`, reading texel `(ex, ey)` with REPEAT wrapping; texel-centre
+/// sampling returns the texel itself, so loads and samples share this model.
+pub(crate) fn texture_sum(
+    case: &Case,
+    params: KernelParams,
+    local: [u32; 2],
+    format: Format,
+) -> ReferenceSum {
+    let mut acc = Accumulator::new();
+    let mask = params.elements_mask;
+    let htid = local.map(|l| match case.pattern {
+        Pattern::Uniform => 0,
+        Pattern::Linear => l,
+        Pattern::Random => hash(l) & 0x4,
+    });
+    let texels = texture_bytes(format.texel_bytes());
+    for y in 0..16 {
+        for x in 0..16 {
+            let ex = ((htid[0] + x) | mask) % TEXTURE_SIZE;
+            let ey = ((htid[1] + y) | mask) % TEXTURE_SIZE;
+            let t = texel(format, texels, (ey * TEXTURE_SIZE + ex) as usize);
+            acc.add(widen(t, format.components()));
+        }
     }
     acc.0
 }

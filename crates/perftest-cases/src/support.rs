@@ -1,6 +1,6 @@
 //! Whether a device can run a case: a pure decision over plain format-feature data.
 
-use crate::case::{Case, Family, SampleFilter};
+use crate::case::Case;
 use crate::format::Format;
 
 /// What a device supports for one format (read from `vkGetPhysicalDeviceFormatProperties`:
@@ -52,33 +52,6 @@ impl FormatFeature {
             FormatFeature::SampledImage => "SAMPLED_IMAGE (optimal tiling)",
             FormatFeature::SampledImageFilterLinear => {
                 "SAMPLED_IMAGE_FILTER_LINEAR (optimal tiling)"
-            }
-        }
-    }
-}
-
-impl Case {
-    /// The format features this case needs, with the format that needs them (none for the
-    /// storage- and uniform-buffer families, which every Vulkan device supports).
-    pub fn required_features(&self) -> Vec<(Format, FormatFeature)> {
-        match self.family {
-            Family::TypedBuffer { format } => vec![(format, FormatFeature::UniformTexelBuffer)],
-            Family::TextureLoad { format }
-            | Family::TextureSample {
-                format,
-                filter: SampleFilter::Nearest,
-            } => {
-                vec![(format, FormatFeature::SampledImage)]
-            }
-            Family::TextureSample {
-                format,
-                filter: SampleFilter::Bilinear,
-            } => vec![
-                (format, FormatFeature::SampledImage),
-                (format, FormatFeature::SampledImageFilterLinear),
-            ],
-            Family::RawBuffer { .. } | Family::StructuredBuffer { .. } | Family::UniformBuffer => {
-                Vec::new()
             }
         }
     }

@@ -15,7 +15,7 @@ use crate::export::ExportFormat;
     name = "perftest",
     version,
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  perftest --list                  list devices\n  perftest                         run all 138 cases on the preferred device\n  perftest -2                      run on device 2 of the list\n  perftest RTX -2                  the second device whose name contains 'RTX'\n  perftest --filter texture2d --format markdown\n  perftest --verify                check every case against the CPU model\n  perftest --format json --output run.json\n  perftest compare before.json after.json\n  perftest render run.json --format markdown"
+    after_help = "Examples:\n  perftest --list                  list devices\n  perftest                         run all 138 cases on the preferred device\n  perftest -2                      run on device 2 of the list\n  perftest RTX -2                  the second device whose name contains 'RTX'\n  perftest --filter texture2d --format markdown\n  perftest --suite original,memory --list-cases\n  perftest --verify                check every case against the CPU model\n  perftest --format json --output run.json\n  perftest compare before.json after.json\n  perftest render run.json --format markdown"
 )]
 pub struct Cli {
     /// The benchmark run's options.
@@ -98,9 +98,16 @@ pub struct RunArgs {
     #[arg(long, conflicts_with_all = ["device_name", "device_index", "verify", "list", "list_cases", "shader_stats", "dump_shaders"])]
     pub all_devices: bool,
 
-    /// List the cases (id and name, in the original's order) and exit.
+    /// List the cases of the chosen suites (id and name, in run order) and exit; with more
+    /// than one suite each line starts with the case's suite.
     #[arg(long)]
     pub list_cases: bool,
+
+    /// Run the cases of SUITE: original (the default: the original's 138 cases), modern,
+    /// texture, memory, or all. Repeat or separate with commas for several; --filter then
+    /// selects within them.
+    #[arg(long, value_name = "SUITE")]
+    pub suite: Vec<String>,
 
     /// Run only cases whose id or name contains TEXT (case-insensitive substring, no
     /// wildcards). Repeat to select the union.
@@ -191,9 +198,10 @@ pub struct RunArgs {
 }
 
 /// Options whose next argument is a value (so `--target-ms -5` keeps its `-5`).
-const VALUE_OPTIONS: [&str; 14] = [
+const VALUE_OPTIONS: [&str; 15] = [
     "--device",
     "--filter",
+    "--suite",
     "--target-ms",
     "--samples",
     "--warmup-max",
@@ -354,5 +362,13 @@ mod tests {
         assert_eq!(cli.run.samples, 10);
         assert_eq!(cli.run.format, ExportFormat::Text);
         assert_eq!(cli.run.baseline, "typed.rgba8.random");
+        assert!(cli.run.suite.is_empty());
+    }
+
+    #[test]
+    fn suite_repeats_and_keeps_commas() {
+        let cli = parse(&["--suite", "original,memory", "--suite", "all", "-2"]).unwrap();
+        assert_eq!(cli.run.suite, ["original,memory", "all"]);
+        assert_eq!(cli.run.device_index, Some(2));
     }
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
-use perftest_cases::{find_case, original_cases, select_cases};
+use perftest_cases::{all_cases, cases_in, find_case, select_cases, Suite};
 use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
 use perftest_cli::cli::{normalize_args, usage_error_text, Cli, Command, CompareFormat};
@@ -232,18 +232,30 @@ fn print_stdout(text: &str) -> Result<(), Failure> {
 }
 
 fn run(options: &Options) -> Result<i32, Failure> {
-    let all = original_cases();
-    let cases =
-        select_cases(&all, &options.filters).map_err(|e| Failure::new(exit_code::USAGE, e))?;
+    let in_suites = cases_in(&options.suites);
+    if in_suites.is_empty() {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            no_cases_message(&options.suites),
+        ));
+    }
+    let cases = select_cases(&in_suites, &options.filters)
+        .map_err(|e| Failure::new(exit_code::USAGE, e))?;
     if options.mode == Mode::ListCases {
+        // One suite (the default): `id name`, as before suites existed; several: the suite
+        // first.
+        let several = options.suites.len() > 1;
         let lines: Vec<String> = cases
             .iter()
-            .map(|c| format!("{:<40} {}", c.id, c.name))
+            .map(|c| match several {
+                true => format!("{:<9} {:<40} {}", c.suite.name(), c.id, c.name),
+                false => format!("{:<40} {}", c.id, c.name),
+            })
             .collect();
         print_stdout(&lines.join("\n"))?;
         return Ok(exit_code::SUCCESS);
     }
-    if find_case(&all, &options.baseline).is_none() {
+    if find_case(&all_cases(), &options.baseline).is_none() {
         return Err(Failure::new(
             exit_code::USAGE,
             format!(
@@ -335,6 +347,26 @@ fn run(options: &Options) -> Result<i32, Failure> {
             Err(failure)
         }
     }
+}
+
+/// The usage error for suites that hold no case yet.
+fn no_cases_message(suites: &[Suite]) -> String {
+    let names: Vec<&str> = suites.iter().map(|s| s.name()).collect();
+    let with_cases: Vec<&str> = Suite::ALL
+        .into_iter()
+        .filter(|&s| !cases_in(&[s]).is_empty())
+        .map(Suite::name)
+        .collect();
+    format!(
+        "--suite {}: {} no cases yet; suites with cases: {}",
+        names.join(","),
+        if names.len() == 1 {
+            "this suite has"
+        } else {
+            "these suites have"
+        },
+        with_cases.join(", ")
+    )
 }
 
 /// Reports validation messages on stderr; turns a success into [`exit_code::VALIDATION`]

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use perftest_cases::{parse_suites, Suite};
 use perftest_core::DeviceChoice;
 
 use crate::benchmark::measure::LoopSettings;
@@ -39,7 +40,9 @@ pub struct Options {
     pub mode: Mode,
     /// Which device.
     pub device: DeviceChoice,
-    /// Case filters.
+    /// The suites to run, in run order (`[Suite::Original]` by default).
+    pub suites: Vec<Suite>,
+    /// Case filters (applied within the suites).
     pub filters: Vec<String>,
     /// Target GPU time of one measurement, ms.
     pub target_ms: f64,
@@ -150,6 +153,7 @@ impl Options {
                 "--shader-stats and --dump-shaders apply to timing runs".into(),
             ));
         }
+        let suites = parse_suites(&args.suite).map_err(|e| bad("--suite", e.to_string()))?;
         let index = match args.device_index {
             None => None,
             Some(i) if i >= 0 => Some(usize::try_from(i).unwrap_or(usize::MAX)),
@@ -195,6 +199,7 @@ impl Options {
                 index,
                 name: args.device_name.clone(),
             },
+            suites,
             filters: args.filter.clone(),
             target_ms: args.target_ms,
             samples,
@@ -379,6 +384,31 @@ mod tests {
             ..args()
         };
         assert!(Options::from_args(&equal).is_ok());
+    }
+
+    #[test]
+    fn suites_default_to_original_and_unknown_names_are_refused() {
+        let parsed = |suite: &[&str]| {
+            Options::from_args(&RunArgs {
+                suite: suite.iter().map(|s| s.to_string()).collect(),
+                ..args()
+            })
+        };
+        assert_eq!(parsed(&[]).unwrap().suites, [Suite::Original]);
+        assert_eq!(
+            parsed(&["memory", "original"]).unwrap().suites,
+            [Suite::Original, Suite::Memory]
+        );
+        assert_eq!(parsed(&["all"]).unwrap().suites, Suite::ALL);
+        let error = parsed(&["original,bogus"]).unwrap_err();
+        assert_eq!(error.option, "--suite");
+        assert!(error.message.contains("'bogus'"), "{error}");
+        assert!(
+            error
+                .message
+                .contains("original, modern, texture, memory, all"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -161,6 +161,7 @@ pub(crate) mod tests {
             warmup_max: 50,
             validation: false,
             verify: true,
+            suites: vec!["original".to_string()],
         }
     }
 
@@ -306,8 +307,27 @@ pub(crate) mod tests {
             "{text}"
         );
         assert!(text.contains(r#""family":"texture_load""#), "{text}");
+        assert!(text.contains(r#""suite":"original""#), "{text}");
+        assert!(text.contains(r#""suites":["original"]"#), "{text}");
         let back: Report = serde_json::from_str(&text).unwrap();
         assert_eq!(back, report);
+    }
+
+    /// Reports written before suites existed have neither field and still load.
+    #[test]
+    fn reports_without_suites_load() {
+        let report = sample_report();
+        let mut value = serde_json::to_value(&report).unwrap();
+        value["settings"].as_object_mut().unwrap().remove("suites");
+        for case in value["cases"].as_array_mut().unwrap() {
+            case.as_object_mut().unwrap().remove("suite");
+        }
+        let text = value.to_string();
+        assert!(!text.contains("suite"), "{text}");
+        let back: Report = serde_json::from_str(&text).unwrap();
+        assert!(back.settings.suites.is_empty());
+        assert!(back.cases.iter().all(|c| c.suite.is_none()));
+        assert_eq!(back.cases.len(), report.cases.len());
     }
 
     #[test]

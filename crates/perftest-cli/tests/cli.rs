@@ -1390,3 +1390,109 @@ fn pipeline_cache_file_is_saved_reused_and_repaired() {
     assert_eq!(entries(&dir), ["pipelines.cache"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn suite_original_is_the_default() {
+    let default = perftest(&["--list-cases"]);
+    default.expect_code(SUCCESS);
+    let explicit = perftest(&["--list-cases", "--suite", "original"]);
+    explicit.expect_code(SUCCESS);
+    assert_eq!(default.stdout, explicit.stdout);
+    assert_eq!(default.stdout.lines().count(), ALL_CASES);
+}
+
+#[test]
+fn suite_all_lists_each_case_with_its_suite() {
+    for args in [
+        &["--list-cases", "--suite", "all"][..],
+        &[
+            "--list-cases",
+            "--suite",
+            "original,modern",
+            "--suite",
+            "memory",
+        ][..],
+    ] {
+        let run = perftest(args);
+        run.expect_code(SUCCESS);
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        assert!(lines.len() >= ALL_CASES, "{args:?}:\n{run}");
+        let suites: Vec<&str> = lines
+            .iter()
+            .map(|l| l.split_whitespace().next().unwrap_or(""))
+            .collect();
+        assert!(
+            suites
+                .iter()
+                .all(|s| ["original", "modern", "texture", "memory"].contains(s)),
+            "{args:?}:\n{run}"
+        );
+        assert_eq!(
+            suites.iter().filter(|s| **s == "original").count(),
+            ALL_CASES
+        );
+        assert!(lines[0].contains("typed.r8.uniform"), "{run}");
+    }
+}
+
+#[test]
+fn filter_works_within_the_suites() {
+    let run = perftest(&["--list-cases", "--suite", "original", "--filter", "cbuffer"]);
+    run.expect_code(SUCCESS);
+    assert_eq!(run.stdout.lines().count(), 3, "{run}");
+    perftest(&[
+        "--list-cases",
+        "--suite",
+        "all",
+        "--filter",
+        "nothing-matches-this",
+    ])
+    .expect_one_line_error(USAGE, &["nothing-matches-this"]);
+}
+
+#[test]
+fn unknown_suite_is_a_usage_error_listing_the_names() {
+    for args in [
+        &["--suite", "orignal"][..],
+        &["--suite", "original,bogus", "--list-cases"][..],
+        &["--suite", ""][..],
+    ] {
+        let run = perftest(args);
+        run.expect_one_line_error(
+            USAGE,
+            &["--suite", "original, modern, texture, memory, all"],
+        );
+        assert!(run.stdout.is_empty(), "{args:?}:\n{run}");
+    }
+}
+
+/// `modern`, `texture` and `memory` are valid names without cases yet: a usage error that
+/// says so, before any device is touched.
+#[test]
+fn suites_without_cases_say_so() {
+    for suite in ["modern", "texture", "memory", "modern,memory"] {
+        for extra in [&[][..], &["--list-cases"][..], &["--verify"][..]] {
+            let mut args = vec!["--suite", suite];
+            args.extend_from_slice(extra);
+            let run = perftest(&args);
+            run.expect_one_line_error(USAGE, &["no cases yet", "original"]);
+            assert!(run.stdout.is_empty(), "{args:?}:\n{run}");
+        }
+    }
+}
+
+#[test]
+fn reports_record_the_suites_and_each_case_suite() {
+    let run = perftest_small(&["--filter", "cbuffer", "--format", "json", "--suite", "all"]);
+    run.expect_code(SUCCESS);
+    let report: Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{run}"));
+    assert_eq!(report["schema"], "perftest-report/1");
+    assert_eq!(
+        report["settings"]["suites"],
+        serde_json::json!(["original", "modern", "texture", "memory"])
+    );
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 3, "{run}");
+    assert!(cases.iter().all(|c| c["suite"] == "original"), "{run}");
+}

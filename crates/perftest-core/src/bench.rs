@@ -129,6 +129,12 @@ impl Bench {
         (&mut self.ctx, &self.resources, &mut self.kernels)
     }
 
+    /// Creates the resources of `case`'s family unless they exist (before its pipeline is
+    /// built on another thread).
+    pub(crate) fn ensure_resources(&mut self, case: &Case) -> Result<()> {
+        self.resources.ensure(&mut self.ctx, case)
+    }
+
     /// A pipeline builder for this bench's device, through `cache` (may be null).
     pub(crate) fn builder(&self, cache: vk::PipelineCache) -> PipelineBuilder {
         PipelineBuilder::new(&self.ctx, cache, self.representations)
@@ -184,6 +190,7 @@ impl Bench {
                 reason,
             });
         }
+        self.resources.ensure(&mut self.ctx, case)?;
         let kernel = Kernel::new(
             &self.builder(vk::PipelineCache::null()),
             &self.resources,
@@ -215,7 +222,8 @@ impl Bench {
                         id: case.id.clone(),
                         reason,
                     })),
-                    Support::Supported => None,
+                    // The family's resources exist before any thread builds its pipelines.
+                    Support::Supported => self.resources.ensure(&mut self.ctx, case).err().map(Err),
                 }
             })
             .collect();

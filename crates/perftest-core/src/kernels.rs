@@ -3,66 +3,32 @@
 use std::io::Cursor;
 
 use ash::vk;
-use perftest_cases::{Case, Family, SampleFilter};
+use perftest_cases::Case;
 
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
 use crate::executables::{self, PipelineExecutable};
-use crate::formats::index;
+use crate::families::{plan_for, Input};
 use crate::resources::Resources;
 
-/// SPIR-V compiled by `cargo xtask shaders` from `shaders/`, embedded at build time.
-mod spirv {
-    pub const TYPED_BUFFER: &[u8] = include_bytes!("../spirv/typed_buffer.spv");
-    pub const RAW_BUFFER: &[u8] = include_bytes!("../spirv/raw_buffer.spv");
-    pub const STRUCTURED_FLOAT: &[u8] = include_bytes!("../spirv/structured_float.spv");
-    pub const STRUCTURED_FLOAT2: &[u8] = include_bytes!("../spirv/structured_float2.spv");
-    pub const STRUCTURED_FLOAT4: &[u8] = include_bytes!("../spirv/structured_float4.spv");
-    pub const UNIFORM_BUFFER: &[u8] = include_bytes!("../spirv/uniform_buffer.spv");
-    pub const TEXTURE_LOAD: &[u8] = include_bytes!("../spirv/texture_load.spv");
-    pub const TEXTURE_SAMPLE: &[u8] = include_bytes!("../spirv/texture_sample.spv");
-}
-
-/// The SPIR-V module a case runs.
+/// The SPIR-V module a case runs (compiled by `cargo xtask shaders` from its family's
+/// `shaders/<family>.comp`, embedded at build time); empty for a family this build has no
+/// plan for.
 pub fn spirv_for(case: &Case) -> &'static [u8] {
-    match case.family {
-        Family::TypedBuffer { .. } => spirv::TYPED_BUFFER,
-        Family::RawBuffer { .. } => spirv::RAW_BUFFER,
-        Family::StructuredBuffer { components: 1 } => spirv::STRUCTURED_FLOAT,
-        Family::StructuredBuffer { components: 2 } => spirv::STRUCTURED_FLOAT2,
-        Family::StructuredBuffer { .. } => spirv::STRUCTURED_FLOAT4,
-        Family::UniformBuffer => spirv::UNIFORM_BUFFER,
-        Family::TextureLoad { .. } => spirv::TEXTURE_LOAD,
-        Family::TextureSample { .. } => spirv::TEXTURE_SAMPLE,
-    }
+    plan_for(case).map_or(&[], |plan| (plan.spirv)(case))
 }
 
 /// Values of the kernels' specialization constants 0..=4 for `case`:
-/// LOCAL_X, LOCAL_Y, PATTERN, WIDTH, LOADS (the per-axis trip count for textures).
+/// LOCAL_X, LOCAL_Y, PATTERN, WIDTH, LOADS (the per-axis trip count for 2D loops).
 pub fn specialization(case: &Case) -> [u32; 5] {
     let [x, y] = case.workgroup_size();
-    let loads = if case.family.is_texture() { 16 } else { 256 };
     [
         x,
         y,
         case.pattern.spec_value(),
-        case.family.components(),
-        loads,
+        case.components(),
+        case.family.loop_trip(),
     ]
-}
-
-/// The descriptor type of binding 0 for `case`.
-fn input_descriptor_type(case: &Case) -> vk::DescriptorType {
-    match case.family {
-        Family::TypedBuffer { .. } => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
-        Family::RawBuffer { .. } | Family::StructuredBuffer { .. } => {
-            vk::DescriptorType::STORAGE_BUFFER
-        }
-        Family::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
-        Family::TextureLoad { .. } | Family::TextureSample { .. } => {
-            vk::DescriptorType::COMBINED_IMAGE_SAMPLER
-        }
-    }
 }
 
 /// Push constants shared by every kernel (see `shaders/common.glsl`).
@@ -163,7 +129,8 @@ impl Kernel {
     fn build(&mut self, builder: &PipelineBuilder, resources: &Resources) -> Result<()> {
         let device = &builder.device;
         let representations = builder.representations;
-        let input_type = input_descriptor_type(&self.case);
+        let plan = plan_for(&self.case)?;
+        let input_type = plan.descriptor_type;
         let bindings = [
             vk::DescriptorSetLayoutBinding::default()
                 .binding(0)
@@ -176,7 +143,7 @@ impl Kernel {
                 .descriptor_count(1)
                 .stage_flags(vk::ShaderStageFlags::COMPUTE),
         ];
-        let code = ash::util::read_spv(&mut Cursor::new(spirv_for(&self.case)))
+        let code = ash::util::read_spv(&mut Cursor::new((plan.spirv)(&self.case)))
             .map_err(|e| Error::InvalidArgument(format!("embedded SPIR-V is corrupt: {e}")))?;
         // SAFETY: valid device; every create info points at live locals.
         unsafe {
@@ -290,40 +257,23 @@ impl Kernel {
             }]
         };
         let output = whole(r.output.buffer);
-        let input = whole(r.input.buffer);
-        let unsupported = |what: &str| Error::Unsupported {
-            id: self.case.id.clone(),
-            reason: format!("{what} is not available"),
-        };
+        let mut buffer = whole(vk::Buffer::null());
         let mut texel = [vk::BufferView::null()];
         let mut image = [vk::DescriptorImageInfo::default()];
         let mut write = vk::WriteDescriptorSet::default()
             .dst_set(self.set)
             .dst_binding(0)
             .descriptor_type(input_type);
-        match self.case.family {
-            Family::TypedBuffer { format } => {
-                texel[0] = r.texel_views[index(format)];
-                if texel[0] == vk::BufferView::null() {
-                    return Err(unsupported("the texel buffer view"));
-                }
+        match r.input(&self.case)? {
+            Input::TexelBuffer(view) => {
+                texel[0] = view;
                 write = write.texel_buffer_view(&texel);
             }
-            Family::RawBuffer { .. } | Family::StructuredBuffer { .. } | Family::UniformBuffer => {
-                write = write.buffer_info(&input);
+            Input::Buffer(b) => {
+                buffer[0].buffer = b;
+                write = write.buffer_info(&buffer);
             }
-            Family::TextureLoad { format } | Family::TextureSample { format, .. } => {
-                let view = r.textures[index(format)]
-                    .as_ref()
-                    .map(|t| t.view)
-                    .ok_or_else(|| unsupported("the texture"))?;
-                let sampler = match self.case.family {
-                    Family::TextureSample {
-                        filter: SampleFilter::Bilinear,
-                        ..
-                    } => r.bilinear,
-                    _ => r.nearest,
-                };
+            Input::Image { view, sampler } => {
                 image[0] = vk::DescriptorImageInfo {
                     sampler,
                     image_view: view,

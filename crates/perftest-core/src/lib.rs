@@ -31,6 +31,7 @@ mod bench;
 mod context;
 mod error;
 mod executables;
+mod families;
 mod formats;
 mod instance;
 mod kernels;

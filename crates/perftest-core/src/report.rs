@@ -9,7 +9,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use perftest_cases::{Case, Family, BASELINE_CASE_ID};
+use perftest_cases::{Case, BASELINE_CASE_ID};
 use serde::{Deserialize, Serialize};
 
 use crate::targets::ComputeTarget;
@@ -92,6 +92,10 @@ pub struct Settings {
     pub validation: bool,
     /// Whether every case's results were checked against the CPU model.
     pub verify: bool,
+    /// The suites the run selected (`["original"]`); empty in reports written before suites
+    /// existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suites: Vec<String>,
 }
 
 /// What happened to one case.
@@ -101,8 +105,13 @@ pub struct CaseResult {
     pub id: String,
     /// The original's display name (`Buffer<RGBA8>.Load random`).
     pub name: String,
-    /// Resource family, see [`family_label`].
+    /// Resource family: its label (`typed_buffer`, `raw_buffer`, `structured_buffer`,
+    /// `uniform_buffer`, `texture_load`, `texture_sample`, ...).
     pub family: String,
+    /// The suite the case belongs to (`original`); absent in reports written before suites
+    /// existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suite: Option<String>,
     /// Bytes one load reads.
     pub bytes_per_load: u32,
     /// Measured, skipped or failed (serialized inline: `"status": "skipped", "reason": ...`).
@@ -242,7 +251,8 @@ impl CaseResult {
         CaseResult {
             id: case.id.clone(),
             name: case.name.clone(),
-            family: family_label(case.family).to_string(),
+            family: case.family.label().to_string(),
+            suite: Some(case.suite.name().to_string()),
             bytes_per_load: case.bytes_per_load(),
             status,
             measurement,
@@ -267,19 +277,6 @@ impl CaseStatus {
             CaseStatus::Measured => None,
             CaseStatus::Skipped { reason } | CaseStatus::Failed { reason } => Some(reason),
         }
-    }
-}
-
-/// The report's word for a resource family (`typed_buffer`, `raw_buffer`, `structured_buffer`,
-/// `uniform_buffer`, `texture_load`, `texture_sample`).
-pub fn family_label(family: Family) -> &'static str {
-    match family {
-        Family::TypedBuffer { .. } => "typed_buffer",
-        Family::RawBuffer { .. } => "raw_buffer",
-        Family::StructuredBuffer { .. } => "structured_buffer",
-        Family::UniformBuffer => "uniform_buffer",
-        Family::TextureLoad { .. } => "texture_load",
-        Family::TextureSample { .. } => "texture_sample",
     }
 }
 

@@ -1,14 +1,17 @@
-//! The resources every case reads: one 16 KB buffer (typed, raw, structured and uniform
-//! views), nine 32x32 textures, two samplers, and the verification output buffer.
+//! The resources shared by every case — the format-support table and the verification output
+//! buffer — and each family's own resources, created when the family's first case is
+//! prepared. Also the building blocks families make their resources from: the 16 KB input
+//! buffer, the nine 32x32 textures, samplers.
 
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 use perftest_cases::{
-    input_bytes, texture_bytes, Format, FormatSupport, INPUT_BYTES, TEXTURE_SIZE,
+    input_bytes, texture_bytes, Case, Format, FormatSupport, INPUT_BYTES, TEXTURE_SIZE,
 };
 
 use crate::context::Context;
-use crate::error::{Result, VkResultExt};
+use crate::error::{Error, Result, VkResultExt};
+use crate::families::{plan_for, FamilyResources, Input};
 use crate::formats::{query_support, vk_format};
 use crate::memory::{Buffer, Image};
 
@@ -19,119 +22,158 @@ pub const VERIFY_GROUPS: [u32; 3] = [2, 1, 2];
 /// Threads in a verification dispatch.
 pub const VERIFY_THREADS: u32 = 4 * 256;
 
-/// Everything the kernels bind.
+/// Everything the kernels bind: shared parts, and the resources of every family prepared so
+/// far.
 pub(crate) struct Resources {
     pub(crate) support: [FormatSupport; 9],
-    pub(crate) input: Buffer,
-    pub(crate) texel_views: [vk::BufferView; 9],
-    pub(crate) textures: [Option<Image>; 9],
-    pub(crate) nearest: vk::Sampler,
-    pub(crate) bilinear: vk::Sampler,
     pub(crate) output: Buffer,
+    families: Vec<(&'static str, Box<dyn FamilyResources>)>,
 }
 
 impl Resources {
-    /// Creates and fills every resource the device supports.
+    /// Reads the format support and creates the verification output buffer; no family's
+    /// resources yet (see [`Resources::ensure`]).
     pub(crate) fn new(ctx: &mut Context) -> Result<Self> {
         let support = query_support(&ctx.instance, ctx.target.physical_device);
-        let mut r = Resources {
-            support,
-            input: Buffer {
-                buffer: vk::Buffer::null(),
-                allocation: None,
-                size: 0,
-            },
-            texel_views: [vk::BufferView::null(); 9],
-            textures: Default::default(),
-            nearest: vk::Sampler::null(),
-            bilinear: vk::Sampler::null(),
-            output: Buffer {
-                buffer: vk::Buffer::null(),
-                allocation: None,
-                size: 0,
-            },
-        };
-        match r.fill(ctx) {
-            Ok(()) => Ok(r),
-            Err(e) => {
-                // Destroy only what no unfinished upload can still use.
-                if ctx.settle() {
-                    r.destroy(ctx);
-                }
-                Err(e)
-            }
-        }
-    }
-
-    fn fill(&mut self, ctx: &mut Context) -> Result<()> {
-        self.input = ctx.create_buffer(
-            "input buffer",
-            INPUT_BYTES as u64,
-            vk::BufferUsageFlags::STORAGE_BUFFER
-                | vk::BufferUsageFlags::UNIFORM_BUFFER
-                | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
-                | vk::BufferUsageFlags::TRANSFER_DST,
-            MemoryLocation::GpuOnly,
-        )?;
-        ctx.upload_buffer(&self.input, input_bytes())?;
-        self.output = ctx.create_buffer(
+        let output = ctx.create_buffer(
             "verification output",
             u64::from(VERIFY_THREADS) * 16,
             vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
             MemoryLocation::GpuToCpu,
         )?;
-        for (i, format) in Format::ALL.into_iter().enumerate() {
-            if self.support[i].uniform_texel_buffer {
-                let info = vk::BufferViewCreateInfo::default()
-                    .buffer(self.input.buffer)
-                    .format(vk_format(format))
-                    .offset(0)
-                    .range(1024 * u64::from(format.texel_bytes()));
-                // SAFETY: the buffer has UNIFORM_TEXEL_BUFFER usage and the format supports it.
-                self.texel_views[i] = unsafe { ctx.device.create_buffer_view(&info, None) }
-                    .call("vkCreateBufferView")?;
-            }
-            if self.support[i].sampled_image {
-                let extent = vk::Extent2D {
-                    width: TEXTURE_SIZE,
-                    height: TEXTURE_SIZE,
-                };
-                let image = ctx.create_image(
-                    vk_format(format),
-                    extent,
-                    vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
-                )?;
-                let uploaded =
-                    ctx.upload_image(&image, extent, texture_bytes(format.texel_bytes()));
-                self.textures[i] = Some(image);
-                uploaded?;
-            }
+        Ok(Resources {
+            support,
+            output,
+            families: Vec::new(),
+        })
+    }
+
+    /// Creates the resources of `case`'s family unless they exist already.
+    pub(crate) fn ensure(&mut self, ctx: &mut Context, case: &Case) -> Result<()> {
+        let label = case.family.label();
+        if self.families.iter().any(|(l, _)| *l == label) {
+            return Ok(());
         }
-        self.nearest = create_sampler(ctx, vk::Filter::NEAREST)?;
-        self.bilinear = create_sampler(ctx, vk::Filter::LINEAR)?;
+        let plan = plan_for(case)?;
+        let made = (plan.create)(ctx, &self.support)?;
+        self.families.push((label, made));
         Ok(())
+    }
+
+    /// What binding 0 of `case`'s kernel reads (its family's resources must exist).
+    pub(crate) fn input(&self, case: &Case) -> Result<Input> {
+        let label = case.family.label();
+        self.families
+            .iter()
+            .find(|(l, _)| *l == label)
+            .and_then(|(_, r)| r.input(case))
+            .ok_or_else(|| Error::Unsupported {
+                id: case.id.clone(),
+                reason: format!("the {label} resources for this case are not available"),
+            })
     }
 
     /// Destroys everything; only call after `ctx.settle()` returned true.
     pub(crate) fn destroy(&mut self, ctx: &mut Context) {
-        // SAFETY: callers destroy only after `settle` confirmed that no submission of ours is
-        // unfinished; these objects were created on ctx's device (null handles are ignored).
-        unsafe {
-            ctx.device.destroy_sampler(self.nearest, None);
-            ctx.device.destroy_sampler(self.bilinear, None);
-            for view in self.texel_views {
-                ctx.device.destroy_buffer_view(view, None);
-            }
+        for (_, family) in &mut self.families {
+            family.destroy(ctx);
         }
-        for image in self.textures.iter_mut().flatten() {
-            ctx.destroy_image(image);
-        }
-        ctx.destroy_buffer(&mut self.input);
+        self.families.clear();
         ctx.destroy_buffer(&mut self.output);
     }
 }
 
-fn create_sampler(ctx: &Context, filter: vk::Filter) -> Result<vk::Sampler> {
+/// Creates a family's resources with `fill`, starting from `empty`; on failure destroys what
+/// was made (when no upload can still use it) and returns the error.
+pub(crate) fn create_family<R: FamilyResources + 'static>(
+    ctx: &mut Context,
+    mut empty: R,
+    fill: impl FnOnce(&mut R, &mut Context) -> Result<()>,
+) -> Result<Box<dyn FamilyResources>> {
+    match fill(&mut empty, ctx) {
+        Ok(()) => Ok(Box::new(empty)),
+        Err(e) => {
+            if ctx.settle() {
+                empty.destroy(ctx);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// A buffer handle with no buffer yet (destroying it does nothing).
+pub(crate) fn no_buffer() -> Buffer {
+    Buffer {
+        buffer: vk::Buffer::null(),
+        allocation: None,
+        size: 0,
+    }
+}
+
+/// Creates the 16 KB input buffer with `usage` (plus transfer) and uploads the input data.
+pub(crate) fn input_buffer(ctx: &mut Context, usage: vk::BufferUsageFlags) -> Result<Buffer> {
+    let buffer = ctx.create_buffer(
+        "input buffer",
+        INPUT_BYTES as u64,
+        usage | vk::BufferUsageFlags::TRANSFER_DST,
+        MemoryLocation::GpuOnly,
+    )?;
+    let mut buffer = buffer;
+    if let Err(e) = ctx.upload_buffer(&buffer, input_bytes()) {
+        if ctx.settle() {
+            ctx.destroy_buffer(&mut buffer);
+        }
+        return Err(e);
+    }
+    Ok(buffer)
+}
+
+/// The nine 32x32 single-mip textures of the suite's formats (those the device can sample).
+#[derive(Default)]
+pub(crate) struct Textures {
+    images: [Option<Image>; 9],
+}
+
+impl Textures {
+    /// Creates and uploads every texture `support` allows.
+    pub(crate) fn fill(&mut self, ctx: &mut Context, support: &[FormatSupport; 9]) -> Result<()> {
+        for (i, format) in Format::ALL.into_iter().enumerate() {
+            if !support[i].sampled_image {
+                continue;
+            }
+            let extent = vk::Extent2D {
+                width: TEXTURE_SIZE,
+                height: TEXTURE_SIZE,
+            };
+            let image = ctx.create_image(
+                vk_format(format),
+                extent,
+                vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+            )?;
+            let uploaded = ctx.upload_image(&image, extent, texture_bytes(format.texel_bytes()));
+            self.images[i] = Some(image);
+            uploaded?;
+        }
+        Ok(())
+    }
+
+    /// The view of the texture of `format`, if it was created.
+    pub(crate) fn view(&self, format: Format) -> Option<vk::ImageView> {
+        let i = Format::ALL.iter().position(|&f| f == format)?;
+        self.images[i].as_ref().map(|t| t.view)
+    }
+
+    /// Destroys every texture (only after `ctx.settle()` returned true).
+    pub(crate) fn destroy(&mut self, ctx: &mut Context) {
+        for image in self.images.iter_mut().flatten() {
+            ctx.destroy_image(image);
+        }
+        self.images = Default::default();
+    }
+}
+
+/// A sampler with `filter`, REPEAT addressing and LOD 0 only (the original's WRAP samplers).
+pub(crate) fn create_sampler(ctx: &Context, filter: vk::Filter) -> Result<vk::Sampler> {
     let info = vk::SamplerCreateInfo::default()
         .mag_filter(filter)
         .min_filter(filter)
@@ -143,4 +185,25 @@ fn create_sampler(ctx: &Context, filter: vk::Filter) -> Result<vk::Sampler> {
         .max_lod(0.0);
     // SAFETY: valid device and create info.
     unsafe { ctx.device.create_sampler(&info, None) }.call("vkCreateSampler")
+}
+
+/// Resources of a family that reads the whole 16 KB input buffer through one descriptor.
+struct SingleBuffer(Buffer);
+
+impl FamilyResources for SingleBuffer {
+    fn input(&self, _case: &Case) -> Option<Input> {
+        Some(Input::Buffer(self.0.buffer))
+    }
+
+    fn destroy(&mut self, ctx: &mut Context) {
+        ctx.destroy_buffer(&mut self.0);
+    }
+}
+
+/// The resources of a family that binds the input buffer with `usage` (storage or uniform).
+pub(crate) fn single_buffer(
+    ctx: &mut Context,
+    usage: vk::BufferUsageFlags,
+) -> Result<Box<dyn FamilyResources>> {
+    Ok(Box::new(SingleBuffer(input_buffer(ctx, usage)?)))
 }

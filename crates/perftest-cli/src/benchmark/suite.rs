@@ -112,6 +112,11 @@ fn run_phases(
         warmup_max: options.warmup_max,
         validation: options.validation,
         verify: verify_first,
+        suites: options
+            .suites
+            .iter()
+            .map(|s| s.name().to_string())
+            .collect(),
     };
     let mut report = Report::begin(DeviceInfo::of(&target), settings);
     report.baseline_id = options.baseline.clone();
@@ -141,8 +146,10 @@ fn run_phases(
         })
         .map(|(case, kernel)| match kernel {
             Ok(k) => Slot::Ready(k),
-            Err(Error::Unsupported { reason, .. }) => Slot::Done(CaseResult::skipped(case, reason)),
-            Err(e) => Slot::Done(CaseResult::failed(case, e.to_string())),
+            Err(Error::Unsupported { reason, .. }) => {
+                Slot::Done(Box::new(CaseResult::skipped(case, reason)))
+            }
+            Err(e) => Slot::Done(Box::new(CaseResult::failed(case, e.to_string()))),
         })
         .collect();
     phases.pipelines = clock.elapsed();
@@ -159,15 +166,18 @@ fn run_phases(
                 Ok(sums) => {
                     let outcome = check(case, &sums, Tolerance::DEFAULT);
                     if !outcome.passed() {
-                        *slot = Slot::Done(CaseResult::failed(case, describe_failure(&outcome)));
+                        *slot = Slot::Done(Box::new(CaseResult::failed(
+                            case,
+                            describe_failure(&outcome),
+                        )));
                     }
                 }
                 Err(e) if is_fatal(&e) => {
-                    *slot = Slot::Done(CaseResult::failed(case, e.to_string()));
+                    *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
                     phases.verification = clock.elapsed();
                     return stopped_early(report, slots, RunEnd::Fatal(e), phases);
                 }
-                Err(e) => *slot = Slot::Done(CaseResult::failed(case, e.to_string())),
+                Err(e) => *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string()))),
             }
         }
     }
@@ -201,7 +211,8 @@ fn run_phases(
             }
             Err(LoopError::Timer(e)) => {
                 // The case the warm-up ran on is the one that failed: say so in the report.
-                slots[index] = Slot::Done(CaseResult::failed(&cases[index], e.to_string()));
+                slots[index] =
+                    Slot::Done(Box::new(CaseResult::failed(&cases[index], e.to_string())));
                 if is_fatal(&e) {
                     phases.warmup = clock.elapsed();
                     return stopped_early(report, slots, RunEnd::Fatal(e), phases);
@@ -236,11 +247,13 @@ fn run_phases(
                 break;
             }
             Err(LoopError::Timer(e)) if is_fatal(&e) => {
-                *slot = Slot::Done(CaseResult::failed(case, e.to_string()));
+                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
                 end = RunEnd::Fatal(e);
                 break;
             }
-            Err(LoopError::Timer(e)) => *slot = Slot::Done(CaseResult::failed(case, e.to_string())),
+            Err(LoopError::Timer(e)) => {
+                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())))
+            }
         }
     }
     phases.sizing = clock.elapsed();
@@ -268,7 +281,7 @@ fn run_phases(
             slot,
             entry.and_then(|e| entries[e].measurement(&loop_settings)),
         ) {
-            (Slot::Done(result), _) => report.cases.push(result),
+            (Slot::Done(result), _) => report.cases.push(*result),
             (Slot::Ready(_), Some(m)) => report.cases.push(CaseResult::measured(case, m)),
             (Slot::Ready(_), None) => {
                 if let Some(e) = &round_error {
@@ -312,7 +325,7 @@ fn stopped_early(
     report
         .cases
         .extend(slots.into_iter().filter_map(|s| match s {
-            Slot::Done(result) => Some(result),
+            Slot::Done(result) => Some(*result),
             Slot::Ready(_) => None,
         }));
     report.finish(false);
@@ -324,5 +337,5 @@ enum Slot {
     /// Pipeline built, still to be measured.
     Ready(KernelId),
     /// Finished early: skipped or failed.
-    Done(CaseResult),
+    Done(Box<CaseResult>),
 }

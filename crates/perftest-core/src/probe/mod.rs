@@ -420,7 +420,11 @@ impl Bench {
         let mut todo: Vec<usize> = Vec::new();
         for &i in &order {
             match self.support(&cases[i]) {
-                Support::Supported => todo.push(i),
+                // The family's resources exist before any thread builds its pipelines.
+                Support::Supported => match self.ensure_resources(&cases[i]) {
+                    Ok(()) => todo.push(i),
+                    Err(e) => unsupported.push((i, e.to_string())),
+                },
                 Support::Skipped(reason) => unsupported.push((i, reason)),
             }
         }

@@ -116,6 +116,7 @@ impl ProbeReport {
             warmup_max: 0,
             validation: false,
             verify: false,
+            suites: Vec::new(),
         };
         let device = self.device.clone().unwrap_or_else(DeviceInfo::unknown);
         let mut report = Report::begin(device, settings);
@@ -135,6 +136,15 @@ impl ProbeReport {
             .iter()
             .map(|l| CaseResult::skipped(&l.case, l.reason.to_string()));
         report.cases = measured.chain(left_out).collect();
+        let mut suites: Vec<perftest_cases::Suite> = self
+            .measured
+            .iter()
+            .map(|m| m.case.suite)
+            .chain(self.left_out.iter().map(|l| l.case.suite))
+            .collect();
+        suites.sort();
+        suites.dedup();
+        report.settings.suites = suites.iter().map(|s| s.name().to_string()).collect();
         report.finish(self.left_out.is_empty());
         report
     }

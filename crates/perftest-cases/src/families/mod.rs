@@ -1,0 +1,102 @@
+//! The resource families, one module each, and the registry that lists them.
+//!
+//! Adding a family: a module here implementing [`Family`], one line in [`FAMILIES`], its
+//! `shaders/<family>.comp`, and its binding plan in `perftest-core` (one line in that crate's
+//! registry). Suites and the run order follow the registry order.
+
+use crate::case::Case;
+use crate::family::Family;
+use crate::suite::Suite;
+
+pub mod raw_buffer;
+pub mod structured_buffer;
+pub mod texture_load;
+pub mod texture_sample;
+pub mod typed_buffer;
+pub mod uniform_buffer;
+
+/// Every family, in run order: the original suite's families first, in the original's order.
+pub static FAMILIES: &[&dyn Family] = &[
+    &typed_buffer::TypedBuffer,
+    &raw_buffer::RawBuffer,
+    &structured_buffer::StructuredBuffer,
+    &uniform_buffer::UniformBuffer,
+    &texture_load::TextureLoad,
+    &texture_sample::TextureSample,
+];
+
+/// The family registered under `label`.
+pub fn family(label: &str) -> Option<&'static dyn Family> {
+    FAMILIES.iter().copied().find(|f| f.label() == label)
+}
+
+/// Every case of every family, in run order (suites in [`Suite::ALL`] order, then registry
+/// order inside a suite).
+pub fn all_cases() -> Vec<Case> {
+    cases_in(&Suite::ALL)
+}
+
+/// The cases of `suites`, in run order: suites in [`Suite::ALL`] order (whatever the order of
+/// `suites`), families in registry order, each family's cases in its own order.
+pub fn cases_in(suites: &[Suite]) -> Vec<Case> {
+    let every: Vec<Case> = FAMILIES.iter().flat_map(|f| f.cases()).collect();
+    Suite::ALL
+        .into_iter()
+        .filter(|s| suites.contains(s))
+        .flat_map(|s| every.iter().filter(move |c| c.suite == s).cloned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_family_is_registered_once() {
+        let labels: Vec<&str> = FAMILIES.iter().map(|f| f.label()).collect();
+        let unique: HashSet<&str> = labels.iter().copied().collect();
+        assert_eq!(unique.len(), labels.len(), "{labels:?}");
+        for label in &labels {
+            assert_eq!(family(label).map(|f| f.label()), Some(*label));
+        }
+        assert!(family("no_such_family").is_none());
+    }
+
+    #[test]
+    fn every_case_belongs_to_the_family_that_lists_it() {
+        for f in FAMILIES {
+            let cases = f.cases();
+            assert!(!cases.is_empty(), "{}", f.label());
+            assert!(cases.iter().all(|c| c.family.label() == f.label()));
+        }
+    }
+
+    #[test]
+    fn ids_are_unique_across_suites() {
+        let cases = all_cases();
+        let ids: HashSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids.len(), cases.len());
+        assert!(cases
+            .iter()
+            .all(|c| c.id == c.id.to_lowercase() && !c.id.contains(' ')));
+        let names: HashSet<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names.len(), cases.len());
+    }
+
+    #[test]
+    fn suites_partition_the_cases() {
+        let total: usize = Suite::ALL.iter().map(|&s| cases_in(&[s]).len()).sum();
+        assert_eq!(total, all_cases().len());
+        assert_eq!(cases_in(&[Suite::Original]).len(), 138);
+        assert!(cases_in(&[Suite::Original])
+            .iter()
+            .all(|c| c.suite == Suite::Original));
+        // Order follows Suite::ALL, not the order asked for.
+        assert_eq!(
+            cases_in(&[Suite::Memory, Suite::Original]),
+            cases_in(&[Suite::Original, Suite::Memory])
+        );
+        assert!(cases_in(&[]).is_empty());
+    }
+}

@@ -1,0 +1,14 @@
+//! `raw_buffer`: the 16 KB input buffer as a storage buffer of 32-bit words.
+
+use ash::vk;
+
+use super::Plan;
+use crate::resources::single_buffer;
+
+/// The family's plan.
+pub(super) const PLAN: Plan = Plan {
+    label: "raw_buffer",
+    descriptor_type: vk::DescriptorType::STORAGE_BUFFER,
+    spirv: |_| include_bytes!("../../spirv/raw_buffer.spv"),
+    create: |ctx, _| single_buffer(ctx, vk::BufferUsageFlags::STORAGE_BUFFER),
+};

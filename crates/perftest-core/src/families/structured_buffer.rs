@@ -1,0 +1,24 @@
+//! `structured_buffer`: the 16 KB input buffer as a storage buffer of `float`, `vec2` or
+//! `vec4` (one SPIR-V module per element type).
+
+use ash::vk;
+use perftest_cases::Case;
+
+use super::Plan;
+use crate::resources::single_buffer;
+
+/// The family's plan.
+pub(super) const PLAN: Plan = Plan {
+    label: "structured_buffer",
+    descriptor_type: vk::DescriptorType::STORAGE_BUFFER,
+    spirv,
+    create: |ctx, _| single_buffer(ctx, vk::BufferUsageFlags::STORAGE_BUFFER),
+};
+
+fn spirv(case: &Case) -> &'static [u8] {
+    match case.params.width {
+        1 => include_bytes!("../../spirv/structured_float.spv"),
+        2 => include_bytes!("../../spirv/structured_float2.spv"),
+        _ => include_bytes!("../../spirv/structured_float4.spv"),
+    }
+}

@@ -1,0 +1,52 @@
+//! `texture_load`: the nine 32x32 textures, read with `texelFetch` (bound as combined image
+//! samplers with a nearest sampler, which `texelFetch` ignores).
+
+use ash::vk;
+use perftest_cases::{Case, FormatSupport};
+
+use super::{FamilyResources, Input, Plan};
+use crate::context::Context;
+use crate::error::Result;
+use crate::resources::{create_family, create_sampler, Textures};
+
+/// The family's plan.
+pub(super) const PLAN: Plan = Plan {
+    label: "texture_load",
+    descriptor_type: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+    spirv: |_| include_bytes!("../../spirv/texture_load.spv"),
+    create,
+};
+
+struct LoadTextures {
+    textures: Textures,
+    nearest: vk::Sampler,
+}
+
+fn create(ctx: &mut Context, support: &[FormatSupport; 9]) -> Result<Box<dyn FamilyResources>> {
+    let empty = LoadTextures {
+        textures: Textures::default(),
+        nearest: vk::Sampler::null(),
+    };
+    create_family(ctx, empty, |r, ctx| {
+        r.textures.fill(ctx, support)?;
+        r.nearest = create_sampler(ctx, vk::Filter::NEAREST)?;
+        Ok(())
+    })
+}
+
+impl FamilyResources for LoadTextures {
+    fn input(&self, case: &Case) -> Option<Input> {
+        Some(Input::Image {
+            view: self.textures.view(case.params.format?)?,
+            sampler: self.nearest,
+        })
+    }
+
+    fn destroy(&mut self, ctx: &mut Context) {
+        // SAFETY: the caller saw the context idle; the sampler was created on this device
+        // (a null handle is ignored).
+        unsafe { ctx.device.destroy_sampler(self.nearest, None) };
+        self.nearest = vk::Sampler::null();
+        self.textures.destroy(ctx);
+    }
+}

@@ -1,0 +1,68 @@
+//! `typed_buffer`: nine texel-buffer views (one per format the device supports as a uniform
+//! texel buffer) of the 16 KB input buffer.
+
+use ash::vk;
+use perftest_cases::{Case, Format, FormatSupport};
+
+use super::{FamilyResources, Input, Plan};
+use crate::context::Context;
+use crate::error::{Result, VkResultExt};
+use crate::formats::vk_format;
+use crate::memory::Buffer;
+use crate::resources::{create_family, input_buffer, no_buffer};
+
+/// The family's plan.
+pub(super) const PLAN: Plan = Plan {
+    label: "typed_buffer",
+    descriptor_type: vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+    spirv: |_| include_bytes!("../../spirv/typed_buffer.spv"),
+    create,
+};
+
+struct TypedBuffers {
+    input: Buffer,
+    views: [vk::BufferView; 9],
+}
+
+fn create(ctx: &mut Context, support: &[FormatSupport; 9]) -> Result<Box<dyn FamilyResources>> {
+    let empty = TypedBuffers {
+        input: no_buffer(),
+        views: [vk::BufferView::null(); 9],
+    };
+    create_family(ctx, empty, |r, ctx| {
+        r.input = input_buffer(ctx, vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER)?;
+        for (i, format) in Format::ALL.into_iter().enumerate() {
+            if !support[i].uniform_texel_buffer {
+                continue;
+            }
+            let info = vk::BufferViewCreateInfo::default()
+                .buffer(r.input.buffer)
+                .format(vk_format(format))
+                .offset(0)
+                .range(1024 * u64::from(format.texel_bytes()));
+            // SAFETY: the buffer has UNIFORM_TEXEL_BUFFER usage and the format supports it.
+            r.views[i] =
+                unsafe { ctx.device.create_buffer_view(&info, None) }.call("vkCreateBufferView")?;
+        }
+        Ok(())
+    })
+}
+
+impl FamilyResources for TypedBuffers {
+    fn input(&self, case: &Case) -> Option<Input> {
+        let format = case.params.format?;
+        let i = Format::ALL.iter().position(|&f| f == format)?;
+        let view = self.views[i];
+        (view != vk::BufferView::null()).then_some(Input::TexelBuffer(view))
+    }
+
+    fn destroy(&mut self, ctx: &mut Context) {
+        for view in &mut self.views {
+            // SAFETY: the caller saw the context idle; the view was created on this device
+            // (null handles are ignored).
+            unsafe { ctx.device.destroy_buffer_view(*view, None) };
+            *view = vk::BufferView::null();
+        }
+        ctx.destroy_buffer(&mut self.input);
+    }
+}

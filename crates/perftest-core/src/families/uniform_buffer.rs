@@ -1,0 +1,14 @@
+//! `uniform_buffer`: the 16 KB input buffer as a uniform buffer of `vec4[1024]`.
+
+use ash::vk;
+
+use super::Plan;
+use crate::resources::single_buffer;
+
+/// The family's plan.
+pub(super) const PLAN: Plan = Plan {
+    label: "uniform_buffer",
+    descriptor_type: vk::DescriptorType::UNIFORM_BUFFER,
+    spirv: |_| include_bytes!("../../spirv/uniform_buffer.spv"),
+    create: |ctx, _| single_buffer(ctx, vk::BufferUsageFlags::UNIFORM_BUFFER),
+};
