@@ -76,7 +76,7 @@ impl Binding {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KernelId(usize);
 
-/// The suite on one device: resources filled, pipelines built on demand.
+/// The suite on one device: pipelines, and the resources of their families, built on demand.
 pub struct Bench {
     ctx: Context,
     resources: Resources,
@@ -86,7 +86,9 @@ pub struct Bench {
 }
 
 impl Bench {
-    /// Creates and uploads the suite's resources on `ctx`.
+    /// Checks the device's workgroup limits and creates the resources every case shares (the
+    /// verification output); each family's own resources are created when its first case is
+    /// prepared.
     pub fn new(mut ctx: Context) -> Result<Self> {
         let start = Instant::now();
         let limits = {
@@ -118,7 +120,7 @@ impl Bench {
         })
     }
 
-    /// Wall time [`Bench::new`] took to create and upload the resources.
+    /// Wall time [`Bench::new`] took to create the shared resources.
     pub fn setup_time(&self) -> Duration {
         self.setup_time
     }
