@@ -16,6 +16,9 @@ pub trait Family: Send + Sync {
     /// The family's stable word (`typed_buffer`): registry key, report field, shader name.
     fn label(&self) -> &'static str;
 
+    /// The family's name for people, plural (`Typed buffers`): report headings.
+    fn title(&self) -> &'static str;
+
     /// Every case of the family, in suite order.
     fn cases(&self) -> Vec<Case>;
 

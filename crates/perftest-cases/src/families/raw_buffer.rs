@@ -20,6 +20,10 @@ impl Family for RawBuffer {
         "raw_buffer"
     }
 
+    fn title(&self) -> &'static str {
+        "Raw buffers"
+    }
+
     fn cases(&self) -> Vec<Case> {
         let raw = [
             (1, false),

@@ -16,6 +16,10 @@ impl Family for StructuredBuffer {
         "structured_buffer"
     }
 
+    fn title(&self) -> &'static str {
+        "Structured buffers"
+    }
+
     fn cases(&self) -> Vec<Case> {
         [(1, "float"), (2, "float2"), (4, "float4")]
             .into_iter()

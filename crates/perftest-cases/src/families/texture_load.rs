@@ -16,6 +16,10 @@ impl Family for TextureLoad {
         "texture_load"
     }
 
+    fn title(&self) -> &'static str {
+        "Texture loads"
+    }
+
     fn cases(&self) -> Vec<Case> {
         Format::ALL
             .into_iter()

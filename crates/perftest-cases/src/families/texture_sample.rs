@@ -29,6 +29,10 @@ impl Family for TextureSample {
         "texture_sample"
     }
 
+    fn title(&self) -> &'static str {
+        "Texture samples"
+    }
+
     fn cases(&self) -> Vec<Case> {
         [
             (SampleFilter::Nearest, "nearest", 0),

@@ -17,6 +17,10 @@ impl Family for TypedBuffer {
         "typed_buffer"
     }
 
+    fn title(&self) -> &'static str {
+        "Typed buffers"
+    }
+
     fn cases(&self) -> Vec<Case> {
         Format::ALL
             .into_iter()

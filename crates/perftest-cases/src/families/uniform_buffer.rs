@@ -15,6 +15,10 @@ impl Family for UniformBuffer {
         "uniform_buffer"
     }
 
+    fn title(&self) -> &'static str {
+        "Uniform buffers"
+    }
+
     fn cases(&self) -> Vec<Case> {
         Case::per_pattern(
             FamilyRef(&UniformBuffer),

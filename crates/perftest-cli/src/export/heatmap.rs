@@ -69,14 +69,8 @@ pub(crate) struct FamilyGrid<'a> {
 impl FamilyGrid<'_> {
     /// The family's title (`Typed buffers (typed_buffer)`).
     pub(crate) fn title(&self) -> String {
-        let words = match self.family.as_str() {
-            "typed_buffer" => "Typed buffers",
-            "raw_buffer" => "Raw buffers",
-            "structured_buffer" => "Structured buffers",
-            "uniform_buffer" => "Uniform buffers",
-            "texture_load" => "Texture loads",
-            "texture_sample" => "Texture samples",
-            _ => return self.family.replace('_', " "),
+        let Some(words) = perftest_cases::families::family(&self.family).map(|f| f.title()) else {
+            return self.family.replace('_', " ");
         };
         format!("{words} ({})", self.family)
     }
