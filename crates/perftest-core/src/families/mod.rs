@@ -6,10 +6,11 @@
 //! itself is defined in `perftest_cases::families`).
 
 use ash::vk;
-use perftest_cases::{Case, FormatSupport};
+use perftest_cases::Case;
 
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::resources::Shared;
 
 mod raw_buffer;
 mod structured_buffer;
@@ -43,9 +44,9 @@ pub(crate) trait FamilyResources: Send + Sync {
     fn destroy(&mut self, ctx: &mut Context);
 }
 
-/// Creates and fills a family's resources on a device with the given format support.
-pub(crate) type CreateResources =
-    fn(&mut Context, &[FormatSupport; 9]) -> Result<Box<dyn FamilyResources>>;
+/// Creates and fills a family's resources, given what all families share (format support, the
+/// input buffer).
+pub(crate) type CreateResources = fn(&mut Context, &Shared<'_>) -> Result<Box<dyn FamilyResources>>;
 
 /// How a family's kernels are built and bound.
 pub(crate) struct Plan {
@@ -55,7 +56,7 @@ pub(crate) struct Plan {
     pub(crate) descriptor_type: vk::DescriptorType,
     /// The SPIR-V module a case runs.
     pub(crate) spirv: fn(&Case) -> &'static [u8],
-    /// Creates and fills the family's resources on a device with this format support.
+    /// Creates and fills the family's resources.
     pub(crate) create: CreateResources,
 }
 

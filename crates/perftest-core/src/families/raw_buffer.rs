@@ -10,5 +10,5 @@ pub(super) const PLAN: Plan = Plan {
     label: "raw_buffer",
     descriptor_type: vk::DescriptorType::STORAGE_BUFFER,
     spirv: |_| include_bytes!("../../spirv/raw_buffer.spv"),
-    create: |ctx, _| single_buffer(ctx, vk::BufferUsageFlags::STORAGE_BUFFER),
+    create: |_, shared| single_buffer(shared),
 };

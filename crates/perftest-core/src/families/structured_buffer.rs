@@ -12,7 +12,7 @@ pub(super) const PLAN: Plan = Plan {
     label: "structured_buffer",
     descriptor_type: vk::DescriptorType::STORAGE_BUFFER,
     spirv,
-    create: |ctx, _| single_buffer(ctx, vk::BufferUsageFlags::STORAGE_BUFFER),
+    create: |_, shared| single_buffer(shared),
 };
 
 fn spirv(case: &Case) -> &'static [u8] {

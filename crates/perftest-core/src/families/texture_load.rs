@@ -2,12 +2,12 @@
 //! samplers with a nearest sampler, which `texelFetch` ignores).
 
 use ash::vk;
-use perftest_cases::{Case, FormatSupport};
+use perftest_cases::Case;
 
 use super::{FamilyResources, Input, Plan};
 use crate::context::Context;
 use crate::error::Result;
-use crate::resources::{create_family, create_sampler, Textures};
+use crate::resources::{create_family, create_sampler, Shared, Textures};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
@@ -22,13 +22,13 @@ struct LoadTextures {
     nearest: vk::Sampler,
 }
 
-fn create(ctx: &mut Context, support: &[FormatSupport; 9]) -> Result<Box<dyn FamilyResources>> {
+fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResources>> {
     let empty = LoadTextures {
         textures: Textures::default(),
         nearest: vk::Sampler::null(),
     };
     create_family(ctx, empty, |r, ctx| {
-        r.textures.fill(ctx, support)?;
+        r.textures.fill(ctx, shared.support)?;
         r.nearest = create_sampler(ctx, vk::Filter::NEAREST)?;
         Ok(())
     })

@@ -3,12 +3,12 @@
 
 use ash::vk;
 use perftest_cases::families::texture_sample::filter;
-use perftest_cases::{Case, FormatSupport, SampleFilter};
+use perftest_cases::{Case, SampleFilter};
 
 use super::{FamilyResources, Input, Plan};
 use crate::context::Context;
 use crate::error::Result;
-use crate::resources::{create_family, create_sampler, Textures};
+use crate::resources::{create_family, create_sampler, Shared, Textures};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
@@ -24,14 +24,14 @@ struct SampleTextures {
     bilinear: vk::Sampler,
 }
 
-fn create(ctx: &mut Context, support: &[FormatSupport; 9]) -> Result<Box<dyn FamilyResources>> {
+fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResources>> {
     let empty = SampleTextures {
         textures: Textures::default(),
         nearest: vk::Sampler::null(),
         bilinear: vk::Sampler::null(),
     };
     create_family(ctx, empty, |r, ctx| {
-        r.textures.fill(ctx, support)?;
+        r.textures.fill(ctx, shared.support)?;
         r.nearest = create_sampler(ctx, vk::Filter::NEAREST)?;
         r.bilinear = create_sampler(ctx, vk::Filter::LINEAR)?;
         Ok(())

@@ -1,15 +1,14 @@
 //! `typed_buffer`: nine texel-buffer views (one per format the device supports as a uniform
-//! texel buffer) of the 16 KB input buffer.
+//! texel buffer) of the shared 16 KB input buffer.
 
 use ash::vk;
-use perftest_cases::{Case, Format, FormatSupport};
+use perftest_cases::{Case, Format};
 
 use super::{FamilyResources, Input, Plan};
 use crate::context::Context;
 use crate::error::{Result, VkResultExt};
 use crate::formats::vk_format;
-use crate::memory::Buffer;
-use crate::resources::{create_family, input_buffer, no_buffer};
+use crate::resources::{create_family, Shared};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
@@ -20,23 +19,20 @@ pub(super) const PLAN: Plan = Plan {
 };
 
 struct TypedBuffers {
-    input: Buffer,
     views: [vk::BufferView; 9],
 }
 
-fn create(ctx: &mut Context, support: &[FormatSupport; 9]) -> Result<Box<dyn FamilyResources>> {
+fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResources>> {
     let empty = TypedBuffers {
-        input: no_buffer(),
         views: [vk::BufferView::null(); 9],
     };
     create_family(ctx, empty, |r, ctx| {
-        r.input = input_buffer(ctx, vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER)?;
         for (i, format) in Format::ALL.into_iter().enumerate() {
-            if !support[i].uniform_texel_buffer {
+            if !shared.support[i].uniform_texel_buffer {
                 continue;
             }
             let info = vk::BufferViewCreateInfo::default()
-                .buffer(r.input.buffer)
+                .buffer(shared.input)
                 .format(vk_format(format))
                 .offset(0)
                 .range(1024 * u64::from(format.texel_bytes()));
@@ -63,6 +59,5 @@ impl FamilyResources for TypedBuffers {
             unsafe { ctx.device.destroy_buffer_view(*view, None) };
             *view = vk::BufferView::null();
         }
-        ctx.destroy_buffer(&mut self.input);
     }
 }

@@ -10,5 +10,5 @@ pub(super) const PLAN: Plan = Plan {
     label: "uniform_buffer",
     descriptor_type: vk::DescriptorType::UNIFORM_BUFFER,
     spirv: |_| include_bytes!("../../spirv/uniform_buffer.spv"),
-    create: |ctx, _| single_buffer(ctx, vk::BufferUsageFlags::UNIFORM_BUFFER),
+    create: |_, shared| single_buffer(shared),
 };
