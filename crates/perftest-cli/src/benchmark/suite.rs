@@ -83,8 +83,10 @@ pub fn run_timing(
 ) -> (Report, RunEnd, PhaseTimes) {
     bench.set_capture_internal_representations(options.dump_shaders.is_some());
     let (mut report, end, phases) = run_phases(bench, cases, options, verify_first, stop, progress);
+    let by_id: std::collections::HashMap<&str, &Case> =
+        cases.iter().map(|c| (c.id.as_str(), c)).collect();
     for result in &mut report.cases {
-        if let Some(case) = cases.iter().find(|c| c.id == result.id) {
+        if let Some(case) = by_id.get(result.id.as_str()) {
             result.shader_stats = report_stats(bench.pipeline_executables_of(case));
         }
     }

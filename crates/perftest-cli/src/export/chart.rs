@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::heatmap::{FamilyGrid, FONT_PX, ROW_H};
-use super::markup::{escape, px, text_width};
+use super::markup::{escape, px, svg_open, text_width};
 use crate::compare::Comparison;
 
 /// Width of the bar area.
@@ -50,14 +50,7 @@ pub(crate) fn relative_bars(
         1.0
     };
     let mut out = String::new();
-    writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" role="img">"#,
-        px(width),
-        px(height),
-        px(width),
-        px(height)
-    )?;
+    svg_open(&mut out, width, height)?;
     writeln!(
         out,
         r#"<text x="0" y="16" class="t">x: relative to the baseline <tspan class="s">(dashed line: 1x; higher is faster)</tspan></text>"#
@@ -133,14 +126,7 @@ pub(crate) fn change_bars(comparison: &Comparison) -> Result<String, std::fmt::E
         .fold(1.0, |m: f64, p| m.max(p.abs()));
     let centre = label_w + VALUE_W + half;
     let mut out = String::new();
-    writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" role="img">"#,
-        px(width),
-        px(height),
-        px(width),
-        px(height)
-    )?;
+    svg_open(&mut out, width, height)?;
     writeln!(
         out,
         r#"<text x="{}" y="16" class="v">change of throughput, B vs A (scale: ±{scale:.2}%)</text>"#,

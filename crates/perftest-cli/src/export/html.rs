@@ -10,7 +10,7 @@ use super::heatmap::{
     family_grids, heatmap_size, label_width, write_heatmap, write_legend, FamilyGrid, CHART_CSS,
     LEGEND_SIZE,
 };
-use super::markup::{escape, px};
+use super::markup::{escape, svg_open};
 use super::{ExportError, Exporter};
 use crate::report::{CaseStatus, Report};
 
@@ -168,12 +168,7 @@ fn write_family(
     writeln!(out, "<h2>{}</h2>", escape(&grid.title()))?;
     writeln!(out, r#"<div class="charts">"#)?;
     let (w, h) = heatmap_size(grid, label_w);
-    writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img">"#,
-        w = px(w),
-        h = px(h)
-    )?;
+    svg_open(out, w, h)?;
     write_heatmap(out, grid, "Gload/s by pattern", (0.0, 0.0), label_w)?;
     writeln!(out, "</svg>")?;
     out.push_str(&relative_bars(grid, scale_max)?);
@@ -298,12 +293,7 @@ impl Exporter for HtmlExporter {
         page_start(&mut out, &format!("perftest: {}", report.device.name))?;
         write_header(&mut out, report)?;
         let (w, h) = LEGEND_SIZE;
-        writeln!(
-            out,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img">"#,
-            w = px(w),
-            h = px(h)
-        )?;
+        svg_open(&mut out, w, h)?;
         write_legend(&mut out, 0.0, 0.0)?;
         writeln!(out, "</svg>")?;
         for (number, grid) in grids.iter().enumerate() {

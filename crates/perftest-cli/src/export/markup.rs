@@ -34,6 +34,16 @@ pub(crate) fn gload(value: f64) -> String {
     }
 }
 
+/// Writes the opening tag of an SVG image `width` x `height` pixels (one line).
+pub(crate) fn svg_open(out: &mut String, width: f64, height: f64) -> std::fmt::Result {
+    use std::fmt::Write;
+    let (w, h) = (px(width), px(height));
+    writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img">"#
+    )
+}
+
 /// A coordinate or length for SVG attributes: at most one decimal, never NaN or infinite.
 pub(crate) fn px(value: f64) -> String {
     if value.is_finite() {

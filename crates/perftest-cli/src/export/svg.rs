@@ -6,7 +6,7 @@ use super::columns;
 use super::heatmap::{
     family_grids, heatmap_size, label_width, write_heatmap, write_legend, CHART_CSS, LEGEND_SIZE,
 };
-use super::markup::{escape, px, text_width};
+use super::markup::{escape, px, svg_open, text_width};
 use super::{ExportError, Exporter};
 use crate::report::Report;
 
@@ -54,12 +54,7 @@ impl Exporter for SvgExporter {
         let (total_w, total_h) = (width + 2.0 * MARGIN, height + 2.0 * MARGIN);
 
         let mut out = String::new();
-        writeln!(
-            out,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#,
-            w = px(total_w),
-            h = px(total_h)
-        )?;
+        svg_open(&mut out, total_w, total_h)?;
         writeln!(out, "<style>\n{CHART_CSS}</style>")?;
         writeln!(
             out,
