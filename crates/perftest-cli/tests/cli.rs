@@ -490,16 +490,17 @@ fn missing_driver_is_a_runtime_failure() {
     }
 }
 
-/// Arguments under which the first submission cannot finish in time: one workgroup of
-/// software-sampled bilinear RGBA32F (65,536 samples, milliseconds on lavapipe) against a
-/// 1 ms fence timeout.
+/// Arguments under which a submission cannot finish in time, however fast the CPU: the clock
+/// warm-up submits `--samples` (256) dispatches of at least one workgroup of software-sampled
+/// bilinear RGBA32F each (65,536 samples per workgroup, about 0.5 ms on a fast core), while the
+/// fence timeout is 1 ms.
 const HANGS: [&str; 9] = [
     "--fence-timeout-ms",
     "1",
     "--target-ms",
     "0.5",
     "--samples",
-    "1",
+    "256",
     "--no-verify",
     "--filter",
     "tex.sample.bilinear.rgba32f.random",
