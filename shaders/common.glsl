@@ -21,6 +21,12 @@ layout(push_constant) uniform Params {
     uint writeIndex;
     // Byte offset of the first raw load (4 for the "unaligned" raw cases).
     uint readStartAddress;
+#ifdef FAMILY_WORDS
+    // A runtime index (descriptor slot, region) chosen uniformly; 0 unless the family sets it.
+    uint index;
+    // The family's four words (e.g. a buffer device address: low word, high word).
+    uvec4 family;
+#endif
 } params;
 
 layout(set = 0, binding = 1) writeonly buffer Output {

@@ -1,9 +1,9 @@
 //! One benchmark case: what it reads and how.
 
-use crate::family::FamilyRef;
+use crate::family::{FamilyRef, Work};
 use crate::format::Format;
 use crate::suite::Suite;
-use crate::support::FormatFeature;
+use crate::support::DeviceNeed;
 
 /// How the threads of a workgroup pick their addresses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -12,8 +12,15 @@ pub enum Pattern {
     Uniform,
     /// Neighbouring threads read neighbouring elements (`htid = localIndex`).
     Linear,
-    /// Threads start at a hashed offset (`htid = (localIndex * 0x3504f333) & 0xf`).
+    /// Threads start at a hashed offset (`htid = (localIndex * 0x3504f333) & 0xf`); over a
+    /// large working set (modern suite), every load goes to a hashed element of the whole set.
     Random,
+    /// Modern suite: every lane of a 32-lane wave reads the same hashed element.
+    WaveUniform,
+    /// Modern suite: a 32-lane wave reads a contiguous block of 32 elements at a hashed place.
+    WaveCoherent,
+    /// Modern suite: one element per 64-byte line.
+    Sparse,
 }
 
 impl Pattern {
@@ -26,6 +33,9 @@ impl Pattern {
             Pattern::Uniform => "uniform",
             Pattern::Linear => "linear",
             Pattern::Random => "random",
+            Pattern::WaveUniform => "wave-uniform",
+            Pattern::WaveCoherent => "wave-coherent",
+            Pattern::Sparse => "sparse",
         }
     }
 
@@ -35,6 +45,9 @@ impl Pattern {
             Pattern::Uniform => 0,
             Pattern::Linear => 1,
             Pattern::Random => 2,
+            Pattern::WaveUniform => 3,
+            Pattern::WaveCoherent => 4,
+            Pattern::Sparse => 5,
         }
     }
 }
@@ -59,6 +72,10 @@ pub struct Params {
     pub width: u32,
     /// The family's own switch (e.g. unaligned start, sampler filter); 0 when unused.
     pub variant: u32,
+    /// Bytes of the working set the case touches, for families that vary it; 0 when unused.
+    pub working_set: u64,
+    /// The family's own count (textures per wave, slots, bins...); 0 when unused.
+    pub count: u32,
 }
 
 /// One benchmark case of a suite.
@@ -113,8 +130,13 @@ impl Case {
         self.family.workgroup_size()
     }
 
-    /// The format features this case needs, with the format that needs them.
-    pub fn required_features(&self) -> Vec<(Format, FormatFeature)> {
-        self.family.required_features(self)
+    /// What this case needs from the device beyond the basics.
+    pub fn needs(&self) -> Vec<DeviceNeed> {
+        self.family.needs(self)
+    }
+
+    /// What one thread of this case does (unit and count).
+    pub fn work(&self) -> Work {
+        self.family.work(self)
     }
 }

@@ -2,9 +2,9 @@
 //! implements, and [`FamilyRef`], the handle a [`Case`] keeps to its family.
 
 use crate::case::Case;
-use crate::format::Format;
-use crate::reference::{KernelParams, ReferenceSum};
-use crate::support::FormatFeature;
+use crate::check::{check_sums, Readback, VerifyOutcome};
+use crate::reference::{KernelParams, ReferenceSum, Tolerance};
+use crate::support::DeviceNeed;
 
 /// One resource family: its cases, their parameters, what they need and what they compute.
 ///
@@ -33,24 +33,82 @@ pub trait Family: Send + Sync {
         256
     }
 
-    /// Bytes one load of `case` reads.
+    /// Bytes one operation (load, store or atomic) of `case` moves.
     fn bytes_per_load(&self, case: &Case) -> u32;
 
-    /// The format features `case` needs, with the format that needs them (default: none).
-    fn required_features(&self, _case: &Case) -> Vec<(Format, FormatFeature)> {
+    /// What one thread of `case` does: the unit and how many of it (default: 256 loads).
+    fn work(&self, _case: &Case) -> Work {
+        Work {
+            unit: Unit::Load,
+            per_thread: 256,
+        }
+    }
+
+    /// What `case` needs from the device beyond the basics (format features, descriptor
+    /// indexing, device addresses, limits); default: nothing.
+    fn needs(&self, _case: &Case) -> Vec<DeviceNeed> {
         Vec::new()
+    }
+
+    /// The family's own specialization constants 5, 6 and 7 for `case` (default zeros; see
+    /// `shaders/common.glsl`).
+    fn constants(&self, _case: &Case) -> [u32; 3] {
+        [0; 3]
     }
 
     /// The runtime values (push constants) the kernel of `case` reads.
     fn kernel_params(&self, _case: &Case) -> KernelParams {
-        KernelParams {
-            elements_mask: 0,
-            read_start_address: 0,
+        KernelParams::default()
+    }
+
+    /// The CPU model: what the thread at `local` of `case` must write in verification mode
+    /// (used by the default [`Family::verify`]). Default: NaN in every lane, which nothing
+    /// matches, so a family that checks its results another way must override
+    /// [`Family::verify`].
+    fn reference(&self, _case: &Case, _params: KernelParams, _local: [u32; 2]) -> ReferenceSum {
+        ReferenceSum {
+            sum: [f32::NAN; 4],
+            abs_sum: [0.0; 4],
         }
     }
 
-    /// The CPU model: what the thread at `local` of `case` must write in verification mode.
-    fn reference(&self, case: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum;
+    /// Checks what a verification dispatch of `case` left behind against the CPU model.
+    /// Default: every thread's four-lane sum against [`Family::reference`], within
+    /// [`Tolerance::DEFAULT`].
+    fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
+        check_sums(case, &readback.sums, Tolerance::DEFAULT)
+    }
+}
+
+/// The unit of work a case counts (the report's "loads" column counts these).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// A load or a texture sample.
+    Load,
+    /// A store.
+    Store,
+    /// An atomic operation.
+    Atomic,
+}
+
+impl Unit {
+    /// The word reports use (`load`, `store`, `atomic`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Load => "load",
+            Unit::Store => "store",
+            Unit::Atomic => "atomic",
+        }
+    }
+}
+
+/// What one thread of a case does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Work {
+    /// What is counted.
+    pub unit: Unit,
+    /// How many units one thread performs.
+    pub per_thread: u32,
 }
 
 /// A case's handle to its family: compares, hashes and prints as the family's label.

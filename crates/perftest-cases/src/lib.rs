@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 mod case;
+mod check;
 mod data;
 pub mod families;
 mod family;
@@ -24,9 +25,13 @@ mod suite;
 mod support;
 
 pub use case::{Case, Params, Pattern, SampleFilter};
+pub use check::{
+    check_sums, check_words, thread_at, verify, Readback, VerifyOutcome, VERIFY_GROUPS,
+    VERIFY_THREADS,
+};
 pub use data::{input_bytes, texture_bytes, INPUT_BYTES, TEXTURE_SIZE};
 pub use families::{all_cases, cases_in, family, FAMILIES};
-pub use family::{Family, FamilyRef};
+pub use family::{Family, FamilyRef, Unit, Work};
 pub use format::{half_to_f32, ChannelKind, Format};
 pub use matrix::{
     find_case, original_cases, quick_cases, select_cases, SelectError, BASELINE_CASE_ID,
@@ -36,4 +41,7 @@ pub use reference::{
     reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,
 };
 pub use suite::{parse_suites, Suite, SuiteError};
-pub use support::{support, vk_format_name, FormatFeature, FormatSupport, Support};
+pub use support::{
+    support, vk_format_name, DeviceCaps, DeviceNeed, FormatFeature, FormatSupport, Support,
+    WORKING_SET_SHARE,
+};

@@ -17,13 +17,16 @@ pub const THREADS_PER_GROUP: u32 = 256;
 pub const LOADS_PER_THREAD: u32 = 256;
 
 /// The runtime values a kernel reads from push constants, which the model needs too.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KernelParams {
     /// OR-ed into every address; 0 in every real run (it only hides the address from the
     /// compiler).
     pub elements_mask: u32,
     /// Byte offset of the first raw load: 0, or 4 for the "unaligned" raw cases.
     pub read_start_address: u32,
+    /// A runtime index the compiler must not see (a descriptor slot or region chosen
+    /// uniformly); 0 for families that do not use it.
+    pub index: u32,
 }
 
 impl KernelParams {
@@ -136,10 +139,11 @@ pub(crate) fn buffer_sum(
 ) -> ReferenceSum {
     let mut acc = Accumulator::new();
     let local_index = local[0]; // buffers use a 256x1 workgroup
+                                // As `bufferStart()` in `shaders/common.glsl`: patterns other than these start at 0.
     let htid = match case.pattern {
-        Pattern::Uniform => 0,
         Pattern::Linear => local_index,
         Pattern::Random => hash(local_index) & 0xf,
+        _ => 0,
     };
     for i in 0..LOADS_PER_THREAD {
         let elem = (htid + i) | params.elements_mask;
@@ -159,10 +163,11 @@ pub(crate) fn texture_sum(
 ) -> ReferenceSum {
     let mut acc = Accumulator::new();
     let mask = params.elements_mask;
+    // As `textureStart()` in `shaders/common.glsl`.
     let htid = local.map(|l| match case.pattern {
-        Pattern::Uniform => 0,
         Pattern::Linear => l,
         Pattern::Random => hash(l) & 0x4,
+        _ => 0,
     });
     let texels = texture_bytes(format.texel_bytes());
     for y in 0..16 {

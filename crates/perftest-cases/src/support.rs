@@ -1,4 +1,4 @@
-//! Whether a device can run a case: a pure decision over plain format-feature data.
+//! Whether a device can run a case: a pure decision over plain data about the device.
 
 use crate::case::Case;
 use crate::format::Format;
@@ -20,7 +20,7 @@ pub struct FormatSupport {
 pub enum Support {
     /// The case can run.
     Supported,
-    /// The case cannot run; the reason names the missing feature and format.
+    /// The case cannot run; the reason names the missing feature, limit or format.
     Skipped(String),
 }
 
@@ -57,19 +57,124 @@ impl FormatFeature {
     }
 }
 
-/// Decides whether `case` can run, given `lookup(format)` for the device's formats: the first
-/// missing required feature names the reason.
-pub fn support(case: &Case, lookup: impl Fn(Format) -> FormatSupport) -> Support {
-    match case
-        .required_features()
-        .into_iter()
-        .find(|&(format, feature)| !feature.in_support(lookup(format)))
-    {
-        Some((format, feature)) => Support::Skipped(format!(
-            "{} does not support {}",
-            vk_format_name(format),
-            feature.vk_name()
-        )),
+/// What a device offers that some cases need: plain data, read once from the device (or
+/// written by hand in tests), so that every skip decision is a pure function of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeviceCaps {
+    /// Support of the nine formats, in [`Format::ALL`] order.
+    pub formats: [FormatSupport; 9],
+    /// `shaderSampledImageArrayNonUniformIndexing` is enabled.
+    pub sampled_image_non_uniform: bool,
+    /// `shaderStorageBufferArrayNonUniformIndexing` is enabled.
+    pub storage_buffer_non_uniform: bool,
+    /// `bufferDeviceAddress` is enabled.
+    pub buffer_device_address: bool,
+    /// `shaderInt64` is enabled.
+    pub shader_int64: bool,
+    /// `shaderBufferInt64Atomics` is enabled.
+    pub int64_atomics: bool,
+    /// Subgroup ballot operations work in compute shaders (`VK_SUBGROUP_FEATURE_BALLOT_BIT`
+    /// with the compute stage).
+    pub subgroup_ballot: bool,
+    /// `maxStorageBufferRange`, in bytes.
+    pub max_storage_buffer_range: u64,
+    /// Size of the largest device-local memory heap, in bytes.
+    pub device_local_bytes: u64,
+}
+
+impl DeviceCaps {
+    /// Whether `format` has `feature` on this device.
+    pub fn format_has(&self, format: Format, feature: FormatFeature) -> bool {
+        let i = Format::ALL.iter().position(|&f| f == format).unwrap_or(0);
+        feature.in_support(self.formats[i])
+    }
+}
+
+/// Something a case needs from the device beyond what every case needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeviceNeed {
+    /// A format feature for a format.
+    Format(Format, FormatFeature),
+    /// Non-uniform indexing of sampled-image arrays.
+    SampledImageNonUniform,
+    /// Non-uniform indexing of storage-buffer arrays.
+    StorageBufferNonUniform,
+    /// Buffer device addresses (with `shaderInt64`, which the kernels' address math uses).
+    BufferDeviceAddress,
+    /// 64-bit integers in shaders.
+    ShaderInt64,
+    /// 64-bit atomics on storage buffers.
+    Int64Atomics,
+    /// Subgroup ballot operations in compute shaders.
+    SubgroupBallot,
+    /// One storage-buffer binding of this many bytes.
+    StorageBufferRange(u64),
+    /// A working set of this many bytes in device-local memory.
+    DeviceMemory(u64),
+}
+
+/// The largest share of the largest device-local heap one working set may take: a quarter, so
+/// that the modern suite's largest set (256 MB) runs on a device with 1 GB.
+pub const WORKING_SET_SHARE: u64 = 4;
+
+impl DeviceNeed {
+    /// `None` when `caps` satisfies the need, else the reason the case is skipped.
+    pub fn missing(self, caps: &DeviceCaps) -> Option<String> {
+        let feature = |have: bool, name: &str| (!have).then(|| format!("the device lacks {name}"));
+        match self {
+            DeviceNeed::Format(format, feature) => (!caps.format_has(format, feature)).then(|| {
+                format!(
+                    "{} does not support {}",
+                    vk_format_name(format),
+                    feature.vk_name()
+                )
+            }),
+            DeviceNeed::SampledImageNonUniform => feature(
+                caps.sampled_image_non_uniform,
+                "shaderSampledImageArrayNonUniformIndexing",
+            ),
+            DeviceNeed::StorageBufferNonUniform => feature(
+                caps.storage_buffer_non_uniform,
+                "shaderStorageBufferArrayNonUniformIndexing",
+            ),
+            DeviceNeed::BufferDeviceAddress => {
+                feature(caps.buffer_device_address, "bufferDeviceAddress")
+                    .or_else(|| feature(caps.shader_int64, "shaderInt64"))
+            }
+            DeviceNeed::ShaderInt64 => feature(caps.shader_int64, "shaderInt64"),
+            DeviceNeed::Int64Atomics => feature(caps.int64_atomics, "shaderBufferInt64Atomics")
+                .or_else(|| feature(caps.shader_int64, "shaderInt64")),
+            DeviceNeed::SubgroupBallot => {
+                feature(caps.subgroup_ballot, "subgroup ballot in compute shaders")
+            }
+            DeviceNeed::StorageBufferRange(bytes) => {
+                (bytes > caps.max_storage_buffer_range).then(|| {
+                    format!(
+                        "maxStorageBufferRange is {} bytes; the case binds {bytes}",
+                        caps.max_storage_buffer_range
+                    )
+                })
+            }
+            DeviceNeed::DeviceMemory(bytes) => {
+                (bytes.saturating_mul(WORKING_SET_SHARE) > caps.device_local_bytes).then(|| {
+                    format!(
+                        "a {} MB working set needs a device-local heap of at least {} MB; \
+                         the largest has {} MB",
+                        bytes >> 20,
+                        bytes.saturating_mul(WORKING_SET_SHARE) >> 20,
+                        caps.device_local_bytes >> 20
+                    )
+                })
+            }
+        }
+    }
+}
+
+/// Decides whether `case` can run on a device with `caps`: the first missing need names the
+/// reason.
+pub fn support(case: &Case, caps: &DeviceCaps) -> Support {
+    match case.needs().into_iter().find_map(|need| need.missing(caps)) {
+        Some(reason) => Support::Skipped(reason),
         None => Support::Supported,
     }
 }
@@ -100,11 +205,18 @@ mod tests {
         linear_filter: true,
     };
 
+    fn caps(table: impl Fn(Format) -> FormatSupport) -> DeviceCaps {
+        DeviceCaps {
+            formats: Format::ALL.map(table),
+            ..DeviceCaps::default()
+        }
+    }
+
     #[test]
     fn everything_supported_runs_everything() {
         assert!(original_cases()
             .iter()
-            .all(|c| support(c, |_| ALL) == Support::Supported));
+            .all(|c| support(c, &caps(|_| ALL)) == Support::Supported));
     }
 
     #[test]
@@ -123,7 +235,7 @@ mod tests {
         };
         let skipped: Vec<(String, String)> = original_cases()
             .iter()
-            .filter_map(|c| match support(c, table) {
+            .filter_map(|c| match support(c, &caps(table)) {
                 Support::Skipped(why) => Some((c.id.clone(), why)),
                 Support::Supported => None,
             })
@@ -152,19 +264,22 @@ mod tests {
             cases
                 .iter()
                 .find(|c| c.id == id)
-                .map(|c| c.required_features())
+                .map(|c| c.needs())
                 .unwrap_or_default()
         };
         assert_eq!(get("raw.load4.linear"), vec![]);
         assert_eq!(
             get("typed.r8.uniform"),
-            vec![(Format::R8, FormatFeature::UniformTexelBuffer)]
+            vec![DeviceNeed::Format(
+                Format::R8,
+                FormatFeature::UniformTexelBuffer
+            )]
         );
         assert_eq!(
             get("tex.sample.bilinear.rg16f.random"),
             vec![
-                (Format::Rg16f, FormatFeature::SampledImage),
-                (Format::Rg16f, FormatFeature::SampledImageFilterLinear)
+                DeviceNeed::Format(Format::Rg16f, FormatFeature::SampledImage),
+                DeviceNeed::Format(Format::Rg16f, FormatFeature::SampledImageFilterLinear)
             ]
         );
     }
@@ -180,8 +295,62 @@ mod tests {
         };
         let n = original_cases()
             .iter()
-            .filter(|c| matches!(support(c, table), Support::Skipped(_)))
+            .filter(|c| matches!(support(c, &caps(table)), Support::Skipped(_)))
             .count();
         assert_eq!(n, 9); // load, nearest, bilinear x 3 patterns
+    }
+
+    #[test]
+    fn device_needs_name_what_is_missing() {
+        let full = DeviceCaps {
+            sampled_image_non_uniform: true,
+            storage_buffer_non_uniform: true,
+            buffer_device_address: true,
+            shader_int64: true,
+            int64_atomics: true,
+            subgroup_ballot: true,
+            max_storage_buffer_range: u64::from(u32::MAX),
+            device_local_bytes: 1 << 30,
+            ..caps(|_| ALL)
+        };
+        let needs = [
+            DeviceNeed::SampledImageNonUniform,
+            DeviceNeed::StorageBufferNonUniform,
+            DeviceNeed::BufferDeviceAddress,
+            DeviceNeed::ShaderInt64,
+            DeviceNeed::Int64Atomics,
+            DeviceNeed::SubgroupBallot,
+            DeviceNeed::StorageBufferRange(256 << 20),
+            DeviceNeed::DeviceMemory(256 << 20),
+        ];
+        assert!(needs.iter().all(|n| n.missing(&full).is_none()));
+        let none = DeviceCaps::default();
+        let reasons: Vec<String> = needs.iter().filter_map(|n| n.missing(&none)).collect();
+        assert_eq!(reasons.len(), needs.len());
+        assert!(reasons[0].contains("shaderSampledImageArrayNonUniformIndexing"));
+        assert!(reasons[2].contains("bufferDeviceAddress"));
+        assert!(reasons[4].contains("shaderBufferInt64Atomics"));
+        assert!(reasons[6].contains("maxStorageBufferRange"));
+        // Device addresses also need shaderInt64 (the kernels add 64-bit offsets).
+        let no_int64 = DeviceCaps {
+            shader_int64: false,
+            ..full
+        };
+        assert!(DeviceNeed::BufferDeviceAddress
+            .missing(&no_int64)
+            .is_some_and(|r| r.contains("shaderInt64")));
+        // A working set may take a quarter of the largest device-local heap: 256 MB fits 1 GB,
+        // 512 MB does not, and a 128 MB storage range limit refuses a 256 MB binding.
+        assert!(DeviceNeed::DeviceMemory(512 << 20).missing(&full).is_some());
+        let small_range = DeviceCaps {
+            max_storage_buffer_range: 128 << 20,
+            ..full
+        };
+        assert!(DeviceNeed::StorageBufferRange(256 << 20)
+            .missing(&small_range)
+            .is_some());
+        assert!(DeviceNeed::StorageBufferRange(128 << 20)
+            .missing(&small_range)
+            .is_none());
     }
 }

@@ -32,7 +32,8 @@ pub struct Derived {
     pub summary: Summary,
     /// Median nanoseconds per workgroup.
     pub ns_per_group: f64,
-    /// Loads per second: `groups * 65536 / median`.
+    /// Loads (or the case's unit: stores, atomics) per second: `groups * 65536 / median`, or
+    /// the case's own `ops_per_group` instead of 65536.
     pub loads_per_s: Option<f64>,
     /// Bytes loaded per second: `loads_per_s * bytes_per_load`.
     pub bytes_per_s: Option<f64>,
@@ -71,8 +72,8 @@ impl Derived {
         let summary = Summary::of(&measurement.samples_ns)?;
         let groups = measurement.groups as f64;
         let ns_per_group = summary.median / groups;
-        let loads_per_s =
-            finite_positive(groups * LOADS_PER_GROUP as f64 / (summary.median * 1e-9));
+        let per_group = case.ops_per_group.unwrap_or(LOADS_PER_GROUP) as f64;
+        let loads_per_s = finite_positive(groups * per_group / (summary.median * 1e-9));
         let bytes_per_s = loads_per_s
             .map(|l| l * f64::from(case.bytes_per_load))
             .and_then(finite_positive);

@@ -4,16 +4,19 @@
 use std::time::{Duration, Instant};
 
 use ash::vk;
-use perftest_cases::{support, Case, KernelParams, Support, THREADS_PER_GROUP};
+use gpu_allocator::MemoryLocation;
+use perftest_cases::{
+    support, Case, KernelParams, Readback, Support, THREADS_PER_GROUP, VERIFY_GROUPS,
+    VERIFY_THREADS,
+};
 
 use crate::barriers::memory_barrier;
 use crate::context::{Context, MAX_QUERIES};
 use crate::error::{Error, Result, VkResultExt};
 use crate::executables::PipelineExecutable;
-use crate::formats::index;
 use crate::kernels::{Kernel, PipelineBuilder, PushConstants};
 use crate::pipeline_cache::{PipelineCacheSource, ProbeCache};
-use crate::resources::{Resources, VERIFY_GROUPS, VERIFY_THREADS};
+use crate::resources::Resources;
 use crate::timing::elapsed;
 
 /// Most dispatches one [`Bench::time`] call may record (two timestamps each).
@@ -24,24 +27,26 @@ struct Binding {
     pipeline: vk::Pipeline,
     layout: vk::PipelineLayout,
     set: vk::DescriptorSet,
-    push: [u8; 16],
+    push: Vec<u8>,
 }
 
 impl Binding {
     /// The binding of `kernel` with the store path at `write_index` (`u32::MAX`: never store).
     fn new(kernel: &Kernel, write_index: u32) -> Binding {
         let params = KernelParams::for_case(&kernel.case);
+        let (family, len) = kernel.push;
         let push = PushConstants {
             elements_mask: params.elements_mask,
             write_index,
             read_start_address: params.read_start_address,
-            pad: 0,
+            index: params.index,
+            family,
         };
         Binding {
             pipeline: kernel.pipeline,
             layout: kernel.layout,
             set: kernel.set,
-            push: push.bytes(),
+            push: push.bytes(len),
         }
     }
 
@@ -178,7 +183,7 @@ impl Bench {
 
     /// Whether this device can run `case`, and why not.
     pub fn support(&self, case: &Case) -> Support {
-        support(case, |f| self.resources.support[index(f)])
+        support(case, &self.ctx.caps)
     }
 
     /// Builds the pipeline of `case` (skipped cases give [`Error::Unsupported`]).
@@ -310,16 +315,33 @@ impl Bench {
     }
 
     /// Runs the case once with the store path enabled ([`VERIFY_GROUPS`] workgroups) and
-    /// returns every thread's four-lane sum, ordered by workgroup then local index.
-    pub fn verify(&mut self, id: KernelId) -> Result<Vec<[f32; 4]>> {
-        let binding = Binding::new(self.kernel(id)?, 0);
+    /// returns what it left behind: every thread's four output lanes, ordered by workgroup then
+    /// local index, and the family's result buffer (cleared to zero before the dispatch) where
+    /// it has one.
+    pub fn verify(&mut self, id: KernelId) -> Result<Readback> {
+        let kernel = self.kernel(id)?;
+        let binding = Binding::new(kernel, 0);
+        let written = self.resources.written(&kernel.case)?;
         let output = self.resources.output.buffer;
         let size = self.resources.output.size;
-        self.ctx.submit_and_wait(|device, cb| {
+        let mut readback = match written {
+            Some((_, bytes)) => Some(self.ctx.create_buffer(
+                "verification read-back",
+                bytes.max(4),
+                vk::BufferUsageFlags::TRANSFER_DST,
+                MemoryLocation::GpuToCpu,
+            )?),
+            None => None,
+        };
+        let copy = written.zip(readback.as_ref().map(|b| b.buffer));
+        let ran = self.ctx.submit_and_wait(|device, cb| {
             // SAFETY: recording state; every handle is alive and belongs to this device.
             unsafe {
                 // Poison the output (all-ones = NaN) so a thread that writes nothing fails.
                 device.cmd_fill_buffer(cb, output, 0, size, u32::MAX);
+                if let Some(((target, _), _)) = copy {
+                    device.cmd_fill_buffer(cb, target, 0, vk::WHOLE_SIZE, 0);
+                }
                 memory_barrier(
                     device,
                     cb,
@@ -329,22 +351,56 @@ impl Bench {
                     ),
                     (
                         vk::PipelineStageFlags::COMPUTE_SHADER,
-                        vk::AccessFlags::SHADER_WRITE,
+                        vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
                     ),
                 );
                 binding.record(device, cb);
                 device.cmd_dispatch(cb, VERIFY_GROUPS[0], VERIFY_GROUPS[1], VERIFY_GROUPS[2]);
+                if let Some(((target, bytes), dst)) = copy {
+                    memory_barrier(
+                        device,
+                        cb,
+                        (
+                            vk::PipelineStageFlags::COMPUTE_SHADER,
+                            vk::AccessFlags::SHADER_WRITE,
+                        ),
+                        (
+                            vk::PipelineStageFlags::TRANSFER,
+                            vk::AccessFlags::TRANSFER_READ,
+                        ),
+                    );
+                    let region = [vk::BufferCopy {
+                        src_offset: 0,
+                        dst_offset: 0,
+                        size: bytes,
+                    }];
+                    device.cmd_copy_buffer(cb, target, dst, &region);
+                }
                 memory_barrier(
                     device,
                     cb,
                     (
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
-                        vk::AccessFlags::SHADER_WRITE,
+                        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+                        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
                     ),
                     (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
                 );
             }
-        })?;
+        });
+        let written_bytes = match (&ran, &readback, written) {
+            (Ok(()), Some(b), Some((_, bytes))) => b
+                .allocation
+                .as_ref()
+                .and_then(|a| a.mapped_slice())
+                .map(|m| m[..(bytes as usize).min(m.len())].to_vec()),
+            _ => None,
+        };
+        if let Some(b) = readback.as_mut() {
+            if self.ctx.settle() {
+                self.ctx.destroy_buffer(b);
+            }
+        }
+        ran?;
         let bytes = self
             .resources
             .output
@@ -352,14 +408,18 @@ impl Bench {
             .as_ref()
             .and_then(|a| a.mapped_slice())
             .ok_or_else(|| Error::InvalidArgument("output memory is not host-visible".into()))?;
-        Ok(bytes
+        let sums = bytes
             .chunks_exact(16)
             .take(VERIFY_THREADS as usize)
             .map(|t| {
                 let f = |k: usize| f32::from_le_bytes([t[k], t[k + 1], t[k + 2], t[k + 3]]);
                 [f(0), f(4), f(8), f(12)]
             })
-            .collect())
+            .collect();
+        Ok(Readback {
+            sums,
+            written: written_bytes.unwrap_or_default(),
+        })
     }
 }
 

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+use perftest_cases::DeviceCaps;
 
+use crate::capabilities::{query_caps, Enables};
 use crate::error::{vk_error, Error, Result, VkResultExt};
 use crate::executables;
 use crate::instance::Instance;
@@ -42,6 +44,8 @@ pub struct Context {
     /// Functions of `VK_KHR_pipeline_executable_properties`, when perftest created the device
     /// with it enabled.
     pub(crate) executables: Option<ash::khr::pipeline_executable_properties::Device>,
+    /// What the device offers that some cases need (features enabled here, limits, memory).
+    pub(crate) caps: DeviceCaps,
 }
 
 impl Context {
@@ -63,24 +67,44 @@ impl Context {
         let extensions = [ash::khr::pipeline_executable_properties::NAME.as_ptr()];
         let mut feature = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
             .pipeline_executable_info(true);
-        let mut info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_info);
+        let enables = Enables::offered(
+            &ash_instance,
+            instance.api_version(),
+            target.physical_device,
+            target.api_version,
+        );
+        let mut v12 = enables.vulkan12_features();
+        let core = enables.core();
+        let mut info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_info)
+            .enabled_features(&core);
         if statistics {
             info = info
                 .enabled_extension_names(&extensions)
                 .push_next(&mut feature);
+        }
+        if enables.vulkan12 {
+            info = info.push_next(&mut v12);
         }
         // SAFETY: the physical device belongs to `instance`; `info` points at live locals.
         let device = unsafe { ash_instance.create_device(target.physical_device, &info, None) }
             .call("vkCreateDevice")?;
         // SAFETY: queue 0 of this family was requested above.
         let queue = unsafe { device.get_device_queue(target.summary.queue_family, 0) };
+        let caps = query_caps(
+            &ash_instance,
+            instance.api_version(),
+            target.physical_device,
+            target.api_version,
+            &enables,
+        );
         let mut context = Self::finish(
             ash_instance,
             Some(instance),
             target.clone(),
-            device,
-            true,
+            (device, true),
             queue,
+            caps,
         )?;
         if statistics {
             context.executables = Some(ash::khr::pipeline_executable_properties::Device::new(
@@ -123,16 +147,31 @@ impl Context {
                 target.summary.name
             )));
         }
-        Self::finish(instance.clone(), None, target, device.clone(), false, queue)
+        // Nothing optional is assumed enabled on an engine's device.
+        let caps = query_caps(
+            instance,
+            instance_api_version,
+            physical_device,
+            target.api_version,
+            &Enables::default(),
+        );
+        Self::finish(
+            instance.clone(),
+            None,
+            target,
+            (device.clone(), false),
+            queue,
+            caps,
+        )
     }
 
     fn finish(
         instance: ash::Instance,
         keepalive: Option<Arc<Instance>>,
         target: ComputeTarget,
-        device: ash::Device,
-        owns_device: bool,
+        (device, owns_device): (ash::Device, bool),
         queue: vk::Queue,
+        caps: DeviceCaps,
     ) -> Result<Self> {
         // Build step by step; on failure, undo what was made.
         let mut made = Partial {
@@ -145,7 +184,7 @@ impl Context {
             device: device.clone(),
             physical_device: target.physical_device,
             debug_settings: Default::default(),
-            buffer_device_address: false,
+            buffer_device_address: caps.buffer_device_address,
             allocation_sizes: Default::default(),
         })
         .map_err(|source| Error::Allocation {
@@ -198,7 +237,14 @@ impl Context {
             lost: false,
             fence_timeout: DEFAULT_FENCE_TIMEOUT,
             executables: None,
+            caps,
         })
+    }
+
+    /// What the device offers that some cases need: the optional features enabled on it, its
+    /// format support, limits and memory (the input of every skip decision).
+    pub fn caps(&self) -> &DeviceCaps {
+        &self.caps
     }
 
     /// The device and queue family this context runs on.

@@ -43,8 +43,3 @@ pub(crate) fn query_support(
         format_support(&props)
     })
 }
-
-/// Position of `format` in [`Format::ALL`].
-pub(crate) fn index(format: Format) -> usize {
-    Format::ALL.iter().position(|&f| f == format).unwrap_or(0)
-}

@@ -8,7 +8,7 @@ use perftest_cases::Case;
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
 use crate::executables::{self, PipelineExecutable};
-use crate::families::{plan_for, Input};
+use crate::families::{plan_for, Descriptors};
 use crate::resources::Resources;
 
 /// The SPIR-V module a case runs (compiled by `cargo xtask shaders` from its family's
@@ -18,41 +18,50 @@ pub fn spirv_for(case: &Case) -> &'static [u8] {
     plan_for(case).map_or(&[], |plan| (plan.spirv)(case))
 }
 
-/// Values of the kernels' specialization constants 0..=4 for `case`:
-/// LOCAL_X, LOCAL_Y, PATTERN, WIDTH, LOADS (the per-axis trip count for 2D loops).
-pub fn specialization(case: &Case) -> [u32; 5] {
+/// Values of the kernels' specialization constants 0..=7 for `case`:
+/// LOCAL_X, LOCAL_Y, PATTERN, WIDTH, LOADS (the per-axis trip count for 2D loops), then the
+/// family's own three (`perftest_cases::Family::constants`).
+pub fn specialization(case: &Case) -> [u32; 8] {
     let [x, y] = case.workgroup_size();
+    let [a, b, c] = case.family.constants(case);
     [
         x,
         y,
         case.pattern.spec_value(),
         case.components(),
         case.family.loop_trip(),
+        a,
+        b,
+        c,
     ]
 }
 
-/// Push constants shared by every kernel (see `shaders/common.glsl`).
-#[repr(C)]
+/// Push constants (see `shaders/common.glsl`): four shared words, then four the family fills
+/// (only for families whose plan declares 32 bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PushConstants {
     pub(crate) elements_mask: u32,
     pub(crate) write_index: u32,
     pub(crate) read_start_address: u32,
-    pub(crate) pad: u32,
+    pub(crate) index: u32,
+    pub(crate) family: [u32; 4],
 }
 
 impl PushConstants {
-    pub(crate) fn bytes(&self) -> [u8; 16] {
-        let mut out = [0u8; 16];
-        for (chunk, v) in out.chunks_exact_mut(4).zip([
+    /// The first `len` bytes (16 or 32) as the kernel reads them.
+    pub(crate) fn bytes(&self, len: u32) -> Vec<u8> {
+        let words = [
             self.elements_mask,
             self.write_index,
             self.read_start_address,
-            self.pad,
-        ]) {
-            chunk.copy_from_slice(&v.to_le_bytes());
-        }
-        out
+            self.index,
+        ]
+        .into_iter()
+        .chain(self.family);
+        words
+            .flat_map(u32::to_le_bytes)
+            .take(len as usize)
+            .collect()
     }
 }
 
@@ -65,6 +74,8 @@ pub(crate) struct Kernel {
     pool: vk::DescriptorPool,
     pub(crate) set: vk::DescriptorSet,
     module: vk::ShaderModule,
+    /// The family's push-constant words and the push-constant size the kernel declares.
+    pub(crate) push: ([u32; 4], u32),
     /// What the driver says about the compiled pipeline (empty without
     /// `VK_KHR_pipeline_executable_properties`).
     pub(crate) executables: Vec<PipelineExecutable>,
@@ -116,6 +127,7 @@ impl Kernel {
             pool: vk::DescriptorPool::null(),
             set: vk::DescriptorSet::null(),
             module: vk::ShaderModule::null(),
+            push: ([0; 4], 16),
         };
         match k.build(builder, resources) {
             Ok(()) => Ok(k),
@@ -130,19 +142,20 @@ impl Kernel {
         let device = &builder.device;
         let representations = builder.representations;
         let plan = plan_for(&self.case)?;
-        let input_type = plan.descriptor_type;
-        let bindings = [
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(0)
-                .descriptor_type(input_type)
-                .descriptor_count(1)
-                .stage_flags(vk::ShaderStageFlags::COMPUTE),
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(1)
-                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .descriptor_count(1)
-                .stage_flags(vk::ShaderStageFlags::COMPUTE),
-        ];
+        let binds = resources.bindings(&self.case)?;
+        self.push = (resources.push(&self.case)?, plan.push_bytes);
+        let bindings: Vec<vk::DescriptorSetLayoutBinding> = binds
+            .iter()
+            .map(|b| (b.binding, b.ty, b.descriptors.count()))
+            .chain([(1, vk::DescriptorType::STORAGE_BUFFER, 1)])
+            .map(|(binding, ty, count)| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(binding)
+                    .descriptor_type(ty)
+                    .descriptor_count(count)
+                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            })
+            .collect();
         let code = ash::util::read_spv(&mut Cursor::new((plan.spirv)(&self.case)))
             .map_err(|e| Error::InvalidArgument(format!("embedded SPIR-V is corrupt: {e}")))?;
         // SAFETY: valid device; every create info points at live locals.
@@ -156,7 +169,7 @@ impl Kernel {
             let push = [vk::PushConstantRange::default()
                 .stage_flags(vk::ShaderStageFlags::COMPUTE)
                 .offset(0)
-                .size(16)];
+                .size(plan.push_bytes)];
             let set_layouts = [self.set_layout];
             self.layout = device
                 .create_pipeline_layout(
@@ -170,7 +183,7 @@ impl Kernel {
                 .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
                 .call("vkCreateShaderModule")?;
             let values = specialization(&self.case);
-            let entries: Vec<vk::SpecializationMapEntry> = (0..5u32)
+            let entries: Vec<vk::SpecializationMapEntry> = (0..values.len() as u32)
                 .map(|i| vk::SpecializationMapEntry {
                     constant_id: i,
                     offset: 4 * i,
@@ -211,16 +224,13 @@ impl Kernel {
                 self.executables =
                     executables::read(loader, self.pipeline, representations).unwrap_or_default();
             }
-            let sizes = [
-                vk::DescriptorPoolSize {
-                    ty: input_type,
-                    descriptor_count: 1,
-                },
-                vk::DescriptorPoolSize {
-                    ty: vk::DescriptorType::STORAGE_BUFFER,
-                    descriptor_count: 1,
-                },
-            ];
+            let sizes: Vec<vk::DescriptorPoolSize> = bindings
+                .iter()
+                .map(|b| vk::DescriptorPoolSize {
+                    ty: b.descriptor_type,
+                    descriptor_count: b.descriptor_count,
+                })
+                .collect();
             self.pool = device
                 .create_descriptor_pool(
                     &vk::DescriptorPoolCreateInfo::default()
@@ -240,56 +250,36 @@ impl Kernel {
                 .copied()
                 .unwrap_or_default();
         }
-        self.write_descriptors(device, resources, input_type)
+        self.write_descriptors(device, resources, &binds)
     }
 
     fn write_descriptors(
         &self,
         device: &ash::Device,
         r: &Resources,
-        input_type: vk::DescriptorType,
+        binds: &[crate::families::Bind],
     ) -> Result<()> {
-        let whole = |buffer: vk::Buffer| {
-            [vk::DescriptorBufferInfo {
-                buffer,
-                offset: 0,
-                range: vk::WHOLE_SIZE,
-            }]
-        };
-        let output = whole(r.output.buffer);
-        let mut buffer = whole(vk::Buffer::null());
-        let mut texel = [vk::BufferView::null()];
-        let mut image = [vk::DescriptorImageInfo::default()];
-        let mut write = vk::WriteDescriptorSet::default()
+        let output = [vk::DescriptorBufferInfo {
+            buffer: r.output.buffer,
+            offset: 0,
+            range: vk::WHOLE_SIZE,
+        }];
+        let mut writes = vec![vk::WriteDescriptorSet::default()
             .dst_set(self.set)
-            .dst_binding(0)
-            .descriptor_type(input_type);
-        match r.input(&self.case)? {
-            Input::TexelBuffer(view) => {
-                texel[0] = view;
-                write = write.texel_buffer_view(&texel);
-            }
-            Input::Buffer(b) => {
-                buffer[0].buffer = b;
-                write = write.buffer_info(&buffer);
-            }
-            Input::Image { view, sampler } => {
-                image[0] = vk::DescriptorImageInfo {
-                    sampler,
-                    image_view: view,
-                    image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                };
-                write = write.image_info(&image);
-            }
-        }
-        let writes = [
-            write,
-            vk::WriteDescriptorSet::default()
+            .dst_binding(1)
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+            .buffer_info(&output)];
+        for bind in binds {
+            let write = vk::WriteDescriptorSet::default()
                 .dst_set(self.set)
-                .dst_binding(1)
-                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .buffer_info(&output),
-        ];
+                .dst_binding(bind.binding)
+                .descriptor_type(bind.ty);
+            writes.push(match &bind.descriptors {
+                Descriptors::Buffers(infos) => write.buffer_info(infos),
+                Descriptors::TexelBuffers(views) => write.texel_buffer_view(views),
+                Descriptors::Images(infos) => write.image_info(infos),
+            });
+        }
         // SAFETY: the set and every referenced resource are alive and match the layout.
         unsafe { device.update_descriptor_sets(&writes, &[]) };
         Ok(())

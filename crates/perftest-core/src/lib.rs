@@ -28,6 +28,7 @@
 
 mod barriers;
 mod bench;
+mod capabilities;
 mod context;
 mod error;
 mod executables;
@@ -45,7 +46,6 @@ pub mod sizing;
 mod targets;
 mod timing;
 mod validation;
-mod verification;
 
 pub use ash;
 pub use bench::{Bench, KernelId, MAX_DISPATCHES_PER_SUBMIT};
@@ -57,12 +57,12 @@ pub use executables::{
 pub use formats::{format_support, vk_format};
 pub use instance::{Instance, InstanceOptions};
 pub use kernels::{specialization, spirv_for};
+pub use perftest_cases::{Readback, VerifyOutcome, VERIFY_GROUPS, VERIFY_THREADS};
 pub use pipeline_cache::PipelineCacheSource;
 pub use probe::{
     CaseThroughput, LeftOut, LeftOutReason, ProbeReport, ProbeSettings, ProbeTimeline, Ranking,
     Span,
 };
-pub use resources::{VERIFY_GROUPS, VERIFY_THREADS};
 pub use selection::{listing, select, DeviceChoice, DeviceType, SelectionError, TargetSummary};
 pub use targets::{
     compute_targets, describe_target, first_family_per_device, timestamp_compute_families,
@@ -70,4 +70,3 @@ pub use targets::{
 };
 pub use timing::elapsed;
 pub use validation::{Severity, ValidationMessage};
-pub use verification::{check, Mismatch, VerifyOutcome};

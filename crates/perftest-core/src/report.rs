@@ -98,6 +98,18 @@ pub struct Settings {
     pub suites: Vec<String>,
 }
 
+/// Loads one workgroup of an original case performs: 256 threads x 256 loads (textures:
+/// 16x16 threads x 16x16 loads).
+pub const ORIGINAL_OPS_PER_GROUP: u64 = 256 * 256;
+
+fn load_unit() -> String {
+    "load".to_string()
+}
+
+fn is_load_unit(unit: &String) -> bool {
+    unit == "load"
+}
+
 /// What happened to one case.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CaseResult {
@@ -112,8 +124,14 @@ pub struct CaseResult {
     /// existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suite: Option<String>,
-    /// Bytes one load reads.
+    /// Bytes one load reads (one store or atomic moves, for those units).
     pub bytes_per_load: u32,
+    /// The unit the case counts (`load`, `store`, `atomic`); absent means `load`.
+    #[serde(default = "load_unit", skip_serializing_if = "is_load_unit")]
+    pub unit: String,
+    /// Units one workgroup performs, where not the original's 65,536 (256 threads x 256).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ops_per_group: Option<u64>,
     /// Measured, skipped or failed (serialized inline: `"status": "skipped", "reason": ...`).
     #[serde(flatten)]
     pub status: CaseStatus,
@@ -254,6 +272,11 @@ impl CaseResult {
             family: case.family.label().to_string(),
             suite: Some(case.suite.name().to_string()),
             bytes_per_load: case.bytes_per_load(),
+            unit: case.work().unit.name().to_string(),
+            ops_per_group: Some(
+                u64::from(perftest_cases::THREADS_PER_GROUP) * u64::from(case.work().per_thread),
+            )
+            .filter(|&n| n != ORIGINAL_OPS_PER_GROUP),
             status,
             measurement,
             shader_stats: Vec::new(),

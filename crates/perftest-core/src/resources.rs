@@ -6,26 +6,19 @@
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 use perftest_cases::{
-    input_bytes, texture_bytes, Case, Format, FormatSupport, INPUT_BYTES, TEXTURE_SIZE,
+    input_bytes, texture_bytes, Case, DeviceCaps, Format, FormatSupport, INPUT_BYTES, TEXTURE_SIZE,
+    VERIFY_THREADS,
 };
 
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
-use crate::families::{plan_for, FamilyResources, Input};
-use crate::formats::{query_support, vk_format};
+use crate::families::{plan_for, Bind, FamilyResources};
+use crate::formats::vk_format;
 use crate::memory::{Buffer, Image};
-
-/// Workgroups of a verification dispatch (`[x, y, z]`): 4 groups, so the group-index math in
-/// the store path is exercised along X and Z.
-pub const VERIFY_GROUPS: [u32; 3] = [2, 1, 2];
-
-/// Threads in a verification dispatch.
-pub const VERIFY_THREADS: u32 = 4 * 256;
 
 /// Everything the kernels bind: shared parts, and the resources of every family prepared so
 /// far.
 pub(crate) struct Resources {
-    pub(crate) support: [FormatSupport; 9],
     /// The 16 KB input buffer the buffer families read (typed views, storage and uniform
     /// bindings of one buffer, as in the original). Created first, before any other resource,
     /// so it lands where it always did: on the H200 `cbuffer{float4} load random` runs 12%
@@ -39,7 +32,6 @@ impl Resources {
     /// Reads the format support and creates the verification output buffer; no family's
     /// resources yet (see [`Resources::ensure`]).
     pub(crate) fn new(ctx: &mut Context) -> Result<Self> {
-        let support = query_support(&ctx.instance, ctx.target.physical_device);
         let input = input_buffer(ctx)?;
         let output = ctx.create_buffer(
             "verification output",
@@ -48,40 +40,66 @@ impl Resources {
             MemoryLocation::GpuToCpu,
         )?;
         Ok(Resources {
-            support,
             input,
             output,
             families: Vec::new(),
         })
     }
 
-    /// Creates the resources of `case`'s family unless they exist already.
+    /// Creates the resources of `case`'s family unless they exist already, then what `case`
+    /// alone needs.
     pub(crate) fn ensure(&mut self, ctx: &mut Context, case: &Case) -> Result<()> {
         let label = case.family.label();
-        if self.families.iter().any(|(l, _)| *l == label) {
-            return Ok(());
+        if !self.families.iter().any(|(l, _)| *l == label) {
+            let plan = plan_for(case)?;
+            let caps = ctx.caps;
+            let shared = Shared {
+                caps: &caps,
+                input: self.input.buffer,
+            };
+            let made = (plan.create)(ctx, &shared)?;
+            self.families.push((label, made));
         }
-        let plan = plan_for(case)?;
-        let shared = Shared {
-            support: &self.support,
-            input: self.input.buffer,
-        };
-        let made = (plan.create)(ctx, &shared)?;
-        self.families.push((label, made));
-        Ok(())
+        match self.families.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, family)) => family.prepare(ctx, case),
+            None => Ok(()),
+        }
     }
 
-    /// What binding 0 of `case`'s kernel reads (its family's resources must exist).
-    pub(crate) fn input(&self, case: &Case) -> Result<Input> {
+    /// The resources of `case`'s family (they must exist).
+    fn family(&self, case: &Case) -> Result<&dyn FamilyResources> {
         let label = case.family.label();
         self.families
             .iter()
             .find(|(l, _)| *l == label)
-            .and_then(|(_, r)| r.input(case))
+            .map(|(_, r)| r.as_ref())
             .ok_or_else(|| Error::Unsupported {
                 id: case.id.clone(),
                 reason: format!("the {label} resources for this case are not available"),
             })
+    }
+
+    /// The bindings of `case`'s kernel besides the verification output.
+    pub(crate) fn bindings(&self, case: &Case) -> Result<Vec<Bind>> {
+        self.family(case)?
+            .bindings(case)
+            .ok_or_else(|| Error::Unsupported {
+                id: case.id.clone(),
+                reason: format!(
+                    "the {} resources for this case are not available",
+                    case.family.label()
+                ),
+            })
+    }
+
+    /// The family words of `case`'s push constants.
+    pub(crate) fn push(&self, case: &Case) -> Result<[u32; 4]> {
+        Ok(self.family(case)?.push(case))
+    }
+
+    /// The buffer `case`'s kernel writes and the bytes verification reads back, if any.
+    pub(crate) fn written(&self, case: &Case) -> Result<Option<(vk::Buffer, u64)>> {
+        Ok(self.family(case)?.written(case))
     }
 
     /// Destroys everything; only call after `ctx.settle()` returned true.
@@ -113,11 +131,11 @@ pub(crate) fn create_family<R: FamilyResources + 'static>(
     }
 }
 
-/// What every family's resources may use: the device's format support and the shared input
+/// What every family's resources may use: the device's capabilities and the shared input
 /// buffer (owned by [`Resources`]; a family never destroys it).
 pub(crate) struct Shared<'a> {
-    /// Which of the nine formats the device supports, and how.
-    pub(crate) support: &'a [FormatSupport; 9],
+    /// What the device supports (formats, features, limits).
+    pub(crate) caps: &'a DeviceCaps,
     /// The 16 KB input buffer, usable as storage, uniform and uniform texel buffer.
     pub(crate) input: vk::Buffer,
 }
@@ -203,20 +221,23 @@ pub(crate) fn create_sampler(ctx: &Context, filter: vk::Filter) -> Result<vk::Sa
     unsafe { ctx.device.create_sampler(&info, None) }.call("vkCreateSampler")
 }
 
-/// Resources of a family that reads the whole shared input buffer through one descriptor
-/// (nothing of its own to destroy).
-struct SingleBuffer(vk::Buffer);
+/// Resources of a family that reads the whole shared input buffer through one descriptor at
+/// binding 0 (nothing of its own to destroy).
+struct SingleBuffer(vk::Buffer, vk::DescriptorType);
 
 impl FamilyResources for SingleBuffer {
-    fn input(&self, _case: &Case) -> Option<Input> {
-        Some(Input::Buffer(self.0))
+    fn bindings(&self, _case: &Case) -> Option<Vec<Bind>> {
+        Some(vec![Bind::buffer(0, self.1, self.0)])
     }
 
     fn destroy(&mut self, _ctx: &mut Context) {}
 }
 
-/// The resources of a family that binds the shared input buffer as a whole (storage or
-/// uniform).
-pub(crate) fn single_buffer(shared: &Shared<'_>) -> Result<Box<dyn FamilyResources>> {
-    Ok(Box::new(SingleBuffer(shared.input)))
+/// The resources of a family that binds the shared input buffer as a whole at binding 0, as
+/// a descriptor of type `ty` (storage or uniform).
+pub(crate) fn single_buffer(
+    shared: &Shared<'_>,
+    ty: vk::DescriptorType,
+) -> Result<Box<dyn FamilyResources>> {
+    Ok(Box::new(SingleBuffer(shared.input, ty)))
 }

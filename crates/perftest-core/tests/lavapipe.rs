@@ -6,9 +6,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use perftest_cases::{original_cases, select_cases, Tolerance};
+use perftest_cases::{original_cases, select_cases, verify};
 use perftest_core::{
-    check, compute_targets, select, Bench, ComputeTarget, Context, DeviceChoice, Error, Instance,
+    compute_targets, select, Bench, ComputeTarget, Context, DeviceChoice, Error, Instance,
     InstanceOptions, VERIFY_THREADS,
 };
 
@@ -101,9 +101,10 @@ fn every_case_matches_the_cpu_model() {
     let mut failures = Vec::new();
     for case in original_cases() {
         let kernel = bench.prepare(&case).unwrap();
-        let sums = bench.verify(kernel).unwrap();
-        assert_eq!(sums.len(), VERIFY_THREADS as usize);
-        let outcome = check(&case, &sums, Tolerance::DEFAULT);
+        let readback = bench.verify(kernel).unwrap();
+        assert_eq!(readback.sums.len(), VERIFY_THREADS as usize);
+        assert!(readback.written.is_empty());
+        let outcome = verify(&case, &readback);
         if !outcome.passed() {
             failures.push(format!("{}: {:?}", case.name, outcome.first));
         }

@@ -54,6 +54,7 @@ impl Family for RawBuffer {
                         format: None,
                         width: words,
                         variant: if unaligned { UNALIGNED } else { 0 },
+                        ..Params::default()
                     },
                 )
             })
@@ -72,6 +73,7 @@ impl Family for RawBuffer {
             } else {
                 0
             },
+            index: 0,
         }
     }
 

@@ -33,6 +33,7 @@ impl Family for StructuredBuffer {
                         format: None,
                         width: components,
                         variant: 0,
+                        ..Params::default()
                     },
                 )
             })

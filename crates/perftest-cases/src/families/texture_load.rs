@@ -6,7 +6,7 @@ use crate::family::{Family, FamilyRef};
 use crate::format::Format;
 use crate::reference::{texture_sum, KernelParams, ReferenceSum};
 use crate::suite::Suite;
-use crate::support::FormatFeature;
+use crate::support::{DeviceNeed, FormatFeature};
 
 /// The texture-load family.
 pub struct TextureLoad;
@@ -33,6 +33,7 @@ impl Family for TextureLoad {
                         format: Some(format),
                         width: format.components(),
                         variant: 0,
+                        ..Params::default()
                     },
                 )
             })
@@ -51,10 +52,10 @@ impl Family for TextureLoad {
         case.params.format.map_or(0, Format::texel_bytes)
     }
 
-    fn required_features(&self, case: &Case) -> Vec<(Format, FormatFeature)> {
+    fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
         case.params
             .format
-            .map(|f| (f, FormatFeature::SampledImage))
+            .map(|f| DeviceNeed::Format(f, FormatFeature::SampledImage))
             .into_iter()
             .collect()
     }

@@ -7,7 +7,7 @@ use crate::family::{Family, FamilyRef};
 use crate::format::Format;
 use crate::reference::{texture_sum, KernelParams, ReferenceSum};
 use crate::suite::Suite;
-use crate::support::FormatFeature;
+use crate::support::{DeviceNeed, FormatFeature};
 
 /// The texture-sample family.
 pub struct TextureSample;
@@ -50,6 +50,7 @@ impl Family for TextureSample {
                         format: Some(format),
                         width: format.components(),
                         variant,
+                        ..Params::default()
                     },
                 )
             })
@@ -69,15 +70,15 @@ impl Family for TextureSample {
         case.params.format.map_or(0, Format::texel_bytes)
     }
 
-    fn required_features(&self, case: &Case) -> Vec<(Format, FormatFeature)> {
+    fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
         let Some(format) = case.params.format else {
             return Vec::new();
         };
         match filter(case) {
-            SampleFilter::Nearest => vec![(format, FormatFeature::SampledImage)],
+            SampleFilter::Nearest => vec![DeviceNeed::Format(format, FormatFeature::SampledImage)],
             SampleFilter::Bilinear => vec![
-                (format, FormatFeature::SampledImage),
-                (format, FormatFeature::SampledImageFilterLinear),
+                DeviceNeed::Format(format, FormatFeature::SampledImage),
+                DeviceNeed::Format(format, FormatFeature::SampledImageFilterLinear),
             ],
         }
     }

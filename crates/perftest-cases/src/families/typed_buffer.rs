@@ -7,7 +7,7 @@ use crate::family::{Family, FamilyRef};
 use crate::format::Format;
 use crate::reference::{buffer_sum, texel, widen, KernelParams, ReferenceSum};
 use crate::suite::Suite;
-use crate::support::FormatFeature;
+use crate::support::{DeviceNeed, FormatFeature};
 
 /// The typed-buffer family.
 pub struct TypedBuffer;
@@ -34,6 +34,7 @@ impl Family for TypedBuffer {
                         format: Some(format),
                         width: format.components(),
                         variant: 0,
+                        ..Params::default()
                     },
                 )
             })
@@ -44,10 +45,10 @@ impl Family for TypedBuffer {
         case.params.format.map_or(0, Format::texel_bytes)
     }
 
-    fn required_features(&self, case: &Case) -> Vec<(Format, FormatFeature)> {
+    fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
         case.params
             .format
-            .map(|f| (f, FormatFeature::UniformTexelBuffer))
+            .map(|f| DeviceNeed::Format(f, FormatFeature::UniformTexelBuffer))
             .into_iter()
             .collect()
     }

@@ -29,6 +29,7 @@ impl Family for UniformBuffer {
                 format: None,
                 width: 4,
                 variant: 0,
+                ..Params::default()
             },
         )
         .to_vec()

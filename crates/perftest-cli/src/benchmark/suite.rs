@@ -4,8 +4,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use perftest_cases::{Case, Tolerance};
-use perftest_core::{check, Bench, Error, KernelId, PipelineCacheSource};
+use perftest_cases::{verify, Case};
+use perftest_core::{Bench, Error, KernelId, PipelineCacheSource};
 
 use crate::benchmark::measure::{size_case, warm_up_clocks, DispatchTimer, LoopError};
 use crate::benchmark::rounds::{measure_in_rounds, BatchTimer, Entry};
@@ -165,8 +165,8 @@ fn run_phases(
                 return stopped_early(report, slots, RunEnd::Interrupted, phases);
             }
             match bench.verify(kernel) {
-                Ok(sums) => {
-                    let outcome = check(case, &sums, Tolerance::DEFAULT);
+                Ok(readback) => {
+                    let outcome = verify(case, &readback);
                     if !outcome.passed() {
                         *slot = Slot::Done(Box::new(CaseResult::failed(
                             case,

@@ -1,7 +1,7 @@
 //! `perftest --verify`: every selected case against its CPU model, one line per case.
 
-use perftest_cases::{Case, Support, Tolerance};
-use perftest_core::{check, Bench, Error, VerifyOutcome};
+use perftest_cases::{verify, Case, Support};
+use perftest_core::{Bench, Error, VerifyOutcome};
 
 use crate::benchmark::suite::is_fatal;
 
@@ -10,8 +10,8 @@ use crate::benchmark::suite::is_fatal;
 pub enum Verdict {
     /// Every thread matched.
     Pass {
-        /// Threads compared.
-        threads: usize,
+        /// Values compared (thread lanes, buffer elements or counters).
+        checked: usize,
     },
     /// At least one thread did not match.
     Fail(String),
@@ -29,11 +29,11 @@ pub enum Verdict {
 /// Describes the first mismatch of a failed check.
 pub fn describe_failure(outcome: &VerifyOutcome) -> String {
     match &outcome.first {
-        Some(m) => format!(
-            "verification failed: group {} thread {} lane {}: expected {}, got {} ({} of {} threads differ)",
-            m.group, m.local_index, m.lane, m.expected, m.got, outcome.mismatches, outcome.threads
+        Some(first) => format!(
+            "verification failed: {first} ({} of {} values differ)",
+            outcome.mismatches, outcome.checked
         ),
-        None => "verification failed: no thread results".to_string(),
+        None => "verification failed: nothing was compared".to_string(),
     }
 }
 
@@ -42,13 +42,13 @@ pub fn verify_case(bench: &mut Bench, case: &Case) -> Verdict {
     if let Support::Skipped(reason) = bench.support(case) {
         return Verdict::Skip(reason);
     }
-    let sums = bench.prepare(case).and_then(|k| bench.verify(k));
-    match sums {
-        Ok(sums) => {
-            let outcome = check(case, &sums, Tolerance::DEFAULT);
+    let readback = bench.prepare(case).and_then(|k| bench.verify(k));
+    match readback {
+        Ok(readback) => {
+            let outcome = verify(case, &readback);
             if outcome.passed() {
                 Verdict::Pass {
-                    threads: outcome.threads,
+                    checked: outcome.checked,
                 }
             } else {
                 Verdict::Fail(describe_failure(&outcome))
@@ -65,8 +65,8 @@ pub fn verify_case(bench: &mut Bench, case: &Case) -> Verdict {
 /// The line printed for a verdict: `pass  ID  NAME (N threads)` and so on.
 pub fn verdict_line(case: &Case, verdict: &Verdict) -> String {
     match verdict {
-        Verdict::Pass { threads } => {
-            format!("pass  {:<40} {} ({threads} threads)", case.id, case.name)
+        Verdict::Pass { checked } => {
+            format!("pass  {:<40} {} ({checked} values)", case.id, case.name)
         }
         Verdict::Fail(why) => format!("FAIL  {:<40} {}: {why}", case.id, case.name),
         Verdict::Skip(why) => format!("skip  {:<40} {}: skipped ({why})", case.id, case.name),
@@ -79,26 +79,20 @@ pub fn verdict_line(case: &Case, verdict: &Verdict) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use perftest_core::Mismatch;
 
     #[test]
     fn lines_name_the_case_and_the_mismatch() {
         let case = perftest_cases::original_cases().remove(0);
         let outcome = VerifyOutcome {
-            threads: 1024,
+            checked: 1024,
             mismatches: 3,
-            first: Some(Mismatch {
-                group: 1,
-                local_index: 7,
-                lane: 2,
-                expected: 1.5,
-                got: 2.0,
-            }),
+            first: Some("group 1 thread 7 lane 2: expected 1.5, got 2".into()),
         };
         let line = verdict_line(&case, &Verdict::Fail(describe_failure(&outcome)));
         assert!(line.starts_with("FAIL  typed.r8.uniform"));
-        assert!(line
-            .contains("group 1 thread 7 lane 2: expected 1.5, got 2 (3 of 1024 threads differ)"));
-        assert!(verdict_line(&case, &Verdict::Pass { threads: 1024 }).starts_with("pass  "));
+        assert!(
+            line.contains("group 1 thread 7 lane 2: expected 1.5, got 2 (3 of 1024 values differ)")
+        );
+        assert!(verdict_line(&case, &Verdict::Pass { checked: 1024 }).starts_with("pass  "));
     }
 }

@@ -1,5 +1,5 @@
-//! Each family's binding plan: which SPIR-V its kernels run, what binding 0 is, and the
-//! resources it reads — created when the family's first case is prepared. The pipeline build,
+//! Each family's binding plan: which SPIR-V its kernels run, what they bind, and the resources
+//! they use — created when the family's first case is prepared. The pipeline build,
 //! dispatch and verification code reads these plans and names no family.
 //!
 //! Adding a family: a module here with a [`Plan`], and one line in [`PLANS`] (the family
@@ -19,26 +19,112 @@ mod texture_sample;
 mod typed_buffer;
 mod uniform_buffer;
 
-/// What binding 0 of a kernel reads, in the form its descriptor write needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Input {
-    /// A texel buffer view (`UNIFORM_TEXEL_BUFFER`).
-    TexelBuffer(vk::BufferView),
-    /// A whole buffer (`STORAGE_BUFFER`, `UNIFORM_BUFFER`).
-    Buffer(vk::Buffer),
-    /// A sampled image with its sampler (`COMBINED_IMAGE_SAMPLER`).
-    Image {
-        /// The image view, in `SHADER_READ_ONLY_OPTIMAL`.
-        view: vk::ImageView,
-        /// The sampler.
-        sampler: vk::Sampler,
-    },
+/// The descriptors of one binding, in the form their descriptor write needs (one entry per
+/// array element; a plain binding has one).
+#[derive(Clone, Debug)]
+pub(crate) enum Descriptors {
+    /// Buffers or buffer ranges (`STORAGE_BUFFER`, `UNIFORM_BUFFER`).
+    Buffers(Vec<vk::DescriptorBufferInfo>),
+    /// Texel buffer views (`UNIFORM_TEXEL_BUFFER`).
+    TexelBuffers(Vec<vk::BufferView>),
+    /// Images with their samplers (`COMBINED_IMAGE_SAMPLER`), in `SHADER_READ_ONLY_OPTIMAL`.
+    Images(Vec<vk::DescriptorImageInfo>),
+}
+
+impl Descriptors {
+    /// Array elements in the binding.
+    pub(crate) fn count(&self) -> u32 {
+        let n = match self {
+            Descriptors::Buffers(v) => v.len(),
+            Descriptors::TexelBuffers(v) => v.len(),
+            Descriptors::Images(v) => v.len(),
+        };
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+}
+
+/// One binding of set 0 that a family's kernel reads or writes (binding 1 is always the
+/// verification output and belongs to no family).
+#[derive(Clone, Debug)]
+pub(crate) struct Bind {
+    /// The binding number in the family's GLSL.
+    pub(crate) binding: u32,
+    /// Its descriptor type.
+    pub(crate) ty: vk::DescriptorType,
+    /// What it holds.
+    pub(crate) descriptors: Descriptors,
+}
+
+impl Bind {
+    /// A whole buffer at `binding`.
+    pub(crate) fn buffer(binding: u32, ty: vk::DescriptorType, buffer: vk::Buffer) -> Bind {
+        Bind::ranges(binding, ty, buffer, &[(0, vk::WHOLE_SIZE)])
+    }
+
+    /// An array of ranges (`(offset, size)`) of one buffer at `binding`.
+    pub(crate) fn ranges(
+        binding: u32,
+        ty: vk::DescriptorType,
+        buffer: vk::Buffer,
+        ranges: &[(u64, u64)],
+    ) -> Bind {
+        let infos = ranges
+            .iter()
+            .map(|&(offset, range)| vk::DescriptorBufferInfo {
+                buffer,
+                offset,
+                range,
+            })
+            .collect();
+        Bind {
+            binding,
+            ty,
+            descriptors: Descriptors::Buffers(infos),
+        }
+    }
+
+    /// An array of sampled images, each with its sampler, at `binding`.
+    pub(crate) fn images(binding: u32, images: &[(vk::ImageView, vk::Sampler)]) -> Bind {
+        let infos = images
+            .iter()
+            .map(|&(image_view, sampler)| vk::DescriptorImageInfo {
+                sampler,
+                image_view,
+                image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            })
+            .collect();
+        Bind {
+            binding,
+            ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            descriptors: Descriptors::Images(infos),
+        }
+    }
 }
 
 /// One family's resources on one device.
 pub(crate) trait FamilyResources: Send + Sync {
-    /// What binding 0 of `case`'s kernel reads; `None` when the device lacks it.
-    fn input(&self, case: &Case) -> Option<Input>;
+    /// Creates what `case` alone needs (e.g. a working set of its size) unless it exists;
+    /// called for every case before its pipeline is built. Default: nothing.
+    fn prepare(&mut self, _ctx: &mut Context, _case: &Case) -> Result<()> {
+        Ok(())
+    }
+
+    /// The bindings `case`'s kernel uses besides the verification output; `None` when the
+    /// device lacks what they need.
+    fn bindings(&self, case: &Case) -> Option<Vec<Bind>>;
+
+    /// The four family words of the push constants (bytes 16..32: e.g. a device address, low
+    /// word first); default zeros.
+    fn push(&self, _case: &Case) -> [u32; 4] {
+        [0; 4]
+    }
+
+    /// The buffer `case`'s kernel writes (stores, atomics) and how many of its bytes
+    /// verification reads back: cleared to zero before a verification dispatch. Default:
+    /// none.
+    fn written(&self, _case: &Case) -> Option<(vk::Buffer, u64)> {
+        None
+    }
 
     /// Destroys every object (only after `ctx.settle()` returned true; idempotent).
     fn destroy(&mut self, ctx: &mut Context);
@@ -52,12 +138,13 @@ pub(crate) type CreateResources = fn(&mut Context, &Shared<'_>) -> Result<Box<dy
 pub(crate) struct Plan {
     /// The family's label (`perftest_cases::Family::label`).
     pub(crate) label: &'static str,
-    /// Descriptor type of binding 0 (binding 1 is always the verification output).
-    pub(crate) descriptor_type: vk::DescriptorType,
     /// The SPIR-V module a case runs.
     pub(crate) spirv: fn(&Case) -> &'static [u8],
     /// Creates and fills the family's resources.
     pub(crate) create: CreateResources,
+    /// Bytes of push constants the kernels declare: 16 (the shared words) or 32 (with the
+    /// family's four words, [`FamilyResources::push`]).
+    pub(crate) push_bytes: u32,
 }
 
 /// Every family's plan.

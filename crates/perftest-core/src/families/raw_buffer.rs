@@ -8,7 +8,7 @@ use crate::resources::single_buffer;
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
     label: "raw_buffer",
-    descriptor_type: vk::DescriptorType::STORAGE_BUFFER,
     spirv: |_| include_bytes!("../../spirv/raw_buffer.spv"),
-    create: |_, shared| single_buffer(shared),
+    create: |_, shared| single_buffer(shared, vk::DescriptorType::STORAGE_BUFFER),
+    push_bytes: 16,
 };

@@ -10,9 +10,9 @@ use crate::resources::single_buffer;
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
     label: "structured_buffer",
-    descriptor_type: vk::DescriptorType::STORAGE_BUFFER,
     spirv,
-    create: |_, shared| single_buffer(shared),
+    create: |_, shared| single_buffer(shared, vk::DescriptorType::STORAGE_BUFFER),
+    push_bytes: 16,
 };
 
 fn spirv(case: &Case) -> &'static [u8] {

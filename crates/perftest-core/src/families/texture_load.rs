@@ -4,7 +4,7 @@
 use ash::vk;
 use perftest_cases::Case;
 
-use super::{FamilyResources, Input, Plan};
+use super::{Bind, FamilyResources, Plan};
 use crate::context::Context;
 use crate::error::Result;
 use crate::resources::{create_family, create_sampler, Shared, Textures};
@@ -12,9 +12,9 @@ use crate::resources::{create_family, create_sampler, Shared, Textures};
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
     label: "texture_load",
-    descriptor_type: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
     spirv: |_| include_bytes!("../../spirv/texture_load.spv"),
     create,
+    push_bytes: 16,
 };
 
 struct LoadTextures {
@@ -28,18 +28,16 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
         nearest: vk::Sampler::null(),
     };
     create_family(ctx, empty, |r, ctx| {
-        r.textures.fill(ctx, shared.support)?;
+        r.textures.fill(ctx, &shared.caps.formats)?;
         r.nearest = create_sampler(ctx, vk::Filter::NEAREST)?;
         Ok(())
     })
 }
 
 impl FamilyResources for LoadTextures {
-    fn input(&self, case: &Case) -> Option<Input> {
-        Some(Input::Image {
-            view: self.textures.view(case.params.format?)?,
-            sampler: self.nearest,
-        })
+    fn bindings(&self, case: &Case) -> Option<Vec<Bind>> {
+        let view = self.textures.view(case.params.format?)?;
+        Some(vec![Bind::images(0, &[(view, self.nearest)])])
     }
 
     fn destroy(&mut self, ctx: &mut Context) {

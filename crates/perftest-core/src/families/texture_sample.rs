@@ -5,7 +5,7 @@ use ash::vk;
 use perftest_cases::families::texture_sample::filter;
 use perftest_cases::{Case, SampleFilter};
 
-use super::{FamilyResources, Input, Plan};
+use super::{Bind, FamilyResources, Plan};
 use crate::context::Context;
 use crate::error::Result;
 use crate::resources::{create_family, create_sampler, Shared, Textures};
@@ -13,9 +13,9 @@ use crate::resources::{create_family, create_sampler, Shared, Textures};
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
     label: "texture_sample",
-    descriptor_type: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
     spirv: |_| include_bytes!("../../spirv/texture_sample.spv"),
     create,
+    push_bytes: 16,
 };
 
 struct SampleTextures {
@@ -31,7 +31,7 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
         bilinear: vk::Sampler::null(),
     };
     create_family(ctx, empty, |r, ctx| {
-        r.textures.fill(ctx, shared.support)?;
+        r.textures.fill(ctx, &shared.caps.formats)?;
         r.nearest = create_sampler(ctx, vk::Filter::NEAREST)?;
         r.bilinear = create_sampler(ctx, vk::Filter::LINEAR)?;
         Ok(())
@@ -39,15 +39,13 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
 }
 
 impl FamilyResources for SampleTextures {
-    fn input(&self, case: &Case) -> Option<Input> {
+    fn bindings(&self, case: &Case) -> Option<Vec<Bind>> {
         let sampler = match filter(case) {
             SampleFilter::Nearest => self.nearest,
             SampleFilter::Bilinear => self.bilinear,
         };
-        Some(Input::Image {
-            view: self.textures.view(case.params.format?)?,
-            sampler,
-        })
+        let view = self.textures.view(case.params.format?)?;
+        Some(vec![Bind::images(0, &[(view, sampler)])])
     }
 
     fn destroy(&mut self, ctx: &mut Context) {

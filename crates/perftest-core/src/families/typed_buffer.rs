@@ -4,7 +4,7 @@
 use ash::vk;
 use perftest_cases::{Case, Format};
 
-use super::{FamilyResources, Input, Plan};
+use super::{Bind, Descriptors, FamilyResources, Plan};
 use crate::context::Context;
 use crate::error::{Result, VkResultExt};
 use crate::formats::vk_format;
@@ -13,9 +13,9 @@ use crate::resources::{create_family, Shared};
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
     label: "typed_buffer",
-    descriptor_type: vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
     spirv: |_| include_bytes!("../../spirv/typed_buffer.spv"),
     create,
+    push_bytes: 16,
 };
 
 struct TypedBuffers {
@@ -28,7 +28,7 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
     };
     create_family(ctx, empty, |r, ctx| {
         for (i, format) in Format::ALL.into_iter().enumerate() {
-            if !shared.support[i].uniform_texel_buffer {
+            if !shared.caps.formats[i].uniform_texel_buffer {
                 continue;
             }
             let info = vk::BufferViewCreateInfo::default()
@@ -45,11 +45,17 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
 }
 
 impl FamilyResources for TypedBuffers {
-    fn input(&self, case: &Case) -> Option<Input> {
+    fn bindings(&self, case: &Case) -> Option<Vec<Bind>> {
         let format = case.params.format?;
         let i = Format::ALL.iter().position(|&f| f == format)?;
         let view = self.views[i];
-        (view != vk::BufferView::null()).then_some(Input::TexelBuffer(view))
+        (view != vk::BufferView::null()).then(|| {
+            vec![Bind {
+                binding: 0,
+                ty: vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+                descriptors: Descriptors::TexelBuffers(vec![view]),
+            }]
+        })
     }
 
     fn destroy(&mut self, ctx: &mut Context) {

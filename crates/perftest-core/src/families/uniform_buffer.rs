@@ -8,7 +8,7 @@ use crate::resources::single_buffer;
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
     label: "uniform_buffer",
-    descriptor_type: vk::DescriptorType::UNIFORM_BUFFER,
     spirv: |_| include_bytes!("../../spirv/uniform_buffer.spv"),
-    create: |_, shared| single_buffer(shared),
+    create: |_, shared| single_buffer(shared, vk::DescriptorType::UNIFORM_BUFFER),
+    push_bytes: 16,
 };

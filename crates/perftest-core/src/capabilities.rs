@@ -1,0 +1,122 @@
+//! What the device offers that some cases need (descriptor indexing, device addresses, 64-bit
+//! integers and atomics, subgroup ballot, limits, memory), read once into the plain
+//! [`DeviceCaps`] the skip decisions use, and the features perftest enables when it creates
+//! the device.
+
+use ash::vk;
+use perftest_cases::DeviceCaps;
+
+use crate::formats::query_support;
+
+/// The optional features perftest enables on a device it creates (each only where offered).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Enables {
+    /// `shaderInt64` (core feature).
+    pub(crate) shader_int64: bool,
+    /// Vulkan 1.2 features are queried and enabled through `VkPhysicalDeviceVulkan12Features`.
+    pub(crate) vulkan12: bool,
+    pub(crate) sampled_image_non_uniform: bool,
+    pub(crate) storage_buffer_non_uniform: bool,
+    pub(crate) buffer_device_address: bool,
+    pub(crate) int64_atomics: bool,
+}
+
+impl Enables {
+    /// The features `physical_device` offers (Vulkan 1.2 ones only where both the instance and
+    /// the device are 1.2 or later).
+    pub(crate) fn offered(
+        instance: &ash::Instance,
+        instance_api: u32,
+        physical_device: vk::PhysicalDevice,
+        device_api: u32,
+    ) -> Enables {
+        let vulkan12 = instance_api >= vk::API_VERSION_1_2 && device_api >= vk::API_VERSION_1_2;
+        if !vulkan12 {
+            // SAFETY: plain query on a live instance and one of its physical devices.
+            let core = unsafe { instance.get_physical_device_features(physical_device) };
+            return Enables {
+                shader_int64: core.shader_int64 == vk::TRUE,
+                ..Enables::default()
+            };
+        }
+        let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut v12);
+        // SAFETY: the instance and device are Vulkan 1.2; the chain points at live locals.
+        unsafe { instance.get_physical_device_features2(physical_device, &mut features) };
+        let core = features.features;
+        Enables {
+            shader_int64: core.shader_int64 == vk::TRUE,
+            vulkan12,
+            sampled_image_non_uniform: v12.shader_sampled_image_array_non_uniform_indexing
+                == vk::TRUE,
+            storage_buffer_non_uniform: v12.shader_storage_buffer_array_non_uniform_indexing
+                == vk::TRUE,
+            buffer_device_address: v12.buffer_device_address == vk::TRUE,
+            int64_atomics: v12.shader_buffer_int64_atomics == vk::TRUE,
+        }
+    }
+
+    /// The core features to enable.
+    pub(crate) fn core(&self) -> vk::PhysicalDeviceFeatures {
+        vk::PhysicalDeviceFeatures::default().shader_int64(self.shader_int64)
+    }
+
+    /// The Vulkan 1.2 features to enable (chain it only when [`Enables::vulkan12`]).
+    pub(crate) fn vulkan12_features(&self) -> vk::PhysicalDeviceVulkan12Features<'static> {
+        vk::PhysicalDeviceVulkan12Features::default()
+            .shader_sampled_image_array_non_uniform_indexing(self.sampled_image_non_uniform)
+            .shader_storage_buffer_array_non_uniform_indexing(self.storage_buffer_non_uniform)
+            .buffer_device_address(self.buffer_device_address)
+            .shader_buffer_int64_atomics(self.int64_atomics)
+    }
+}
+
+/// Reads the device's capabilities, given the optional features that are enabled on it
+/// (a borrowed device: none, since perftest cannot know what the engine enabled).
+pub(crate) fn query_caps(
+    instance: &ash::Instance,
+    instance_api: u32,
+    physical_device: vk::PhysicalDevice,
+    device_api: u32,
+    enabled: &Enables,
+) -> DeviceCaps {
+    // SAFETY: plain queries on a live instance and one of its physical devices.
+    let (props, memory) = unsafe {
+        (
+            instance.get_physical_device_properties(physical_device),
+            instance.get_physical_device_memory_properties(physical_device),
+        )
+    };
+    let subgroup_ballot =
+        instance_api >= vk::API_VERSION_1_1 && device_api >= vk::API_VERSION_1_1 && {
+            let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+            let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut subgroup);
+            // SAFETY: the instance and device are Vulkan 1.1; the chain points at live locals.
+            unsafe { instance.get_physical_device_properties2(physical_device, &mut props2) };
+            subgroup
+                .supported_operations
+                .contains(vk::SubgroupFeatureFlags::BALLOT)
+                && subgroup
+                    .supported_stages
+                    .contains(vk::ShaderStageFlags::COMPUTE)
+        };
+    let heaps =
+        &memory.memory_heaps[..memory.memory_heap_count.min(vk::MAX_MEMORY_HEAPS as u32) as usize];
+    let device_local_bytes = heaps
+        .iter()
+        .filter(|h| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL))
+        .map(|h| h.size)
+        .max()
+        .unwrap_or(0);
+    DeviceCaps {
+        formats: query_support(instance, physical_device),
+        sampled_image_non_uniform: enabled.sampled_image_non_uniform,
+        storage_buffer_non_uniform: enabled.storage_buffer_non_uniform,
+        buffer_device_address: enabled.buffer_device_address,
+        shader_int64: enabled.shader_int64,
+        int64_atomics: enabled.int64_atomics,
+        subgroup_ballot,
+        max_storage_buffer_range: u64::from(props.limits.max_storage_buffer_range),
+        device_local_bytes,
+    }
+}
