@@ -54,10 +54,55 @@ pub fn texture_bytes(texel_bytes: u32) -> &'static [u8] {
     &bytes[..len.min(bytes.len())]
 }
 
+/// The modern suite's hash for random addresses and data: "lowbias32", a 32-bit integer
+/// finalizer with full avalanche (the same function as `mix32` in `shaders/modern.glsl`).
+pub fn mix32(mut x: u32) -> u32 {
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x7feb_352d);
+    x ^= x >> 15;
+    x = x.wrapping_mul(0x846c_a68b);
+    x ^= x >> 16;
+    x
+}
+
+/// Word `i` of every modern-suite working set (`dataWord` in `shaders/modern.glsl`): hashed,
+/// never zero, so a wrong address or an unwritten element shows.
+pub fn modern_word(i: u32) -> u32 {
+    mix32(i.wrapping_add(0x9e37_79b9)) | 1
+}
+
+/// The first `bytes` bytes of a modern-suite working set: [`modern_word`] `0, 1, 2...`,
+/// little-endian.
+pub fn modern_bytes(bytes: u64) -> Vec<u8> {
+    let words = u32::try_from(bytes / 4).unwrap_or(u32::MAX);
+    let mut out = Vec::with_capacity(bytes as usize);
+    for i in 0..words {
+        out.extend_from_slice(&modern_word(i).to_le_bytes());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::format::half_to_f32;
+
+    #[test]
+    fn modern_words_are_hashed_and_never_zero() {
+        // lowbias32 reference values.
+        assert_eq!(mix32(0), 0);
+        assert_eq!(mix32(1), 0x6889_90c0);
+        assert_ne!(mix32(1), mix32(2));
+        assert!((0..100_000).all(|i| modern_word(i) != 0));
+        let bytes = modern_bytes(64);
+        assert_eq!(bytes.len(), 64);
+        assert_eq!(&bytes[4..8], &modern_word(1).to_le_bytes());
+        // Hashed addresses over 2^20 elements reach most of them.
+        let hit: std::collections::HashSet<u32> = (0..1u32 << 20)
+            .map(|i| mix32(i) & ((1 << 20) - 1))
+            .collect();
+        assert!(hit.len() > 600_000, "{}", hit.len());
+    }
 
     fn words() -> Vec<u32> {
         input_bytes()

@@ -29,7 +29,9 @@ pub use check::{
     check_sums, check_words, thread_at, verify, Readback, VerifyOutcome, VERIFY_GROUPS,
     VERIFY_THREADS,
 };
-pub use data::{input_bytes, texture_bytes, INPUT_BYTES, TEXTURE_SIZE};
+pub use data::{
+    input_bytes, mix32, modern_bytes, modern_word, texture_bytes, INPUT_BYTES, TEXTURE_SIZE,
+};
 pub use families::{all_cases, cases_in, family, FAMILIES};
 pub use family::{Family, FamilyRef, Unit, Work};
 pub use format::{half_to_f32, ChannelKind, Format};

@@ -63,6 +63,11 @@ impl FormatFeature {
 pub struct DeviceCaps {
     /// Support of the nine formats, in [`Format::ALL`] order.
     pub formats: [FormatSupport; 9],
+    /// `shaderSampledImageArrayDynamicIndexing` is enabled (arrays of sampled images indexed
+    /// by a runtime, dynamically uniform value).
+    pub sampled_image_dynamic: bool,
+    /// `shaderStorageBufferArrayDynamicIndexing` is enabled.
+    pub storage_buffer_dynamic: bool,
     /// `shaderSampledImageArrayNonUniformIndexing` is enabled.
     pub sampled_image_non_uniform: bool,
     /// `shaderStorageBufferArrayNonUniformIndexing` is enabled.
@@ -95,6 +100,10 @@ impl DeviceCaps {
 pub enum DeviceNeed {
     /// A format feature for a format.
     Format(Format, FormatFeature),
+    /// Indexing sampled-image arrays with a runtime (dynamically uniform) value.
+    SampledImageDynamic,
+    /// Indexing storage-buffer arrays with a runtime (dynamically uniform) value.
+    StorageBufferDynamic,
     /// Non-uniform indexing of sampled-image arrays.
     SampledImageNonUniform,
     /// Non-uniform indexing of storage-buffer arrays.
@@ -129,6 +138,14 @@ impl DeviceNeed {
                     feature.vk_name()
                 )
             }),
+            DeviceNeed::SampledImageDynamic => feature(
+                caps.sampled_image_dynamic,
+                "shaderSampledImageArrayDynamicIndexing",
+            ),
+            DeviceNeed::StorageBufferDynamic => feature(
+                caps.storage_buffer_dynamic,
+                "shaderStorageBufferArrayDynamicIndexing",
+            ),
             DeviceNeed::SampledImageNonUniform => feature(
                 caps.sampled_image_non_uniform,
                 "shaderSampledImageArrayNonUniformIndexing",
@@ -303,6 +320,8 @@ mod tests {
     #[test]
     fn device_needs_name_what_is_missing() {
         let full = DeviceCaps {
+            sampled_image_dynamic: true,
+            storage_buffer_dynamic: true,
             sampled_image_non_uniform: true,
             storage_buffer_non_uniform: true,
             buffer_device_address: true,
@@ -314,6 +333,8 @@ mod tests {
             ..caps(|_| ALL)
         };
         let needs = [
+            DeviceNeed::SampledImageDynamic,
+            DeviceNeed::StorageBufferDynamic,
             DeviceNeed::SampledImageNonUniform,
             DeviceNeed::StorageBufferNonUniform,
             DeviceNeed::BufferDeviceAddress,
@@ -327,10 +348,11 @@ mod tests {
         let none = DeviceCaps::default();
         let reasons: Vec<String> = needs.iter().filter_map(|n| n.missing(&none)).collect();
         assert_eq!(reasons.len(), needs.len());
-        assert!(reasons[0].contains("shaderSampledImageArrayNonUniformIndexing"));
-        assert!(reasons[2].contains("bufferDeviceAddress"));
-        assert!(reasons[4].contains("shaderBufferInt64Atomics"));
-        assert!(reasons[6].contains("maxStorageBufferRange"));
+        assert!(reasons[1].contains("shaderStorageBufferArrayDynamicIndexing"));
+        assert!(reasons[2].contains("shaderSampledImageArrayNonUniformIndexing"));
+        assert!(reasons[4].contains("bufferDeviceAddress"));
+        assert!(reasons[6].contains("shaderBufferInt64Atomics"));
+        assert!(reasons[8].contains("maxStorageBufferRange"));
         // Device addresses also need shaderInt64 (the kernels add 64-bit offsets).
         let no_int64 = DeviceCaps {
             shader_int64: false,

@@ -13,6 +13,10 @@ use crate::formats::query_support;
 pub(crate) struct Enables {
     /// `shaderInt64` (core feature).
     pub(crate) shader_int64: bool,
+    /// `shaderSampledImageArrayDynamicIndexing` (core feature).
+    pub(crate) sampled_image_dynamic: bool,
+    /// `shaderStorageBufferArrayDynamicIndexing` (core feature).
+    pub(crate) storage_buffer_dynamic: bool,
     /// Vulkan 1.2 features are queried and enabled through `VkPhysicalDeviceVulkan12Features`.
     pub(crate) vulkan12: bool,
     pub(crate) sampled_image_non_uniform: bool,
@@ -36,6 +40,9 @@ impl Enables {
             let core = unsafe { instance.get_physical_device_features(physical_device) };
             return Enables {
                 shader_int64: core.shader_int64 == vk::TRUE,
+                sampled_image_dynamic: core.shader_sampled_image_array_dynamic_indexing == vk::TRUE,
+                storage_buffer_dynamic: core.shader_storage_buffer_array_dynamic_indexing
+                    == vk::TRUE,
                 ..Enables::default()
             };
         }
@@ -46,6 +53,8 @@ impl Enables {
         let core = features.features;
         Enables {
             shader_int64: core.shader_int64 == vk::TRUE,
+            sampled_image_dynamic: core.shader_sampled_image_array_dynamic_indexing == vk::TRUE,
+            storage_buffer_dynamic: core.shader_storage_buffer_array_dynamic_indexing == vk::TRUE,
             vulkan12,
             sampled_image_non_uniform: v12.shader_sampled_image_array_non_uniform_indexing
                 == vk::TRUE,
@@ -58,7 +67,10 @@ impl Enables {
 
     /// The core features to enable.
     pub(crate) fn core(&self) -> vk::PhysicalDeviceFeatures {
-        vk::PhysicalDeviceFeatures::default().shader_int64(self.shader_int64)
+        vk::PhysicalDeviceFeatures::default()
+            .shader_int64(self.shader_int64)
+            .shader_sampled_image_array_dynamic_indexing(self.sampled_image_dynamic)
+            .shader_storage_buffer_array_dynamic_indexing(self.storage_buffer_dynamic)
     }
 
     /// The Vulkan 1.2 features to enable (chain it only when [`Enables::vulkan12`]).
@@ -110,6 +122,8 @@ pub(crate) fn query_caps(
         .unwrap_or(0);
     DeviceCaps {
         formats: query_support(instance, physical_device),
+        sampled_image_dynamic: enabled.sampled_image_dynamic,
+        storage_buffer_dynamic: enabled.storage_buffer_dynamic,
         sampled_image_non_uniform: enabled.sampled_image_non_uniform,
         storage_buffer_non_uniform: enabled.storage_buffer_non_uniform,
         buffer_device_address: enabled.buffer_device_address,

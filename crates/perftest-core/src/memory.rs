@@ -222,6 +222,14 @@ impl Context {
         result
     }
 
+    /// The device address of `buffer`, which must have been created with
+    /// `SHADER_DEVICE_ADDRESS` usage on a device with `bufferDeviceAddress` enabled.
+    pub(crate) fn buffer_address(&self, buffer: &Buffer) -> u64 {
+        let info = vk::BufferDeviceAddressInfo::default().buffer(buffer.buffer);
+        // SAFETY: the buffer is alive, on this device, with device-address usage (caller).
+        unsafe { self.device.get_buffer_device_address(&info) }
+    }
+
     /// Uploads `bytes` to the start of `dst` and makes them visible to shaders.
     pub(crate) fn upload_buffer(&mut self, dst: &Buffer, bytes: &[u8]) -> Result<()> {
         let dst = dst.buffer;

@@ -162,6 +162,34 @@ fn input_buffer(ctx: &mut Context) -> Result<Buffer> {
     Ok(buffer)
 }
 
+/// A device-local storage buffer of `bytes` for the modern suite (transfer source and
+/// destination too, and device-address usage where the device has `bufferDeviceAddress`),
+/// filled with [`perftest_cases::modern_bytes`] when `fill` (else its contents are undefined:
+/// verification clears what a kernel writes). On failure nothing is left allocated.
+pub(crate) fn modern_buffer(
+    ctx: &mut Context,
+    what: &'static str,
+    bytes: u64,
+    fill: bool,
+) -> Result<Buffer> {
+    let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER
+        | vk::BufferUsageFlags::TRANSFER_SRC
+        | vk::BufferUsageFlags::TRANSFER_DST;
+    if ctx.caps.buffer_device_address {
+        usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+    }
+    let mut buffer = ctx.create_buffer(what, bytes, usage, MemoryLocation::GpuOnly)?;
+    if fill {
+        if let Err(e) = ctx.upload_buffer(&buffer, &perftest_cases::modern_bytes(bytes)) {
+            if ctx.settle() {
+                ctx.destroy_buffer(&mut buffer);
+            }
+            return Err(e);
+        }
+    }
+    Ok(buffer)
+}
+
 /// The nine 32x32 single-mip textures of the suite's formats (those the device can sample).
 #[derive(Default)]
 pub(crate) struct Textures {
