@@ -104,6 +104,21 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
              confirmed by a dispatch on target."
         ));
     }
+    let units: Vec<&str> = ["store", "atomic"]
+        .into_iter()
+        .filter(|u| report.cases.iter().any(|c| c.unit == *u))
+        .collect();
+    if !units.is_empty() {
+        notes.push(format!(
+            "Gload/s and GB/s count each case's own unit: {} for the {} cases.",
+            units
+                .iter()
+                .map(|u| format!("{u}s"))
+                .collect::<Vec<_>>()
+                .join(" and "),
+            units.join(" and ")
+        ));
+    }
     let baseline = report.baseline();
     if baseline.and_then(|b| report.derived(b)).is_none() {
         let name = baseline.map_or(report.baseline_id.as_str(), |b| b.name.as_str());
