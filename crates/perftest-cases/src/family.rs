@@ -33,6 +33,13 @@ pub trait Family: Send + Sync {
         256
     }
 
+    /// The `LOADS` specialization constant of `case`'s kernel: [`Family::loop_trip`], unless
+    /// the family's trip count varies from case to case (it must then agree with
+    /// [`Family::work`]).
+    fn case_loop_trip(&self, _case: &Case) -> u32 {
+        self.loop_trip()
+    }
+
     /// Bytes one operation (load, store or atomic) of `case` moves.
     fn bytes_per_load(&self, case: &Case) -> u32;
 

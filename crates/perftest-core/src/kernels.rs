@@ -29,7 +29,7 @@ pub fn specialization(case: &Case) -> [u32; 8] {
         y,
         case.pattern.spec_value(),
         case.components(),
-        case.family.loop_trip(),
+        case.family.case_loop_trip(case),
         a,
         b,
         c,

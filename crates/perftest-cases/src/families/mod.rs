@@ -8,12 +8,14 @@ use crate::case::Case;
 use crate::family::Family;
 use crate::suite::Suite;
 
+pub mod buffer_path;
 pub mod raw_buffer;
 pub mod structured_buffer;
 pub mod texture_load;
 pub mod texture_sample;
 pub mod typed_buffer;
 pub mod uniform_buffer;
+pub mod working_set;
 
 /// Every family, in run order: the original suite's families first, in the original's order.
 pub static FAMILIES: &[&dyn Family] = &[
@@ -23,6 +25,8 @@ pub static FAMILIES: &[&dyn Family] = &[
     &uniform_buffer::UniformBuffer,
     &texture_load::TextureLoad,
     &texture_sample::TextureSample,
+    &working_set::WorkingSet,
+    &buffer_path::BufferPath,
 ];
 
 /// The family registered under `label`.

@@ -12,12 +12,14 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::resources::Shared;
 
+mod buffer_path;
 mod raw_buffer;
 mod structured_buffer;
 mod texture_load;
 mod texture_sample;
 mod typed_buffer;
 mod uniform_buffer;
+mod working_set;
 
 /// The descriptors of one binding, in the form their descriptor write needs (one entry per
 /// array element; a plain binding has one).
@@ -155,6 +157,8 @@ pub(crate) static PLANS: &[Plan] = &[
     uniform_buffer::PLAN,
     texture_load::PLAN,
     texture_sample::PLAN,
+    working_set::PLAN,
+    buffer_path::PLAN,
 ];
 
 /// The plan of `case`'s family.
