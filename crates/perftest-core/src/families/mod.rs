@@ -12,10 +12,15 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::resources::Shared;
 
+mod bindless_texture;
+mod descriptor_index;
+mod eight_regions;
 mod raw_buffer;
+mod slot_buffer;
 mod structured_buffer;
 mod texture_load;
 mod texture_sample;
+mod typed_alias;
 mod typed_buffer;
 mod uniform_buffer;
 
@@ -155,6 +160,10 @@ pub(crate) static PLANS: &[Plan] = &[
     uniform_buffer::PLAN,
     texture_load::PLAN,
     texture_sample::PLAN,
+    bindless_texture::PLAN,
+    descriptor_index::PLAN,
+    typed_alias::PLAN,
+    eight_regions::PLAN,
 ];
 
 /// The plan of `case`'s family.
