@@ -58,5 +58,8 @@ fn readme_maps_each_perftest_vk_case_to_a_listed_modern_case() {
         .copied()
         .filter(|id| !id.starts_with("modern.ws.256mb."))
         .collect();
-    assert!(extra.is_empty(), "listed, not in the README's table: {extra:?}");
+    assert!(
+        extra.is_empty(),
+        "listed, not in the README's table: {extra:?}"
+    );
 }

@@ -249,6 +249,22 @@ pub(crate) fn create_sampler(ctx: &Context, filter: vk::Filter) -> Result<vk::Sa
     unsafe { ctx.device.create_sampler(&info, None) }.call("vkCreateSampler")
 }
 
+/// A sampler with `filter`, CLAMP_TO_EDGE addressing, normalized coordinates and LOD 0 only
+/// (the modern suite's point-clamp sampler).
+pub(crate) fn create_clamp_sampler(ctx: &Context, filter: vk::Filter) -> Result<vk::Sampler> {
+    let info = vk::SamplerCreateInfo::default()
+        .mag_filter(filter)
+        .min_filter(filter)
+        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .min_lod(0.0)
+        .max_lod(0.0);
+    // SAFETY: valid device and create info.
+    unsafe { ctx.device.create_sampler(&info, None) }.call("vkCreateSampler")
+}
+
 /// Resources of a family that reads the whole shared input buffer through one descriptor at
 /// binding 0 (nothing of its own to destroy).
 struct SingleBuffer(vk::Buffer, vk::DescriptorType);

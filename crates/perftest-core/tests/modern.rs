@@ -18,6 +18,23 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
     ("modern.ws.256mb.structured.", "maxStorageBufferRange"),
     ("modern.ws.256mb.raw.", "maxStorageBufferRange"),
     ("modern.ws.256mb.aligned.", "maxStorageBufferRange"),
+    ("modern.tex.", "shaderSampledImageArrayDynamicIndexing"),
+    (
+        "modern.slot.nonuniform.",
+        "shaderStorageBufferArrayNonUniformIndexing",
+    ),
+    (
+        "modern.alias.nonuniform.",
+        "shaderStorageBufferArrayNonUniformIndexing",
+    ),
+    (
+        "modern.regions.slots.linear",
+        "shaderStorageBufferArrayNonUniformIndexing",
+    ),
+    (
+        "modern.regions.slots.random",
+        "shaderStorageBufferArrayNonUniformIndexing",
+    ),
 ];
 
 fn bench() -> (Arc<Instance>, Bench) {

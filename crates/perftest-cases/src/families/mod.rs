@@ -8,11 +8,15 @@ use crate::case::Case;
 use crate::family::Family;
 use crate::suite::Suite;
 
+pub mod bindless_texture;
 pub mod buffer_path;
+pub mod descriptor_index;
+pub mod eight_regions;
 pub mod raw_buffer;
 pub mod structured_buffer;
 pub mod texture_load;
 pub mod texture_sample;
+pub mod typed_alias;
 pub mod typed_buffer;
 pub mod uniform_buffer;
 pub mod working_set;
@@ -25,8 +29,12 @@ pub static FAMILIES: &[&dyn Family] = &[
     &uniform_buffer::UniformBuffer,
     &texture_load::TextureLoad,
     &texture_sample::TextureSample,
+    &bindless_texture::BindlessTexture,
     &working_set::WorkingSet,
     &buffer_path::BufferPath,
+    &descriptor_index::DescriptorIndex,
+    &typed_alias::TypedAlias,
+    &eight_regions::EightRegions,
 ];
 
 /// The family registered under `label`.

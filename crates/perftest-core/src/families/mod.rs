@@ -12,11 +12,16 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::resources::Shared;
 
+mod bindless_texture;
 mod buffer_path;
+mod descriptor_index;
+mod eight_regions;
 mod raw_buffer;
+mod slot_buffer;
 mod structured_buffer;
 mod texture_load;
 mod texture_sample;
+mod typed_alias;
 mod typed_buffer;
 mod uniform_buffer;
 mod working_set;
@@ -157,8 +162,12 @@ pub(crate) static PLANS: &[Plan] = &[
     uniform_buffer::PLAN,
     texture_load::PLAN,
     texture_sample::PLAN,
+    bindless_texture::PLAN,
     working_set::PLAN,
     buffer_path::PLAN,
+    descriptor_index::PLAN,
+    typed_alias::PLAN,
+    eight_regions::PLAN,
 ];
 
 /// The plan of `case`'s family.
