@@ -65,8 +65,13 @@ fn compile_one(compiler: &Compiler, output: &Output) -> Result<Vec<u8>, String> 
     let mut options =
         CompileOptions::new().map_err(|error| fail(format!("compile options: {error}")))?;
     options.set_source_language(SourceLanguage::GLSL);
-    options.set_target_env(TargetEnv::Vulkan, EnvVersion::Vulkan1_0 as u32);
-    options.set_target_spirv(SpirvVersion::V1_0);
+    if shaders::targets_vulkan_1_1(&output.defines) {
+        options.set_target_env(TargetEnv::Vulkan, EnvVersion::Vulkan1_1 as u32);
+        options.set_target_spirv(SpirvVersion::V1_3);
+    } else {
+        options.set_target_env(TargetEnv::Vulkan, EnvVersion::Vulkan1_0 as u32);
+        options.set_target_spirv(SpirvVersion::V1_0);
+    }
     options.set_optimization_level(OptimizationLevel::Zero);
     options.set_warnings_as_errors();
     for define in &output.defines {

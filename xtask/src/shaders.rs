@@ -16,6 +16,21 @@ use crate::workspace::{SHADERS_DIR, SPIRV_DIR};
 pub const SETTINGS: &str = "glsl compute entry=main vulkan1.0 spirv1.0 opt=zero \
                             debug-info=off warnings-as-errors";
 
+/// A variant that defines this macro (`// xtask-variant: NAME VULKAN_1_1`) is compiled for
+/// Vulkan 1.1 and SPIR-V 1.3 instead of the [`SETTINGS`] target, for kernels that need
+/// subgroup operations (`GL_KHR_shader_subgroup_*`); the define is part of its input hash.
+/// Only the cases of devices with Vulkan 1.1 may use such a variant.
+pub const VULKAN_1_1_DEFINE: &str = "VULKAN_1_1";
+
+/// Whether a variant with `defines` compiles for Vulkan 1.1 and SPIR-V 1.3
+/// ([`VULKAN_1_1_DEFINE`]).
+#[cfg_attr(not(feature = "compile"), allow(dead_code))]
+pub fn targets_vulkan_1_1(defines: &[Define]) -> bool {
+    defines
+        .iter()
+        .any(|define| define.name == VULKAN_1_1_DEFINE)
+}
+
 /// Marks a variant line in a shader: `// xtask-variant: NAME DEF=VAL [DEF=VAL...]`.
 const VARIANT_MARKER: &str = "// xtask-variant:";
 
@@ -373,6 +388,14 @@ mod tests {
                 defines: vec![]
             }]
         );
+    }
+
+    #[test]
+    fn a_vulkan_1_1_variant_is_marked_by_its_define() {
+        let text = "// xtask-variant: wave KIND=1 VULKAN_1_1\n// xtask-variant: lane KIND=0\n";
+        let variants = parse_variants("atomic", text).unwrap();
+        assert!(targets_vulkan_1_1(&variants[0].defines));
+        assert!(!targets_vulkan_1_1(&variants[1].defines));
     }
 
     #[test]

@@ -8,7 +8,9 @@ use crate::case::Case;
 use crate::family::Family;
 use crate::suite::Suite;
 
+pub mod atomic;
 pub mod raw_buffer;
+pub mod store;
 pub mod structured_buffer;
 pub mod texture_load;
 pub mod texture_sample;
@@ -23,6 +25,8 @@ pub static FAMILIES: &[&dyn Family] = &[
     &uniform_buffer::UniformBuffer,
     &texture_load::TextureLoad,
     &texture_sample::TextureSample,
+    &store::Store,
+    &atomic::Atomic,
 ];
 
 /// The family registered under `label`.

@@ -12,7 +12,9 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::resources::Shared;
 
+mod atomic;
 mod raw_buffer;
+mod store;
 mod structured_buffer;
 mod texture_load;
 mod texture_sample;
@@ -155,6 +157,8 @@ pub(crate) static PLANS: &[Plan] = &[
     uniform_buffer::PLAN,
     texture_load::PLAN,
     texture_sample::PLAN,
+    store::PLAN,
+    atomic::PLAN,
 ];
 
 /// The plan of `case`'s family.
