@@ -8,11 +8,13 @@ use crate::case::Case;
 use crate::family::Family;
 use crate::suite::Suite;
 
+pub mod atomic;
 pub mod bindless_texture;
 pub mod buffer_path;
 pub mod descriptor_index;
 pub mod eight_regions;
 pub mod raw_buffer;
+pub mod store;
 pub mod structured_buffer;
 pub mod texture_load;
 pub mod texture_sample;
@@ -35,6 +37,8 @@ pub static FAMILIES: &[&dyn Family] = &[
     &descriptor_index::DescriptorIndex,
     &typed_alias::TypedAlias,
     &eight_regions::EightRegions,
+    &store::Store,
+    &atomic::Atomic,
 ];
 
 /// The family registered under `label`.

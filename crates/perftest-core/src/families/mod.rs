@@ -12,12 +12,14 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::resources::Shared;
 
+mod atomic;
 mod bindless_texture;
 mod buffer_path;
 mod descriptor_index;
 mod eight_regions;
 mod raw_buffer;
 mod slot_buffer;
+mod store;
 mod structured_buffer;
 mod texture_load;
 mod texture_sample;
@@ -168,6 +170,8 @@ pub(crate) static PLANS: &[Plan] = &[
     descriptor_index::PLAN,
     typed_alias::PLAN,
     eight_regions::PLAN,
+    store::PLAN,
+    atomic::PLAN,
 ];
 
 /// The plan of `case`'s family.
