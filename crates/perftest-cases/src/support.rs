@@ -85,6 +85,18 @@ pub struct DeviceCaps {
     pub max_storage_buffer_range: u64,
     /// Size of the largest device-local memory heap, in bytes.
     pub device_local_bytes: u64,
+    /// `storageBuffer8BitAccess` is enabled (8-bit types in storage buffers).
+    pub storage_buffer_8bit: bool,
+    /// `shaderInt8` is enabled (8-bit integer arithmetic and conversions).
+    pub shader_int8: bool,
+    /// `storageBuffer16BitAccess` is enabled (16-bit types in storage buffers).
+    pub storage_buffer_16bit: bool,
+    /// `shaderInt16` is enabled (16-bit integers in shaders).
+    pub shader_int16: bool,
+    /// `shaderFloat16` is enabled (16-bit floats in shader arithmetic).
+    pub shader_float16: bool,
+    /// `maxComputeSharedMemorySize`, in bytes.
+    pub max_compute_shared_memory: u64,
 }
 
 impl DeviceCaps {
@@ -120,6 +132,18 @@ pub enum DeviceNeed {
     StorageBufferRange(u64),
     /// A working set of this many bytes in device-local memory.
     DeviceMemory(u64),
+    /// 8-bit types in storage buffers (`storageBuffer8BitAccess`).
+    StorageBuffer8Bit,
+    /// 8-bit integers in shaders (`shaderInt8`).
+    ShaderInt8,
+    /// 16-bit types in storage buffers (`storageBuffer16BitAccess`).
+    StorageBuffer16Bit,
+    /// 16-bit integers in shaders (`shaderInt16`).
+    ShaderInt16,
+    /// 16-bit floats in shaders (`shaderFloat16`).
+    ShaderFloat16,
+    /// This many bytes of shared (workgroup) memory in one compute kernel.
+    SharedMemory(u64),
 }
 
 /// The largest share of the largest device-local heap one working set may take: a quarter, so
@@ -180,6 +204,23 @@ impl DeviceNeed {
                         bytes >> 20,
                         bytes.saturating_mul(WORKING_SET_SHARE) >> 20,
                         caps.device_local_bytes >> 20
+                    )
+                })
+            }
+            DeviceNeed::StorageBuffer8Bit => {
+                feature(caps.storage_buffer_8bit, "storageBuffer8BitAccess")
+            }
+            DeviceNeed::ShaderInt8 => feature(caps.shader_int8, "shaderInt8"),
+            DeviceNeed::StorageBuffer16Bit => {
+                feature(caps.storage_buffer_16bit, "storageBuffer16BitAccess")
+            }
+            DeviceNeed::ShaderInt16 => feature(caps.shader_int16, "shaderInt16"),
+            DeviceNeed::ShaderFloat16 => feature(caps.shader_float16, "shaderFloat16"),
+            DeviceNeed::SharedMemory(bytes) => {
+                (bytes > caps.max_compute_shared_memory).then(|| {
+                    format!(
+                        "maxComputeSharedMemorySize is {} bytes; the kernel declares {bytes}",
+                        caps.max_compute_shared_memory
                     )
                 })
             }
@@ -330,6 +371,12 @@ mod tests {
             subgroup_ballot: true,
             max_storage_buffer_range: u64::from(u32::MAX),
             device_local_bytes: 1 << 30,
+            storage_buffer_8bit: true,
+            shader_int8: true,
+            storage_buffer_16bit: true,
+            shader_int16: true,
+            shader_float16: true,
+            max_compute_shared_memory: 48 << 10,
             ..caps(|_| ALL)
         };
         let needs = [
@@ -343,6 +390,12 @@ mod tests {
             DeviceNeed::SubgroupBallot,
             DeviceNeed::StorageBufferRange(256 << 20),
             DeviceNeed::DeviceMemory(256 << 20),
+            DeviceNeed::StorageBuffer8Bit,
+            DeviceNeed::ShaderInt8,
+            DeviceNeed::StorageBuffer16Bit,
+            DeviceNeed::ShaderInt16,
+            DeviceNeed::ShaderFloat16,
+            DeviceNeed::SharedMemory(20 << 10),
         ];
         assert!(needs.iter().all(|n| n.missing(&full).is_none()));
         let none = DeviceCaps::default();
@@ -353,6 +406,43 @@ mod tests {
         assert!(reasons[4].contains("bufferDeviceAddress"));
         assert!(reasons[6].contains("shaderBufferInt64Atomics"));
         assert!(reasons[8].contains("maxStorageBufferRange"));
+        assert!(reasons[10].contains("storageBuffer8BitAccess"));
+        assert!(reasons[11].contains("shaderInt8"));
+        assert!(reasons[12].contains("storageBuffer16BitAccess"));
+        assert!(reasons[13].contains("shaderInt16"));
+        assert!(reasons[14].contains("shaderFloat16"));
+        assert!(reasons[15].contains("maxComputeSharedMemorySize"));
+        // Each narrow-storage feature is named on its own when it alone is missing.
+        for (need, name) in [
+            (DeviceNeed::StorageBuffer8Bit, "storageBuffer8BitAccess"),
+            (DeviceNeed::ShaderInt8, "shaderInt8"),
+            (DeviceNeed::StorageBuffer16Bit, "storageBuffer16BitAccess"),
+            (DeviceNeed::ShaderInt16, "shaderInt16"),
+            (DeviceNeed::ShaderFloat16, "shaderFloat16"),
+        ] {
+            let without = DeviceCaps {
+                storage_buffer_8bit: name != "storageBuffer8BitAccess",
+                shader_int8: name != "shaderInt8",
+                storage_buffer_16bit: name != "storageBuffer16BitAccess",
+                shader_int16: name != "shaderInt16",
+                shader_float16: name != "shaderFloat16",
+                ..full
+            };
+            assert!(
+                need.missing(&without).is_some_and(|r| r.contains(name)),
+                "{name}"
+            );
+            let others_missing = needs[10..15]
+                .iter()
+                .filter(|n| n.missing(&without).is_some())
+                .count();
+            assert_eq!(others_missing, 1, "{name}");
+        }
+        // Shared memory: exactly the limit fits, one byte more does not.
+        assert!(DeviceNeed::SharedMemory(48 << 10).missing(&full).is_none());
+        assert!(DeviceNeed::SharedMemory((48 << 10) + 1)
+            .missing(&full)
+            .is_some_and(|r| r.contains("49153")));
         // Device addresses also need shaderInt64 (the kernels add 64-bit offsets).
         let no_int64 = DeviceCaps {
             shader_int64: false,

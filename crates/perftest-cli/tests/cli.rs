@@ -1467,11 +1467,11 @@ fn unknown_suite_is_a_usage_error_listing_the_names() {
     }
 }
 
-/// `texture` and `memory` are valid names without cases yet: a usage error that says so,
-/// before any device is touched.
+/// `texture` is a valid name without cases yet: a usage error that says so, before any device
+/// is touched.
 #[test]
 fn suites_without_cases_say_so() {
-    for suite in ["texture", "memory", "texture,memory"] {
+    for suite in ["texture"] {
         for extra in [&[][..], &["--list-cases"][..], &["--verify"][..]] {
             let mut args = vec!["--suite", suite];
             args.extend_from_slice(extra);
@@ -1484,7 +1484,15 @@ fn suites_without_cases_say_so() {
 
 #[test]
 fn reports_record_the_suites_and_each_case_suite() {
-    let run = perftest_small(&["--filter", "cbuffer", "--format", "json", "--suite", "all"]);
+    // The original's three cbuffer cases (the memory suite's cbuffer cases have other ids).
+    let run = perftest_small(&[
+        "--filter",
+        "cbuffer.float4",
+        "--format",
+        "json",
+        "--suite",
+        "all",
+    ]);
     run.expect_code(SUCCESS);
     let report: Value = serde_json::from_str(&run.stdout)
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{run}"));

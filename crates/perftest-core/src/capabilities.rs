@@ -1,7 +1,7 @@
 //! What the device offers that some cases need (descriptor indexing, device addresses, 64-bit
-//! integers and atomics, subgroup ballot, limits, memory), read once into the plain
-//! [`DeviceCaps`] the skip decisions use, and the features perftest enables when it creates
-//! the device.
+//! integers and atomics, 8- and 16-bit storage and arithmetic, subgroup ballot, limits,
+//! memory), read once into the plain [`DeviceCaps`] the skip decisions use, and the features
+//! perftest enables when it creates the device.
 
 use ash::vk;
 use perftest_cases::DeviceCaps;
@@ -23,6 +23,18 @@ pub(crate) struct Enables {
     pub(crate) storage_buffer_non_uniform: bool,
     pub(crate) buffer_device_address: bool,
     pub(crate) int64_atomics: bool,
+    /// `shaderInt16` (core feature).
+    pub(crate) shader_int16: bool,
+    /// `storageBuffer16BitAccess`, queried and enabled through
+    /// `VkPhysicalDeviceVulkan11Features`, which is chained only with the Vulkan 1.2 struct
+    /// (when [`Enables::vulkan12`]).
+    pub(crate) storage_buffer_16bit: bool,
+    /// `storageBuffer8BitAccess` (Vulkan 1.2 feature).
+    pub(crate) storage_buffer_8bit: bool,
+    /// `shaderInt8` (Vulkan 1.2 feature).
+    pub(crate) shader_int8: bool,
+    /// `shaderFloat16` (Vulkan 1.2 feature).
+    pub(crate) shader_float16: bool,
 }
 
 impl Enables {
@@ -43,11 +55,15 @@ impl Enables {
                 sampled_image_dynamic: core.shader_sampled_image_array_dynamic_indexing == vk::TRUE,
                 storage_buffer_dynamic: core.shader_storage_buffer_array_dynamic_indexing
                     == vk::TRUE,
+                shader_int16: core.shader_int16 == vk::TRUE,
                 ..Enables::default()
             };
         }
+        let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
-        let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut v12);
+        let mut features = vk::PhysicalDeviceFeatures2::default()
+            .push_next(&mut v11)
+            .push_next(&mut v12);
         // SAFETY: the instance and device are Vulkan 1.2; the chain points at live locals.
         unsafe { instance.get_physical_device_features2(physical_device, &mut features) };
         let core = features.features;
@@ -62,6 +78,11 @@ impl Enables {
                 == vk::TRUE,
             buffer_device_address: v12.buffer_device_address == vk::TRUE,
             int64_atomics: v12.shader_buffer_int64_atomics == vk::TRUE,
+            shader_int16: core.shader_int16 == vk::TRUE,
+            storage_buffer_16bit: v11.storage_buffer16_bit_access == vk::TRUE,
+            storage_buffer_8bit: v12.storage_buffer8_bit_access == vk::TRUE,
+            shader_int8: v12.shader_int8 == vk::TRUE,
+            shader_float16: v12.shader_float16 == vk::TRUE,
         }
     }
 
@@ -71,6 +92,14 @@ impl Enables {
             .shader_int64(self.shader_int64)
             .shader_sampled_image_array_dynamic_indexing(self.sampled_image_dynamic)
             .shader_storage_buffer_array_dynamic_indexing(self.storage_buffer_dynamic)
+            .shader_int16(self.shader_int16)
+    }
+
+    /// The Vulkan 1.1 features to enable (chain it only when [`Enables::vulkan12`], beside
+    /// [`Enables::vulkan12_features`]).
+    pub(crate) fn vulkan11_features(&self) -> vk::PhysicalDeviceVulkan11Features<'static> {
+        vk::PhysicalDeviceVulkan11Features::default()
+            .storage_buffer16_bit_access(self.storage_buffer_16bit)
     }
 
     /// The Vulkan 1.2 features to enable (chain it only when [`Enables::vulkan12`]).
@@ -80,6 +109,9 @@ impl Enables {
             .shader_storage_buffer_array_non_uniform_indexing(self.storage_buffer_non_uniform)
             .buffer_device_address(self.buffer_device_address)
             .shader_buffer_int64_atomics(self.int64_atomics)
+            .storage_buffer8_bit_access(self.storage_buffer_8bit)
+            .shader_int8(self.shader_int8)
+            .shader_float16(self.shader_float16)
     }
 }
 
@@ -132,5 +164,11 @@ pub(crate) fn query_caps(
         subgroup_ballot,
         max_storage_buffer_range: u64::from(props.limits.max_storage_buffer_range),
         device_local_bytes,
+        storage_buffer_8bit: enabled.storage_buffer_8bit,
+        shader_int8: enabled.shader_int8,
+        storage_buffer_16bit: enabled.storage_buffer_16bit,
+        shader_int16: enabled.shader_int16,
+        shader_float16: enabled.shader_float16,
+        max_compute_shared_memory: u64::from(props.limits.max_compute_shared_memory_size),
     }
 }

@@ -73,6 +73,7 @@ impl Context {
             target.physical_device,
             target.api_version,
         );
+        let mut v11 = enables.vulkan11_features();
         let mut v12 = enables.vulkan12_features();
         let core = enables.core();
         let mut info = vk::DeviceCreateInfo::default()
@@ -84,7 +85,7 @@ impl Context {
                 .push_next(&mut feature);
         }
         if enables.vulkan12 {
-            info = info.push_next(&mut v12);
+            info = info.push_next(&mut v12).push_next(&mut v11);
         }
         // SAFETY: the physical device belongs to `instance`; `info` points at live locals.
         let device = unsafe { ash_instance.create_device(target.physical_device, &info, None) }

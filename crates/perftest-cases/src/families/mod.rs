@@ -11,9 +11,12 @@ use crate::suite::Suite;
 pub mod atomic;
 pub mod bindless_texture;
 pub mod buffer_path;
+pub mod constant_paths;
 pub mod descriptor_index;
 pub mod eight_regions;
+pub mod narrow_loads;
 pub mod raw_buffer;
+pub mod shared_memory;
 pub mod store;
 pub mod structured_buffer;
 pub mod texture_load;
@@ -39,6 +42,9 @@ pub static FAMILIES: &[&dyn Family] = &[
     &eight_regions::EightRegions,
     &store::Store,
     &atomic::Atomic,
+    &narrow_loads::NarrowLoads,
+    &constant_paths::ConstantPaths,
+    &shared_memory::SharedMemory,
 ];
 
 /// The family registered under `label`.

@@ -15,9 +15,12 @@ use crate::resources::Shared;
 mod atomic;
 mod bindless_texture;
 mod buffer_path;
+mod constant_paths;
 mod descriptor_index;
 mod eight_regions;
+mod narrow_loads;
 mod raw_buffer;
+mod shared_memory;
 mod slot_buffer;
 mod store;
 mod structured_buffer;
@@ -172,6 +175,9 @@ pub(crate) static PLANS: &[Plan] = &[
     eight_regions::PLAN,
     store::PLAN,
     atomic::PLAN,
+    narrow_loads::PLAN,
+    constant_paths::PLAN,
+    shared_memory::PLAN,
 ];
 
 /// The plan of `case`'s family.
