@@ -16,8 +16,12 @@ pub mod eight_regions;
 pub mod raw_buffer;
 pub mod store;
 pub mod structured_buffer;
+pub mod texture_address;
+pub mod texture_gather;
 pub mod texture_load;
+pub mod texture_offcentre;
 pub mod texture_sample;
+pub mod texture_unnormalized;
 pub mod typed_alias;
 pub mod typed_buffer;
 pub mod uniform_buffer;
@@ -39,6 +43,10 @@ pub static FAMILIES: &[&dyn Family] = &[
     &eight_regions::EightRegions,
     &store::Store,
     &atomic::Atomic,
+    &texture_address::TextureAddress,
+    &texture_unnormalized::TextureUnnormalized,
+    &texture_offcentre::TextureOffcentre,
+    &texture_gather::TextureGather,
 ];
 
 /// The family registered under `label`.

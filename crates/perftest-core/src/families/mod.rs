@@ -18,11 +18,16 @@ mod buffer_path;
 mod descriptor_index;
 mod eight_regions;
 mod raw_buffer;
+mod sampled_textures;
 mod slot_buffer;
 mod store;
 mod structured_buffer;
+mod texture_address;
+mod texture_gather;
 mod texture_load;
+mod texture_offcentre;
 mod texture_sample;
+mod texture_unnormalized;
 mod typed_alias;
 mod typed_buffer;
 mod uniform_buffer;
@@ -172,6 +177,10 @@ pub(crate) static PLANS: &[Plan] = &[
     eight_regions::PLAN,
     store::PLAN,
     atomic::PLAN,
+    texture_address::PLAN,
+    texture_unnormalized::PLAN,
+    texture_offcentre::PLAN,
+    texture_gather::PLAN,
 ];
 
 /// The plan of `case`'s family.
