@@ -21,6 +21,7 @@ mod family;
 mod format;
 mod matrix;
 mod reference;
+mod sampler;
 mod suite;
 mod support;
 
@@ -41,6 +42,9 @@ pub use matrix::{
 };
 pub use reference::{
     reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,
+};
+pub use sampler::{
+    footprint, gather, sample, sample_magnitude, texel_at, AddressMode, SamplerState,
 };
 pub use suite::{parse_suites, Suite, SuiteError};
 pub use support::{

@@ -152,6 +152,31 @@ pub(crate) fn buffer_sum(
     acc.0
 }
 
+/// The 2D loop every texture kernel runs (16x16 workgroups, a 16x16 nested loop, `x` inner):
+/// the thread's start from the pattern (as `textureStart()` in `shaders/common.glsl`), then
+/// `load(ex, ey)` for texel coordinates `(ex, ey) = (start + (x, y)) | mask`, not wrapped
+/// (each returns four lanes, already widened), summed.
+pub(crate) fn texture_loop(
+    case: &Case,
+    params: KernelParams,
+    local: [u32; 2],
+    load: impl Fn(u32, u32) -> [f32; 4],
+) -> ReferenceSum {
+    let mut acc = Accumulator::new();
+    let mask = params.elements_mask;
+    let htid = local.map(|l| match case.pattern {
+        Pattern::Linear => l,
+        Pattern::Random => hash(l) & 0x4,
+        _ => 0,
+    });
+    for y in 0..16 {
+        for x in 0..16 {
+            acc.add(load((htid[0] + x) | mask, (htid[1] + y) | mask));
+        }
+    }
+    acc.0
+}
+
 /// The 2D loop every texture kernel runs (16x16 workgroups, a 16x16 nested loop) over the
 /// 32x32 texture of `format`, reading texel `(ex, ey)` with REPEAT wrapping; texel-centre
 /// sampling returns the texel itself, so loads and samples share this model.
@@ -161,24 +186,12 @@ pub(crate) fn texture_sum(
     local: [u32; 2],
     format: Format,
 ) -> ReferenceSum {
-    let mut acc = Accumulator::new();
-    let mask = params.elements_mask;
-    // As `textureStart()` in `shaders/common.glsl`.
-    let htid = local.map(|l| match case.pattern {
-        Pattern::Linear => l,
-        Pattern::Random => hash(l) & 0x4,
-        _ => 0,
-    });
     let texels = texture_bytes(format.texel_bytes());
-    for y in 0..16 {
-        for x in 0..16 {
-            let ex = ((htid[0] + x) | mask) % TEXTURE_SIZE;
-            let ey = ((htid[1] + y) | mask) % TEXTURE_SIZE;
-            let t = texel(format, texels, (ey * TEXTURE_SIZE + ex) as usize);
-            acc.add(widen(t, format.components()));
-        }
-    }
-    acc.0
+    texture_loop(case, params, local, |ex, ey| {
+        let (ex, ey) = (ex % TEXTURE_SIZE, ey % TEXTURE_SIZE);
+        let t = texel(format, texels, (ey * TEXTURE_SIZE + ex) as usize);
+        widen(t, format.components())
+    })
 }
 
 #[cfg(test)]

@@ -1467,18 +1467,27 @@ fn unknown_suite_is_a_usage_error_listing_the_names() {
     }
 }
 
-/// `texture` is a valid name without cases yet: a usage error that says so, before any device
-/// is touched.
+/// Every suite holds cases now: listing one alone succeeds and lists only its own cases.
 #[test]
-fn suites_without_cases_say_so() {
-    for suite in ["texture"] {
-        for extra in [&[][..], &["--list-cases"][..], &["--verify"][..]] {
-            let mut args = vec!["--suite", suite];
-            args.extend_from_slice(extra);
-            let run = perftest(&args);
-            run.expect_one_line_error(USAGE, &["no cases yet", "original"]);
-            assert!(run.stdout.is_empty(), "{args:?}:\n{run}");
-        }
+fn every_suite_lists_its_own_cases() {
+    for (suite, prefix) in [
+        ("original", ""),
+        ("modern", "modern."),
+        ("Texture", "tex."),
+        ("memory", "mem."),
+    ] {
+        let run = perftest(&["--list-cases", "--suite", suite]);
+        run.expect_code(SUCCESS);
+        let ids: Vec<&str> = run
+            .stdout
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        assert!(!ids.is_empty(), "{suite}:\n{run}");
+        assert!(
+            ids.iter().all(|id| id.starts_with(prefix)),
+            "{suite}:\n{run}"
+        );
     }
 }
 

@@ -6,8 +6,8 @@
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 use perftest_cases::{
-    input_bytes, texture_bytes, Case, DeviceCaps, Format, FormatSupport, INPUT_BYTES, TEXTURE_SIZE,
-    VERIFY_THREADS,
+    input_bytes, texture_bytes, AddressMode, Case, DeviceCaps, Format, FormatSupport, SampleFilter,
+    SamplerState, INPUT_BYTES, TEXTURE_SIZE, VERIFY_THREADS,
 };
 
 use crate::context::Context;
@@ -261,6 +261,37 @@ pub(crate) fn create_clamp_sampler(ctx: &Context, filter: vk::Filter) -> Result<
         .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
         .min_lod(0.0)
         .max_lod(0.0);
+    // SAFETY: valid device and create info.
+    unsafe { ctx.device.create_sampler(&info, None) }.call("vkCreateSampler")
+}
+
+/// A sampler of `state` (filter, address mode along U, V and W, normalized or unnormalized
+/// coordinates) with the border colour `FLOAT_TRANSPARENT_BLACK`, mipmap mode NEAREST and LOD 0
+/// only (`minLod = maxLod = 0`), no anisotropy and no compare: what Vulkan allows for
+/// unnormalized coordinates too (their address modes must be CLAMP_TO_EDGE or CLAMP_TO_BORDER,
+/// which `state` must then say).
+pub(crate) fn create_sampler_state(ctx: &Context, state: SamplerState) -> Result<vk::Sampler> {
+    let filter = match state.filter {
+        SampleFilter::Nearest => vk::Filter::NEAREST,
+        SampleFilter::Bilinear => vk::Filter::LINEAR,
+    };
+    let address = match state.address {
+        AddressMode::Repeat => vk::SamplerAddressMode::REPEAT,
+        AddressMode::MirroredRepeat => vk::SamplerAddressMode::MIRRORED_REPEAT,
+        AddressMode::ClampToEdge => vk::SamplerAddressMode::CLAMP_TO_EDGE,
+        AddressMode::ClampToBorder => vk::SamplerAddressMode::CLAMP_TO_BORDER,
+    };
+    let info = vk::SamplerCreateInfo::default()
+        .mag_filter(filter)
+        .min_filter(filter)
+        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+        .address_mode_u(address)
+        .address_mode_v(address)
+        .address_mode_w(address)
+        .border_color(vk::BorderColor::FLOAT_TRANSPARENT_BLACK)
+        .min_lod(0.0)
+        .max_lod(0.0)
+        .unnormalized_coordinates(state.unnormalized);
     // SAFETY: valid device and create info.
     unsafe { ctx.device.create_sampler(&info, None) }.call("vkCreateSampler")
 }

@@ -19,8 +19,12 @@ pub mod raw_buffer;
 pub mod shared_memory;
 pub mod store;
 pub mod structured_buffer;
+pub mod texture_address;
+pub mod texture_gather;
 pub mod texture_load;
+pub mod texture_offcentre;
 pub mod texture_sample;
+pub mod texture_unnormalized;
 pub mod typed_alias;
 pub mod typed_buffer;
 pub mod uniform_buffer;
@@ -42,6 +46,10 @@ pub static FAMILIES: &[&dyn Family] = &[
     &eight_regions::EightRegions,
     &store::Store,
     &atomic::Atomic,
+    &texture_address::TextureAddress,
+    &texture_unnormalized::TextureUnnormalized,
+    &texture_offcentre::TextureOffcentre,
+    &texture_gather::TextureGather,
     &narrow_loads::NarrowLoads,
     &constant_paths::ConstantPaths,
     &shared_memory::SharedMemory,

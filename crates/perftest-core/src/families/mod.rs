@@ -20,12 +20,17 @@ mod descriptor_index;
 mod eight_regions;
 mod narrow_loads;
 mod raw_buffer;
+mod sampled_textures;
 mod shared_memory;
 mod slot_buffer;
 mod store;
 mod structured_buffer;
+mod texture_address;
+mod texture_gather;
 mod texture_load;
+mod texture_offcentre;
 mod texture_sample;
+mod texture_unnormalized;
 mod typed_alias;
 mod typed_buffer;
 mod uniform_buffer;
@@ -175,6 +180,10 @@ pub(crate) static PLANS: &[Plan] = &[
     eight_regions::PLAN,
     store::PLAN,
     atomic::PLAN,
+    texture_address::PLAN,
+    texture_unnormalized::PLAN,
+    texture_offcentre::PLAN,
+    texture_gather::PLAN,
     narrow_loads::PLAN,
     constant_paths::PLAN,
     shared_memory::PLAN,
