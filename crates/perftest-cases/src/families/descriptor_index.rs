@@ -159,22 +159,11 @@ impl Family for DescriptorIndex {
     }
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        let mut needs = vec![DeviceNeed::StorageBufferDynamic];
-        if case.params.variant == NON_UNIFORM {
-            needs.push(DeviceNeed::StorageBufferNonUniform);
-        }
-        needs
+        slot_array_needs(case)
     }
 
     fn kernel_params(&self, case: &Case) -> KernelParams {
-        KernelParams {
-            index: if case.params.variant == NON_UNIFORM {
-                0
-            } else {
-                UNIFORM_SLOT
-            },
-            ..KernelParams::default()
-        }
+        slot_array_params(case)
     }
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
@@ -182,6 +171,29 @@ impl Family for DescriptorIndex {
         check_words(readback, |group, local| {
             DescriptorIndex::model(case, params, group, local)
         })
+    }
+}
+
+/// What a case indexing the 8-slot array needs: dynamic indexing, and non-uniform indexing for
+/// the [`NON_UNIFORM`] variant (shared by the families that bind the slot array).
+pub(crate) fn slot_array_needs(case: &Case) -> Vec<DeviceNeed> {
+    let mut needs = vec![DeviceNeed::StorageBufferDynamic];
+    if case.params.variant == NON_UNIFORM {
+        needs.push(DeviceNeed::StorageBufferNonUniform);
+    }
+    needs
+}
+
+/// The push constants of a case indexing the 8-slot array: [`UNIFORM_SLOT`] as the runtime
+/// index, unused (0) by the [`NON_UNIFORM`] variant, whose slot comes from the lane.
+pub(crate) fn slot_array_params(case: &Case) -> KernelParams {
+    KernelParams {
+        index: if case.params.variant == NON_UNIFORM {
+            0
+        } else {
+            UNIFORM_SLOT
+        },
+        ..KernelParams::default()
     }
 }
 

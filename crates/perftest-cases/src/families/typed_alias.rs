@@ -26,7 +26,8 @@ use crate::case::{Case, Params, Pattern};
 use crate::check::{check_words, Readback, VerifyOutcome};
 use crate::data::mix32;
 use crate::families::descriptor_index::{
-    add_words, buffer_start, global_index, slot_word, NON_UNIFORM, SLOTS, SLOT_LOADS, UNIFORM_SLOT,
+    add_words, buffer_start, global_index, slot_array_needs, slot_array_params, slot_word,
+    NON_UNIFORM, SLOTS, SLOT_LOADS,
 };
 use crate::family::{Family, FamilyRef};
 use crate::reference::KernelParams;
@@ -111,22 +112,11 @@ impl Family for TypedAlias {
     }
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        let mut needs = vec![DeviceNeed::StorageBufferDynamic];
-        if case.params.variant == NON_UNIFORM {
-            needs.push(DeviceNeed::StorageBufferNonUniform);
-        }
-        needs
+        slot_array_needs(case)
     }
 
     fn kernel_params(&self, case: &Case) -> KernelParams {
-        KernelParams {
-            index: if case.params.variant == NON_UNIFORM {
-                0
-            } else {
-                UNIFORM_SLOT
-            },
-            ..KernelParams::default()
-        }
+        slot_array_params(case)
     }
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
