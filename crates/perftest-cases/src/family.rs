@@ -96,6 +96,12 @@ pub enum Unit {
     Store,
     /// An atomic operation.
     Atomic,
+    /// One step of a pointer chase: a load whose address is the value the previous load
+    /// returned. Every thread of the workgroup follows the same chain, and a dispatch runs one
+    /// workgroup: the sized count is a number of blocks of [`Work::per_thread`] steps, passed
+    /// to the kernel as family word 3 (`params.family.w`), so the time per step is the latency
+    /// of one load.
+    DependentLoad,
 }
 
 impl Unit {
@@ -105,6 +111,7 @@ impl Unit {
             Unit::Load => "load",
             Unit::Store => "store",
             Unit::Atomic => "atomic",
+            Unit::DependentLoad => "dependent-load",
         }
     }
 }
@@ -116,6 +123,26 @@ pub struct Work {
     pub unit: Unit,
     /// How many units one thread performs.
     pub per_thread: u32,
+}
+
+impl Work {
+    /// Whether the case is a chain of dependent loads: one workgroup per dispatch, the sized
+    /// count going to the kernel as a number of blocks of [`Work::per_thread`] steps (see
+    /// [`Unit::DependentLoad`]).
+    pub fn is_chain(&self) -> bool {
+        self.unit == Unit::DependentLoad
+    }
+
+    /// The units one workgroup (one block of a chain) counts: the threads times
+    /// [`Work::per_thread`], or [`Work::per_thread`] alone for a chain, whose threads all
+    /// follow the same addresses.
+    pub fn per_group(&self) -> u64 {
+        if self.is_chain() {
+            u64::from(self.per_thread)
+        } else {
+            u64::from(crate::reference::THREADS_PER_GROUP) * u64::from(self.per_thread)
+        }
+    }
 }
 
 /// A case's handle to its family: compares, hashes and prints as the family's label.

@@ -114,6 +114,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "TEXT")]
     pub filter: Vec<String>,
 
+    /// Leave out cases whose working set is larger than SIZE (bytes, or with KB, MB or GB:
+    /// `64MB`), e.g. to run the memory suite's sweep within a small device's memory.
+    #[arg(long, value_name = "SIZE")]
+    pub max_working_set: Option<String>,
+
+    /// The SM clock the device runs at while measuring, in MHz (from the vendor's tools, e.g.
+    /// `nvidia-smi --query-gpu=clocks.sm`): the cache-hierarchy section then gives latencies
+    /// in cycles too.
+    #[arg(long, value_name = "MHZ", allow_negative_numbers = true)]
+    pub clock_mhz: Option<f64>,
+
     /// Check every selected case against its CPU model instead of timing it; prints pass/FAIL
     /// per case, exits 4 on any failure.
     #[arg(long, conflicts_with = "no_verify")]
@@ -198,8 +209,10 @@ pub struct RunArgs {
 }
 
 /// Options whose next argument is a value (so `--target-ms -5` keeps its `-5`).
-const VALUE_OPTIONS: [&str; 15] = [
+const VALUE_OPTIONS: [&str; 17] = [
     "--device",
+    "--max-working-set",
+    "--clock-mhz",
     "--filter",
     "--suite",
     "--target-ms",

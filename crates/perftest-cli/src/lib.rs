@@ -13,7 +13,8 @@
 //! - [`compare`]: `perftest compare A.json B.json`,
 //! - [`gate`]: the regression gate of `compare --fail-above`/`--fail-median`,
 //! - [`node`]: many reports side by side (every GPU of a node, many nodes) and the outlier rule,
-//! - [`shader_stats`]: the driver's shader statistics and dumps in the outputs.
+//! - [`shader_stats`]: the driver's shader statistics and dumps in the outputs,
+//! - [`sweep`]: the cache hierarchy from the memory suite's sweep (levels, knees, sizes).
 
 #![warn(missing_docs)]
 
@@ -31,3 +32,4 @@ pub mod shader_stats;
 pub use perftest_core::sizing;
 pub mod statistics;
 pub mod stop_signals;
+pub mod sweep;

@@ -239,8 +239,17 @@ fn run(options: &Options) -> Result<i32, Failure> {
             no_cases_message(&options.suites),
         ));
     }
-    let cases = select_cases(&in_suites, &options.filters)
+    let mut cases = select_cases(&in_suites, &options.filters)
         .map_err(|e| Failure::new(exit_code::USAGE, e))?;
+    if let Some(max) = options.max_working_set {
+        cases.retain(|c| c.params.working_set <= max);
+        if cases.is_empty() {
+            return Err(Failure::new(
+                exit_code::USAGE,
+                format!("--max-working-set {max} bytes leaves no case to run"),
+            ));
+        }
+    }
     if options.mode == Mode::ListCases {
         // One suite (the default): `id name`, as before suites existed; several: the suite
         // first.

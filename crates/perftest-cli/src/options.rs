@@ -70,6 +70,37 @@ pub struct Options {
     pub shader_stats: bool,
     /// Directory for the driver's internal shader representations.
     pub dump_shaders: Option<PathBuf>,
+    /// Largest working set a selected case may have, in bytes.
+    pub max_working_set: Option<u64>,
+    /// The SM clock the user gave, in MHz.
+    pub clock_mhz: Option<f64>,
+}
+
+/// Bounds of `--clock-mhz`.
+pub const CLOCK_MHZ_RANGE: (f64, f64) = (1.0, 100_000.0);
+
+/// Parses a size: a whole number of bytes, or a number with `KB`, `MB` or `GB` (binary units,
+/// case-insensitive, `K`/`M`/`G` and a space allowed): `4096`, `64MB`, `1.5 GB`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let t = t.strip_suffix('b').unwrap_or(&t);
+    let (number, scale) = match t.char_indices().last() {
+        Some((i, 'k')) => (&t[..i], 1u64 << 10),
+        Some((i, 'm')) => (&t[..i], 1 << 20),
+        Some((i, 'g')) => (&t[..i], 1 << 30),
+        _ => (t, 1),
+    };
+    let number = number.trim();
+    let value: f64 = number
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v > 0.0 && !number.starts_with('+'))
+        .ok_or_else(|| format!("{text:?} is not a size (say 4096, 512KB, 64MB or 1GB)"))?;
+    let bytes = value * scale as f64;
+    if bytes < 1.0 || bytes > (1u64 << 50) as f64 {
+        return Err(format!("{text:?} is outside 1 byte..=1 PB"));
+    }
+    Ok(bytes as u64)
 }
 
 /// A value outside its documented range.
@@ -190,6 +221,21 @@ impl Options {
                 ),
             ));
         }
+        let max_working_set = args
+            .max_working_set
+            .as_deref()
+            .map(parse_size)
+            .transpose()
+            .map_err(|e| bad("--max-working-set", e))?;
+        let (clock_lo, clock_hi) = CLOCK_MHZ_RANGE;
+        if let Some(mhz) = args.clock_mhz {
+            if !(mhz.is_finite() && (clock_lo..=clock_hi).contains(&mhz)) {
+                return Err(bad(
+                    "--clock-mhz",
+                    format!("{mhz} is outside {clock_lo}..={clock_hi} MHz"),
+                ));
+            }
+        }
         if args.baseline.trim().is_empty() {
             return Err(bad("--baseline", "an empty case id".into()));
         }
@@ -214,6 +260,8 @@ impl Options {
             pipeline_cache: args.pipeline_cache.clone(),
             shader_stats: args.shader_stats,
             dump_shaders: args.dump_shaders.clone(),
+            max_working_set,
+            clock_mhz: args.clock_mhz,
         })
     }
 
@@ -244,6 +292,41 @@ mod tests {
             baseline: "typed.rgba8.random".into(),
             fence_timeout_ms: 10_000,
             ..RunArgs::default()
+        }
+    }
+
+    #[test]
+    fn sizes_parse_in_binary_units() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("512KB"), Ok(512 << 10));
+        assert_eq!(parse_size("64mb"), Ok(64 << 20));
+        assert_eq!(parse_size(" 1.5 GB "), Ok(3 << 29));
+        assert_eq!(parse_size("2M"), Ok(2 << 20));
+        assert_eq!(parse_size("8k"), Ok(8 << 10));
+        for bad in [
+            "", "MB", "-4KB", "0", "+4KB", "four", "1e20GB", "NaN", "inf", "4 TB",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn max_working_set_and_clock_are_checked() {
+        let mut a = args();
+        a.max_working_set = Some("64MB".into());
+        a.clock_mhz = Some(1980.0);
+        let o = Options::from_args(&a).unwrap();
+        assert_eq!(o.max_working_set, Some(64 << 20));
+        assert_eq!(o.clock_mhz, Some(1980.0));
+        a.max_working_set = Some("lots".into());
+        assert_eq!(
+            Options::from_args(&a).unwrap_err().option,
+            "--max-working-set"
+        );
+        a.max_working_set = None;
+        for mhz in [0.0, -5.0, f64::NAN, 1e9] {
+            a.clock_mhz = Some(mhz);
+            assert_eq!(Options::from_args(&a).unwrap_err().option, "--clock-mhz");
         }
     }
 

@@ -163,6 +163,7 @@ pub(crate) mod tests {
             validation: false,
             verify: true,
             suites: vec!["original".to_string()],
+            clock_mhz: None,
         }
     }
 

@@ -17,6 +17,7 @@ use crate::executables::PipelineExecutable;
 use crate::kernels::{Kernel, PipelineBuilder, PushConstants};
 use crate::pipeline_cache::{PipelineCacheSource, ProbeCache};
 use crate::resources::Resources;
+use crate::sizing::group_total;
 use crate::timing::elapsed;
 
 /// Most dispatches one [`Bench::time`] call may record (two timestamps each).
@@ -32,9 +33,14 @@ struct Binding {
 
 impl Binding {
     /// The binding of `kernel` with the store path at `write_index` (`u32::MAX`: never store).
-    fn new(kernel: &Kernel, write_index: u32) -> Binding {
+    /// For a chain ([`perftest_cases::Work::is_chain`]), family word 3 carries `blocks`, the
+    /// number of blocks of steps one dispatch runs.
+    fn new(kernel: &Kernel, write_index: u32, blocks: u32) -> Binding {
         let params = KernelParams::for_case(&kernel.case);
-        let (family, len) = kernel.push;
+        let (mut family, len) = kernel.push;
+        if kernel.case.work().is_chain() {
+            family[3] = blocks;
+        }
         let push = PushConstants {
             elements_mask: params.elements_mask,
             write_index,
@@ -290,7 +296,9 @@ impl Bench {
 
     /// Runs `dispatches` back-to-back dispatches of `groups` workgroups in one submission,
     /// each between its own pair of timestamps with a compute-to-compute barrier before it,
-    /// and returns each dispatch's GPU time.
+    /// and returns each dispatch's GPU time. A chain case
+    /// ([`perftest_cases::Work::is_chain`]) runs one workgroup per dispatch, following its
+    /// chain for as many blocks of steps as `groups` counts workgroups.
     pub fn time(
         &mut self,
         id: KernelId,
@@ -317,10 +325,10 @@ impl Bench {
     /// Runs the case once with the store path enabled ([`VERIFY_GROUPS`] workgroups) and
     /// returns what it left behind: every thread's four output lanes, ordered by workgroup then
     /// local index, and the family's result buffer (cleared to zero before the dispatch) where
-    /// it has one.
+    /// it has one. A chain case runs one block of steps in every thread.
     pub fn verify(&mut self, id: KernelId) -> Result<Readback> {
         let kernel = self.kernel(id)?;
-        let binding = Binding::new(kernel, 0);
+        let binding = Binding::new(kernel, 0, 1);
         let written = self.resources.written(&kernel.case)?;
         let output = self.resources.output.buffer;
         let size = self.resources.output.size;
@@ -450,7 +458,19 @@ pub(crate) fn time_batch_on(
     let mut recorded = Vec::with_capacity(batch.len());
     for &(id, groups) in batch {
         check_groups(ctx, groups)?;
-        recorded.push((Binding::new(kernel_at(kernels, id)?, u32::MAX), groups));
+        let kernel = kernel_at(kernels, id)?;
+        // A chain runs one workgroup; the group count becomes its number of blocks.
+        let (blocks, dispatch) = if kernel.case.work().is_chain() {
+            let blocks = u32::try_from(group_total(groups)).map_err(|_| {
+                Error::InvalidArgument(format!(
+                    "a chain of {groups:?} blocks is longer than 2^32 blocks"
+                ))
+            })?;
+            (blocks, [1, 1, 1])
+        } else {
+            (0, groups)
+        };
+        recorded.push((Binding::new(kernel, u32::MAX, blocks), dispatch));
     }
     let pool = ctx.query_pool;
     // At most 2 x MAX_DISPATCHES_PER_SUBMIT, checked above.

@@ -96,6 +96,10 @@ pub struct Settings {
     /// existed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub suites: Vec<String>,
+    /// The SM clock the user gave (`--clock-mhz`), in MHz, for latencies in cycles; absent
+    /// when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_mhz: Option<f64>,
 }
 
 /// Loads one workgroup of an original case performs: 256 threads x 256 loads (textures:
@@ -273,10 +277,7 @@ impl CaseResult {
             suite: Some(case.suite.name().to_string()),
             bytes_per_load: case.bytes_per_load(),
             unit: case.work().unit.name().to_string(),
-            ops_per_group: Some(
-                u64::from(perftest_cases::THREADS_PER_GROUP) * u64::from(case.work().per_thread),
-            )
-            .filter(|&n| n != ORIGINAL_OPS_PER_GROUP),
+            ops_per_group: Some(case.work().per_group()).filter(|&n| n != ORIGINAL_OPS_PER_GROUP),
             status,
             measurement,
             shader_stats: Vec::new(),

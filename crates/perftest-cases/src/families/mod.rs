@@ -11,10 +11,12 @@ use crate::suite::Suite;
 pub mod atomic;
 pub mod bindless_texture;
 pub mod buffer_path;
+pub mod cache_sweep;
 pub mod constant_paths;
 pub mod descriptor_index;
 pub mod eight_regions;
 pub mod narrow_loads;
+pub mod pointer_chase;
 pub mod raw_buffer;
 pub mod shared_memory;
 pub mod store;
@@ -53,6 +55,8 @@ pub static FAMILIES: &[&dyn Family] = &[
     &narrow_loads::NarrowLoads,
     &constant_paths::ConstantPaths,
     &shared_memory::SharedMemory,
+    &pointer_chase::PointerChase,
+    &cache_sweep::CacheSweep,
 ];
 
 /// The family registered under `label`.

@@ -119,6 +119,7 @@ fn run_phases(
             .iter()
             .map(|s| s.name().to_string())
             .collect(),
+        clock_mhz: options.clock_mhz,
     };
     let mut report = Report::begin(DeviceInfo::of(&target), settings);
     report.baseline_id = options.baseline.clone();

@@ -3,6 +3,9 @@
 use crate::output::printable::printable;
 use crate::report::{CaseResult, CaseStatus, Derived, Report, ReportFigures};
 
+/// The unit of latency cases (a pointer chase: each load waits for the one before).
+const DEPENDENT_LOAD: &str = "dependent-load";
+
 /// Column titles of the human-readable tables, after the case name.
 pub(crate) const TITLES: [&str; 5] = ["ms", "x", "Gload/s", "GB/s", "CV"];
 
@@ -51,6 +54,20 @@ fn cells(case: &CaseResult, derived: Option<&Derived>) -> Cells {
                 (true, false) => " noisy unsteady",
                 (false, true) => "",
             };
+            if case.unit == DEPENDENT_LOAD {
+                // A chain: one load at a time, so its rate is a latency.
+                let latency = d
+                    .loads_per_s
+                    .map_or_else(|| "n/a".to_string(), |l| format!("{:.1} ns", 1e9 / l));
+                let na = || "n/a".to_string();
+                return Cells::Figures([
+                    na(),
+                    na(),
+                    latency,
+                    na(),
+                    format!("{:.1}%{noisy}", d.summary.cv * 100.0),
+                ]);
+            }
             Cells::Figures([
                 format!("{:.3}", d.original_ms),
                 relative(d.relative),
@@ -118,6 +135,13 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
                 .join(" and "),
             units.join(" and ")
         ));
+    }
+    if report.cases.iter().any(|c| c.unit == DEPENDENT_LOAD) {
+        notes.push(
+            "Latency cases (pointer chase, one dependent load at a time): the Gload/s column gives \
+             the time per load, and ms, x and GB/s do not apply."
+                .to_string(),
+        );
     }
     let baseline = report.baseline();
     if baseline.and_then(|b| report.derived(b)).is_none() {

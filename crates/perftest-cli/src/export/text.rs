@@ -64,6 +64,10 @@ impl Exporter for TextExporter {
                 writeln!(out, "{note}")?;
             }
         }
+        if let Some(section) = crate::sweep::section(report, report.settings.clock_mhz) {
+            writeln!(out)?;
+            out.push_str(&section);
+        }
         Ok(out.into_bytes())
     }
 }

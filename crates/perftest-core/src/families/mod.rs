@@ -15,10 +15,12 @@ use crate::resources::Shared;
 mod atomic;
 mod bindless_texture;
 mod buffer_path;
+mod cache_sweep;
 mod constant_paths;
 mod descriptor_index;
 mod eight_regions;
 mod narrow_loads;
+mod pointer_chase;
 mod raw_buffer;
 mod sampled_textures;
 mod shared_memory;
@@ -187,6 +189,8 @@ pub(crate) static PLANS: &[Plan] = &[
     narrow_loads::PLAN,
     constant_paths::PLAN,
     shared_memory::PLAN,
+    pointer_chase::PLAN,
+    cache_sweep::PLAN,
 ];
 
 /// The plan of `case`'s family.

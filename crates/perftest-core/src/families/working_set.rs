@@ -17,12 +17,7 @@ use crate::resources::modern_buffer;
 pub(super) const PLAN: Plan = Plan {
     label: "working_set",
     spirv,
-    create: |ctx, _| {
-        Ok(Box::new(WorkingSets {
-            sets: Vec::new(),
-            max_range: ctx.caps.max_storage_buffer_range,
-        }))
-    },
+    create: |ctx, _| Ok(sets(ctx)),
     push_bytes: 32,
 };
 
@@ -33,6 +28,16 @@ fn spirv(case: &Case) -> &'static [u8] {
         Path::Aligned => include_bytes!("../../spirv/working_set_aligned.spv"),
         Path::Bda => include_bytes!("../../spirv/working_set_bda.spv"),
     }
+}
+
+/// No working sets yet: each is made when the first case of its size (`Params::working_set`)
+/// is prepared; `Params::variant` picks the path as in the working-set family (also used by
+/// the memory suite's bandwidth sweep).
+pub(super) fn sets(ctx: &Context) -> Box<dyn FamilyResources> {
+    Box::new(WorkingSets {
+        sets: Vec::new(),
+        max_range: ctx.caps.max_storage_buffer_range,
+    })
 }
 
 /// One working set: its buffer and, where the device has buffer device addresses, its

@@ -117,6 +117,7 @@ impl ProbeReport {
             validation: false,
             verify: false,
             suites: Vec::new(),
+            clock_mhz: None,
         };
         let device = self.device.clone().unwrap_or_else(DeviceInfo::unknown);
         let mut report = Report::begin(device, settings);

@@ -1,0 +1,230 @@
+//! Load latency (memory suite): a pointer chase over working sets doubling from 4 KB to
+//! 512 MB (`shaders/pointer_chase.comp`).
+//!
+//! The working set is a device-local buffer of `bytes`, cut into 128-byte nodes (one per cache
+//! line on every GPU we know; the caches hold whole lines, so the set occupies `bytes` of
+//! cache). The first 8 bytes of node `n` hold the device address of node `next[n]`, where
+//! `next` is a random cyclic permutation of all nodes ([`chain`]: Sattolo's algorithm over a
+//! lowbias32-driven generator, so one cycle visits every node before it repeats). Following
+//! it, every load depends on the one before and goes to an unpredictable line of the whole
+//! set, so neither prefetching nor memory-level parallelism can hide the latency.
+//!
+//! A dispatch runs one workgroup of 256 threads that all follow the chain from node 0 (a
+//! uniform address per step: one request per wave, all waves in step). The measured count is
+//! a number of blocks of 256 steps ([`crate::Unit::DependentLoad`]), so the time per step is
+//! the latency of one load at that working set: L1 hits while the set fits the SM's L1, L2
+//! hits while it fits the L2, memory (and, at large sets, TLB misses) beyond. Reports count
+//! steps as loads: `1 / (loads per second)` is the latency. `perftest`'s text report turns
+//! the results into a latency curve and the cache sizes it implies.
+//!
+//! Verification runs one block (256 steps) in each of the 1024 verification threads: each
+//! must end on node `next^256(0)` with the wrapping sum of the node indices it visited
+//! ([`walk`]), so a chain the GPU read wrongly cannot pass. Needs: buffer device addresses
+//! and 64-bit integers (the chain holds real pointers, so a step is one load with no address
+//! arithmetic), a device-local heap of four times the set.
+
+use crate::case::{Case, Params, Pattern};
+use crate::check::{check_words, Readback, VerifyOutcome};
+use crate::data::mix32;
+use crate::family::{Family, FamilyRef, Unit, Work};
+use crate::suite::Suite;
+use crate::support::DeviceNeed;
+
+/// The pointer-chase family.
+pub struct PointerChase;
+
+/// Bytes of one node (one cache line).
+pub const NODE_BYTES: u64 = 128;
+
+/// Steps of one block (the `LOADS` specialization constant).
+pub const STEPS: u32 = 256;
+
+/// The working-set sizes of the memory suite's sweeps, in bytes: 4 KB to 512 MB, doubling.
+pub fn sweep_sizes() -> Vec<u64> {
+    (12..=29).map(|shift| 1u64 << shift).collect()
+}
+
+/// A size as ids and names write it: `4kb` / `4KB`, `1mb` / `1MB`.
+pub fn size_words(bytes: u64) -> (String, String) {
+    let (value, unit) = if bytes >= 1 << 20 {
+        (bytes >> 20, "MB")
+    } else {
+        (bytes >> 10, "KB")
+    };
+    (
+        format!("{value}{}", unit.to_lowercase()),
+        format!("{value}{unit}"),
+    )
+}
+
+/// The nodes of a working set of `bytes`.
+pub fn nodes(bytes: u64) -> u32 {
+    u32::try_from(bytes / NODE_BYTES).unwrap_or(u32::MAX)
+}
+
+/// The chain over `nodes` nodes: `next[n]` is the node after `n`. A single cycle through every
+/// node (Sattolo's algorithm; the random choices come from lowbias32 of the step and the node
+/// count, so the chain is the same on every run and every machine).
+pub fn chain(nodes: u32) -> Vec<u32> {
+    let mut next: Vec<u32> = (0..nodes).collect();
+    for i in (1..nodes).rev() {
+        // A choice in 0..i (multiply-shift range reduction of a hashed word).
+        let r = mix32(i ^ mix32(nodes));
+        let j = ((u64::from(r) * u64::from(i)) >> 32) as u32;
+        next.swap(i as usize, j as usize);
+    }
+    next
+}
+
+/// The bytes of the working set of `bytes` at device address `base`: node `n` starts with the
+/// little-endian 64-bit address of node `next[n]`; every other byte is zero.
+pub fn chain_bytes(bytes: u64, base: u64) -> Vec<u8> {
+    let next = chain(nodes(bytes));
+    let mut data = vec![0u8; bytes as usize];
+    for (node, &to) in next.iter().enumerate() {
+        let at = node * NODE_BYTES as usize;
+        let address = base + u64::from(to) * NODE_BYTES;
+        data[at..at + 8].copy_from_slice(&address.to_le_bytes());
+    }
+    data
+}
+
+/// The CPU model of `steps` steps from node 0 over `next`: the node reached and the wrapping
+/// sum of the nodes visited (each step's destination).
+pub fn walk(next: &[u32], steps: u32) -> (u32, u32) {
+    let mut node = 0u32;
+    let mut sum = 0u32;
+    for _ in 0..steps {
+        node = next.get(node as usize).copied().unwrap_or(0);
+        sum = sum.wrapping_add(node);
+    }
+    (node, sum)
+}
+
+impl Family for PointerChase {
+    fn label(&self) -> &'static str {
+        "pointer_chase"
+    }
+
+    fn title(&self) -> &'static str {
+        "Load latency (pointer chase)"
+    }
+
+    fn cases(&self) -> Vec<Case> {
+        sweep_sizes()
+            .into_iter()
+            .map(|bytes| {
+                let (id, name) = size_words(bytes);
+                Case {
+                    id: format!("mem.sweep.latency.{id}"),
+                    name: format!("Latency {name} (pointer chase)"),
+                    suite: Suite::Memory,
+                    family: FamilyRef(&PointerChase),
+                    params: Params {
+                        format: None,
+                        width: 2,
+                        variant: 0,
+                        working_set: bytes,
+                        count: 0,
+                    },
+                    pattern: Pattern::Random,
+                }
+            })
+            .collect()
+    }
+
+    fn loop_trip(&self) -> u32 {
+        STEPS
+    }
+
+    /// Bytes one step loads: the 8-byte address of the next node.
+    fn bytes_per_load(&self, _case: &Case) -> u32 {
+        8
+    }
+
+    fn work(&self, _case: &Case) -> Work {
+        Work {
+            unit: Unit::DependentLoad,
+            per_thread: STEPS,
+        }
+    }
+
+    fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
+        vec![
+            DeviceNeed::BufferDeviceAddress,
+            DeviceNeed::ShaderInt64,
+            DeviceNeed::DeviceMemory(case.params.working_set),
+        ]
+    }
+
+    fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
+        let next = chain(nodes(case.params.working_set));
+        let (node, sum) = walk(&next, STEPS);
+        check_words(readback, |_, _| [node, sum, 1, 0])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eighteen_sizes_from_4kb_to_512mb() {
+        let cases = PointerChase.cases();
+        assert_eq!(cases.len(), 18);
+        assert_eq!(cases[0].id, "mem.sweep.latency.4kb");
+        assert_eq!(cases[0].name, "Latency 4KB (pointer chase)");
+        assert_eq!(cases[8].id, "mem.sweep.latency.1mb");
+        assert_eq!(cases[17].id, "mem.sweep.latency.512mb");
+        assert_eq!(cases[17].params.working_set, 512 << 20);
+        assert!(cases.iter().all(|c| c.work().is_chain()));
+        assert_eq!(cases[0].work().per_group(), u64::from(STEPS));
+    }
+
+    #[test]
+    fn the_chain_is_one_cycle_through_every_node() {
+        for n in [1u32, 2, 3, 32, 1000, 8192] {
+            let next = chain(n);
+            let mut seen = vec![false; n as usize];
+            let mut node = 0u32;
+            for _ in 0..n {
+                assert!(!seen[node as usize], "node {node} visited twice (n = {n})");
+                seen[node as usize] = true;
+                node = next[node as usize];
+            }
+            assert_eq!(node, 0, "the cycle closes after n steps (n = {n})");
+            assert!(seen.iter().all(|&s| s));
+        }
+        // Not the identity-like successor chain: neighbours rarely follow each other.
+        let next = chain(8192);
+        let adjacent = next
+            .iter()
+            .enumerate()
+            .filter(|&(i, &j)| j as usize == i + 1);
+        assert!(adjacent.count() < 8);
+    }
+
+    #[test]
+    fn chain_bytes_hold_the_next_address() {
+        let base = 0x1_0000_0000u64;
+        let bytes = chain_bytes(4096, base);
+        let next = chain(32);
+        assert_eq!(bytes.len(), 4096);
+        for (n, &to) in next.iter().enumerate() {
+            let at = n * 128;
+            let mut word = [0u8; 8];
+            word.copy_from_slice(&bytes[at..at + 8]);
+            assert_eq!(u64::from_le_bytes(word), base + u64::from(to) * 128);
+            assert!(bytes[at + 8..at + 128].iter().all(|&b| b == 0));
+        }
+    }
+
+    #[test]
+    fn walk_follows_the_chain() {
+        let next = vec![2, 0, 3, 1];
+        assert_eq!(walk(&next, 0), (0, 0));
+        assert_eq!(walk(&next, 1), (2, 2));
+        assert_eq!(walk(&next, 4), (0, 2 + 3 + 1));
+        assert_eq!(walk(&next, 5), (2, 8));
+    }
+}

@@ -1,0 +1,12 @@
+//! `cache_sweep`: the working-set family's buffers (one per size, filled with the modern data)
+//! read through its structured path.
+
+use super::{working_set, Plan};
+
+/// The family's plan.
+pub(super) const PLAN: Plan = Plan {
+    label: "cache_sweep",
+    spirv: |_| include_bytes!("../../spirv/working_set_structured.spv"),
+    create: |ctx, _| Ok(working_set::sets(ctx)),
+    push_bytes: 32,
+};

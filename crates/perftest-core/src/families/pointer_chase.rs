@@ -1,0 +1,82 @@
+//! `pointer_chase`: one device-local buffer per working-set size holding the chain of node
+//! addresses, built on the CPU once the buffer's device address is known and uploaded when the
+//! first case of that size is prepared; the kernel gets node 0's address in family words 0-1.
+
+use perftest_cases::families::pointer_chase::chain_bytes;
+use perftest_cases::Case;
+
+use super::{Bind, FamilyResources, Plan};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::memory::Buffer;
+use crate::resources::modern_buffer;
+
+/// The family's plan.
+pub(super) const PLAN: Plan = Plan {
+    label: "pointer_chase",
+    spirv: |_| include_bytes!("../../spirv/pointer_chase.spv"),
+    create: |_, _| Ok(Box::new(Chains(Vec::new()))),
+    push_bytes: 32,
+};
+
+/// One chain: its working-set size, buffer and device address.
+struct Chain {
+    bytes: u64,
+    buffer: Buffer,
+    address: u64,
+}
+
+/// The chains prepared so far.
+struct Chains(Vec<Chain>);
+
+impl Chains {
+    fn chain(&self, case: &Case) -> Option<&Chain> {
+        self.0.iter().find(|c| c.bytes == case.params.working_set)
+    }
+}
+
+impl FamilyResources for Chains {
+    fn prepare(&mut self, ctx: &mut Context, case: &Case) -> Result<()> {
+        let bytes = case.params.working_set;
+        if self.chain(case).is_some() {
+            return Ok(());
+        }
+        if !ctx.caps.buffer_device_address {
+            return Err(Error::InvalidArgument(
+                "pointer chase without bufferDeviceAddress".into(),
+            ));
+        }
+        let mut buffer = modern_buffer(ctx, "pointer chain", bytes, false)?;
+        let address = ctx.buffer_address(&buffer);
+        if let Err(e) = ctx.upload_buffer(&buffer, &chain_bytes(bytes, address)) {
+            if ctx.settle() {
+                ctx.destroy_buffer(&mut buffer);
+            }
+            return Err(e);
+        }
+        self.0.push(Chain {
+            bytes,
+            buffer,
+            address,
+        });
+        Ok(())
+    }
+
+    fn bindings(&self, case: &Case) -> Option<Vec<Bind>> {
+        self.chain(case).map(|_| Vec::new())
+    }
+
+    fn push(&self, case: &Case) -> [u32; 4] {
+        match self.chain(case) {
+            Some(c) => [c.address as u32, (c.address >> 32) as u32, 0, 0],
+            None => [0; 4],
+        }
+    }
+
+    fn destroy(&mut self, ctx: &mut Context) {
+        for chain in &mut self.0 {
+            ctx.destroy_buffer(&mut chain.buffer);
+        }
+        self.0.clear();
+    }
+}
