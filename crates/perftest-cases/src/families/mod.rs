@@ -24,6 +24,8 @@ pub mod texture_gather;
 pub mod texture_load;
 pub mod texture_offcentre;
 pub mod texture_sample;
+pub mod texture_shape;
+pub mod texture_storage;
 pub mod texture_unnormalized;
 pub mod typed_alias;
 pub mod typed_buffer;
@@ -53,6 +55,8 @@ pub static FAMILIES: &[&dyn Family] = &[
     &narrow_loads::NarrowLoads,
     &constant_paths::ConstantPaths,
     &shared_memory::SharedMemory,
+    &texture_shape::TextureShape,
+    &texture_storage::TextureStorage,
 ];
 
 /// The family registered under `label`.
