@@ -31,7 +31,8 @@ pub use check::{
     VERIFY_THREADS,
 };
 pub use data::{
-    input_bytes, mix32, modern_bytes, modern_word, texture_bytes, INPUT_BYTES, TEXTURE_SIZE,
+    input_bytes, layered_texture_bytes, mix32, modern_bytes, modern_word, texture_bytes,
+    INPUT_BYTES, MAX_TEXTURE_LAYERS, TEXTURE_SIZE,
 };
 pub use families::{all_cases, cases_in, family, FAMILIES};
 pub use family::{Family, FamilyRef, Unit, Work};
