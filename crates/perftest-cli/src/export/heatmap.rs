@@ -64,6 +64,8 @@ pub(crate) struct FamilyGrid<'a> {
     pub(crate) cases: Vec<GridCase<'a>>,
     /// The family's highest Gload/s (`None` when nothing was measured).
     pub(crate) best: Option<f64>,
+    /// Every case is a latency case (a chain of dependent loads): cells show ns per load.
+    pub(crate) latency: bool,
 }
 
 impl FamilyGrid<'_> {
@@ -96,12 +98,38 @@ fn split_id(id: &str) -> (&str, &str) {
     id.rsplit_once('.').unwrap_or((id, ""))
 }
 
-/// The row label of a case: its display name without the trailing pattern word.
+/// The row label of a case: its display name without the column's word (the trailing pattern,
+/// or a working set inside the name: `Latency 4KB (pointer chase)` in column `4kb`).
 fn row_label(case: &CaseResult, column: &str) -> String {
     let name = case.name.trim();
-    match name.strip_suffix(column) {
-        Some(rest) if !column.is_empty() && rest.ends_with(' ') => rest.trim_end().to_string(),
+    if column.is_empty() {
+        return name.to_string();
+    }
+    if let Some(rest) = name.strip_suffix(column) {
+        if rest.ends_with(' ') {
+            return rest.trim_end().to_string();
+        }
+    }
+    let words: Vec<&str> = name.split(' ').collect();
+    match words.iter().position(|w| w.eq_ignore_ascii_case(column)) {
+        Some(i) if words.len() > 1 => {
+            let mut kept = words.clone();
+            kept.remove(i);
+            kept.join(" ")
+        }
         _ => name.to_string(),
+    }
+}
+
+/// The unit of latency cases in reports.
+const DEPENDENT_LOAD: &str = "dependent-load";
+
+/// A cell's text: Gload/s, or for latency grids the time per load.
+fn cell_text(grid: &FamilyGrid<'_>, gloads: f64) -> String {
+    if grid.latency {
+        format!("{:.1} ns", 1.0 / gloads)
+    } else {
+        gload(gloads)
     }
 }
 
@@ -119,12 +147,14 @@ pub(crate) fn family_grids(report: &Report) -> Vec<FamilyGrid<'_>> {
                     columns: Vec::new(),
                     cases: Vec::new(),
                     best: None,
+                    latency: case.unit == DEPENDENT_LOAD,
                 });
                 row_keys.push(Vec::new());
                 grids.len() - 1
             }
         };
         let (grid, keys) = (&mut grids[index], &mut row_keys[index]);
+        grid.latency &= case.unit == DEPENDENT_LOAD;
         let (key, column) = split_id(&case.id);
         let column_label = if column.is_empty() { "-" } else { column };
         let column = position_or_push(&mut grid.columns, column_label);
@@ -208,7 +238,10 @@ pub(crate) fn write_heatmap(
     let best = grid.best;
     let subtitle = best.map_or_else(
         || "(nothing measured)".to_string(),
-        |b| format!("(best {} Gload/s)", gload(b)),
+        |b| match grid.latency {
+            true => format!("(best {} per load)", cell_text(grid, b)),
+            false => format!("(best {} Gload/s)", gload(b)),
+        },
     );
     writeln!(
         out,
@@ -244,13 +277,16 @@ pub(crate) fn write_heatmap(
             let (fill, ink, text, tip) = match (cell, value, best) {
                 (Some(g), Some(v), Some(b)) => {
                     let (fill, ink) = colour(v / b);
+                    let value = match grid.latency {
+                        true => format!("{} per load", cell_text(grid, v)),
+                        false => format!("{} Gload/s", gload(v)),
+                    };
                     let tip = format!(
-                        "{}: {} Gload/s, {:.0}% of the family's best",
+                        "{}: {value}, {:.0}% of the family's best",
                         g.case.name,
-                        gload(v),
                         v / b * 100.0
                     );
-                    (fill, ink, gload(v), tip)
+                    (fill, ink, cell_text(grid, v), tip)
                 }
                 (Some(g), _, _) => {
                     let word = match &g.case.status {
@@ -385,6 +421,34 @@ mod tests {
             .map(|(f, r, c)| (f.to_string(), *r, *c))
             .collect();
         assert_eq!(shapes, expected);
+    }
+
+    #[test]
+    fn latency_grids_show_ns_and_rows_drop_the_size() {
+        let mut report = sample_report();
+        report.cases.truncate(1);
+        let mut case = report.cases[0].clone();
+        case.unit = "dependent-load".into();
+        for (id, name) in [
+            ("mem.sweep.latency.4kb", "Latency 4KB (pointer chase)"),
+            ("mem.sweep.latency.8kb", "Latency 8KB (pointer chase)"),
+        ] {
+            let mut c = case.clone();
+            c.id = id.into();
+            c.name = name.into();
+            c.family = "pointer_chase".into();
+            report.cases.push(c);
+        }
+        let grids = family_grids(&report);
+        let chase = grids.iter().find(|g| g.family == "pointer_chase").unwrap();
+        assert!(chase.latency);
+        assert!(!grids[0].latency);
+        assert_eq!(chase.rows, ["Latency (pointer chase)"]);
+        assert_eq!(chase.columns, ["4kb", "8kb"]);
+        assert_eq!(cell_text(chase, 0.05), "20.0 ns");
+        let mut svg = String::new();
+        write_heatmap(&mut svg, chase, "Latency by working set", (0.0, 0.0), 100.0).unwrap();
+        assert!(svg.contains(" ns per load)"), "{svg}");
     }
 
     #[test]

@@ -169,9 +169,21 @@ fn write_family(
     writeln!(out, r#"<div class="charts">"#)?;
     let (w, h) = heatmap_size(grid, label_w);
     svg_open(out, w, h)?;
-    write_heatmap(out, grid, "Gload/s by pattern", (0.0, 0.0), label_w)?;
+    let title = match grid.latency {
+        true => "Latency by working set",
+        false => "Gload/s by pattern",
+    };
+    write_heatmap(out, grid, title, (0.0, 0.0), label_w)?;
     writeln!(out, "</svg>")?;
-    out.push_str(&relative_bars(grid, scale_max)?);
+    // Bars unless they would all say n/a: latency cases have no `x`, nor has any case of a run
+    // without the baseline (skipped and failed cases still show why).
+    let worth_bars = !grid.latency
+        && grid.cases.iter().any(|c| {
+            c.case.status != CaseStatus::Measured || c.derived.and_then(|d| d.relative).is_some()
+        });
+    if worth_bars {
+        out.push_str(&relative_bars(grid, scale_max)?);
+    }
     writeln!(out, "</div>")?;
     writeln!(
         out,
