@@ -292,13 +292,14 @@ fn generate(format: ExtraFormat) -> Vec<u8> {
 /// - BC1: endpoints are two different corners of the RGB cube (every channel 0 or the largest
 ///   value, so they decode exactly everywhere); three blocks in four use the 4-colour mode
 ///   (`color0 > color1`), the rest the 3-colour mode with transparent black. A texel takes an
-///   interpolated palette entry with probability 1/8 (and, in the 3-colour mode, transparent
+///   interpolated palette entry with probability 1/16 (and, in the 3-colour mode, transparent
 ///   black with probability 1/8), else one of the endpoints: the CPU model is exact for
 ///   endpoints and allows one UNORM8 step for interpolated entries, so keeping them rare keeps
-///   the summed allowance far below the change one wrong texel makes.
+///   the summed allowance (about 16 steps, 0.06, over a thread's 256 loads) well below the
+///   change one wrong texel makes.
 /// - BC4 (and each half of BC5): endpoint bytes from the hash, three blocks in four in the
 ///   8-value mode (`r0 > r1`), the rest in the 6-value mode; a texel takes an interpolated
-///   index with probability 1/8 (and, in the 6-value mode, the constants 0 or 1 with
+///   index with probability 1/16 (and, in the 6-value mode, the constants 0 or 1 with
 ///   probability 1/8), else an endpoint.
 /// - BC7: the mode is `b % 8` (every mode, eight blocks each) and every other bit comes from
 ///   the hash: random fields are valid in every mode, and BC7 decodes exactly.
@@ -354,11 +355,11 @@ fn bc1_block(h: impl Fn(u32) -> u32) -> [u8; 8] {
     let mut indices = 0u32;
     for i in 0..16 {
         let t = h(1 + i);
-        let index = match (t & 7, four) {
-            (0, true) => 2 + ((t >> 3) & 1),
+        let index = match (t & 15, four) {
+            (0, true) => 2 + ((t >> 4) & 1),
             (0, false) => 2,
-            (1, false) => 3,
-            _ => (t >> 3) & 1,
+            (1 | 2, false) => 3,
+            _ => (t >> 4) & 1,
         };
         indices |= index << (2 * i);
     }
@@ -382,11 +383,11 @@ fn bc4_block(h: impl Fn(u32) -> u32, salt: u32) -> [u8; 8] {
     let mut bits = 0u64;
     for i in 0..16u32 {
         let t = mix32(h(1 + i) ^ salt);
-        let index = match (t & 7, eight) {
-            (0, true) => 2 + (t >> 3) % 6,
-            (0, false) => 2 + (t >> 3) % 4,
-            (1, false) => 6 + ((t >> 3) & 1),
-            _ => (t >> 3) & 1,
+        let index = match (t & 15, eight) {
+            (0, true) => 2 + (t >> 4) % 6,
+            (0, false) => 2 + (t >> 4) % 4,
+            (1 | 2, false) => 6 + ((t >> 4) & 1),
+            _ => (t >> 4) & 1,
         };
         bits |= u64::from(index) << (3 * i);
     }
@@ -646,7 +647,9 @@ mod tests {
         for f in ExtraFormat::ALL {
             let texels = f.texels();
             let distinct: HashSet<String> = texels.iter().map(|t| format!("{t:?}")).collect();
-            assert!(distinct.len() > 50, "{f:?}: {}", distinct.len());
+            // BC1 colours are cube corners and their blends: fewer distinct texels.
+            let least = if f == ExtraFormat::Bc1 { 30 } else { 50 };
+            assert!(distinct.len() > least, "{f:?}: {}", distinct.len());
             for t in texels {
                 if let TexelValue::Float { value, slack } = t {
                     assert!(value.iter().all(|v| v.is_finite()), "{f:?}");
@@ -689,7 +692,7 @@ mod tests {
                 .iter()
                 .filter(|t| matches!(t, TexelValue::Float { slack, .. } if slack[0] > 0.0))
                 .count();
-            assert!((64..220).contains(&with_slack), "{f:?}: {with_slack}");
+            assert!((32..110).contains(&with_slack), "{f:?}: {with_slack}");
         }
         // BC1 endpoints are cube corners: every texel channel is 0, 1/3, 1/2, 2/3 or 1.
         let allowed = [0.0, 1.0 / 3.0, 0.5, 2.0 / 3.0, 1.0].map(|v: f64| v as f32);
