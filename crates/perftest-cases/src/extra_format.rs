@@ -217,7 +217,10 @@ impl ExtraFormat {
     /// and reports).
     pub fn slack_rule(self) -> &'static str {
         match self {
-            ExtraFormat::Rgba8Srgb => "RGB within 2^-11 of the exact sRGB decode (relative)",
+            ExtraFormat::Rgba8Srgb => {
+                "RGB within half an sRGB code step of the exact decode (Direct3D's rule; a \
+                 single wrong texel can hide in a sum, a missing or wrong decode cannot)"
+            }
             ExtraFormat::Bc1 => {
                 "an interpolated channel within one UNORM8 step (1/255), a channel of an \
                  endpoint that is neither 0 nor the largest value within half a step"
@@ -431,17 +434,28 @@ pub fn ufloat_to_f32(bits: u32, mantissa_bits: u32) -> f32 {
 /// `KHR_DF_TRANSFER_SRGB`): `c / 12.92` for `c <= 0.04045`, else `((c + 0.055) / 1.055)^2.4`,
 /// with `c = code / 255`, computed in f64 and rounded to f32.
 pub fn srgb_to_linear(code: u8) -> f32 {
-    let c = f64::from(code) / 255.0;
-    let l = if c <= 0.04045 {
+    srgb_eotf(f64::from(code)) as f32
+}
+
+/// The sRGB EOTF of a (possibly fractional) code in 0..=255.
+fn srgb_eotf(code: f64) -> f64 {
+    let c = code.clamp(0.0, 255.0) / 255.0;
+    if c <= 0.04045 {
         c / 12.92
     } else {
         ((c + 0.055) / 1.055).powf(2.4)
-    };
-    l as f32
+    }
 }
 
-/// Relative slack of an sRGB-decoded channel (half-float precision).
-const SRGB_SLACK: f32 = 1.0 / 2048.0;
+/// How far a decoded sRGB channel may be from [`srgb_to_linear`]: half an sRGB code step
+/// (the larger of `L(code + 1/2) - L(code)` and `L(code) - L(code - 1/2)`). Vulkan states no
+/// precision for the decode; this is Direct3D's rule for sRGB-to-float conversion, which
+/// drivers follow (lavapipe's cubic approximation stays within 0.35 of a code).
+pub fn srgb_slack(code: u8) -> f32 {
+    let c = f64::from(code);
+    let l = srgb_eotf(c);
+    (srgb_eotf(c + 0.5) - l).max(l - srgb_eotf(c - 0.5)) as f32
+}
 
 fn word(bytes: &[u8], at: usize) -> u32 {
     match bytes.get(at..at + 4) {
@@ -492,14 +506,10 @@ fn decode_texel(format: ExtraFormat, bytes: &[u8], t: usize) -> TexelValue {
         ExtraFormat::Rgba8Srgb => {
             let b = |c: usize| bytes.get(4 * t + c).copied().unwrap_or(0);
             let rgb = [0, 1, 2].map(|c| srgb_to_linear(b(c)));
+            let slack = [0, 1, 2].map(|c| srgb_slack(b(c)));
             TexelValue::Float {
                 value: [rgb[0], rgb[1], rgb[2], f32::from(b(3)) / 255.0],
-                slack: [
-                    rgb[0] * SRGB_SLACK,
-                    rgb[1] * SRGB_SLACK,
-                    rgb[2] * SRGB_SLACK,
-                    0.0,
-                ],
+                slack: [slack[0], slack[1], slack[2], 0.0],
             }
         }
         ExtraFormat::R16 | ExtraFormat::Rg16 | ExtraFormat::Rgba16 => {
@@ -611,6 +621,10 @@ mod tests {
         // The midpoint code 188 is about 0.5029 in linear light.
         assert!((srgb_to_linear(188) - 0.502_886).abs() < 1e-5);
         assert!((1..=255u8).all(|c| srgb_to_linear(c) > srgb_to_linear(c - 1)));
+        // Half a code: about 0.0089 / 2 at the top, 1 / (2 * 255 * 12.92) at the bottom.
+        assert!((srgb_slack(255) - 0.00445).abs() < 1e-4);
+        assert!((srgb_slack(0) - (0.5 / 255.0 / 12.92) as f32).abs() < 1e-7);
+        assert!((1..=255u8).all(|c| srgb_slack(c) < 0.005));
     }
 
     #[test]

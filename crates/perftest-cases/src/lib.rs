@@ -38,7 +38,9 @@ pub use check::{
 pub use data::{
     input_bytes, mix32, modern_bytes, modern_word, texture_bytes, INPUT_BYTES, TEXTURE_SIZE,
 };
-pub use extra_format::{bc_block, srgb_to_linear, ufloat_to_f32, ExtraFormat, TexelValue};
+pub use extra_format::{
+    bc_block, srgb_slack, srgb_to_linear, ufloat_to_f32, ExtraFormat, TexelValue,
+};
 pub use families::{all_cases, cases_in, family, FAMILIES};
 pub use family::{Family, FamilyRef, Unit, Work};
 pub use format::{half_to_f32, ChannelKind, Format};

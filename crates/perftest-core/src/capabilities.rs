@@ -1,12 +1,13 @@
 //! What the device offers that some cases need (descriptor indexing, device addresses, 64-bit
-//! integers and atomics, 8- and 16-bit storage and arithmetic, subgroup ballot, limits,
-//! memory), read once into the plain [`DeviceCaps`] the skip decisions use, and the features
-//! perftest enables when it creates the device.
+//! integers and atomics, 8- and 16-bit storage and arithmetic, subgroup ballot, BC texture
+//! compression, the extra formats' support, limits, memory), read once into the plain
+//! [`DeviceCaps`] the skip decisions use, and the features perftest enables when it creates
+//! the device.
 
 use ash::vk;
 use perftest_cases::DeviceCaps;
 
-use crate::formats::query_support;
+use crate::formats::{query_extra_support, query_support};
 
 /// The optional features perftest enables on a device it creates (each only where offered).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,6 +36,8 @@ pub(crate) struct Enables {
     pub(crate) shader_int8: bool,
     /// `shaderFloat16` (Vulkan 1.2 feature).
     pub(crate) shader_float16: bool,
+    /// `textureCompressionBC` (core feature).
+    pub(crate) texture_compression_bc: bool,
 }
 
 impl Enables {
@@ -56,6 +59,7 @@ impl Enables {
                 storage_buffer_dynamic: core.shader_storage_buffer_array_dynamic_indexing
                     == vk::TRUE,
                 shader_int16: core.shader_int16 == vk::TRUE,
+                texture_compression_bc: core.texture_compression_bc == vk::TRUE,
                 ..Enables::default()
             };
         }
@@ -83,6 +87,7 @@ impl Enables {
             storage_buffer_8bit: v12.storage_buffer8_bit_access == vk::TRUE,
             shader_int8: v12.shader_int8 == vk::TRUE,
             shader_float16: v12.shader_float16 == vk::TRUE,
+            texture_compression_bc: core.texture_compression_bc == vk::TRUE,
         }
     }
 
@@ -93,6 +98,7 @@ impl Enables {
             .shader_sampled_image_array_dynamic_indexing(self.sampled_image_dynamic)
             .shader_storage_buffer_array_dynamic_indexing(self.storage_buffer_dynamic)
             .shader_int16(self.shader_int16)
+            .texture_compression_bc(self.texture_compression_bc)
     }
 
     /// The Vulkan 1.1 features to enable (chain it only when [`Enables::vulkan12`], beside
@@ -170,5 +176,7 @@ pub(crate) fn query_caps(
         shader_int16: enabled.shader_int16,
         shader_float16: enabled.shader_float16,
         max_compute_shared_memory: u64::from(props.limits.max_compute_shared_memory_size),
+        extra_formats: query_extra_support(instance, physical_device),
+        texture_compression_bc: enabled.texture_compression_bc,
     }
 }

@@ -17,7 +17,7 @@
 //! Results widen to four lanes as the original's.
 //!
 //! Verification as in [`super::texture_formats`]: the CPU model decodes each element exactly
-//! (sRGB RGB with a slack of 2^-11 of the value), float lanes pass within
+//! (sRGB RGB within half an sRGB code step), float lanes pass within
 //! `1e-4 * sum|terms| + slack`, integer lanes exactly.
 //!
 //! Skips: every case needs `UNIFORM_TEXEL_BUFFER` in the format's buffer features from
