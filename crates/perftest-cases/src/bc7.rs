@@ -368,7 +368,7 @@ pub fn decode_bc7(block: &[u8; 16]) -> [[u8; 4]; 16] {
     })
 }
 
-/// Writes fields into a 128-bit block, lowest bits first (the encoder side of [`Bits`], for
+/// Writes fields into a 128-bit block, lowest bits first (the encoder side of the decoder, for
 /// building blocks from their fields).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BlockWriter {

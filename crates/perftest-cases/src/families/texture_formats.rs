@@ -365,6 +365,65 @@ mod tests {
     }
 
     #[test]
+    fn skips_follow_the_device_table_and_bc_compression() {
+        use crate::families::texel_buffer_formats::TexelBufferFormats;
+        use crate::support::{support, DeviceCaps, FormatSupport, Support};
+        let all = FormatSupport {
+            uniform_texel_buffer: true,
+            sampled_image: true,
+            linear_filter: true,
+        };
+        let mut caps = DeviceCaps {
+            extra_formats: [all; 13],
+            texture_compression_bc: true,
+            ..DeviceCaps::default()
+        };
+        let mut cases = TexelBufferFormats.cases();
+        cases.extend(TextureFormats.cases());
+        assert_eq!(cases.len(), 105);
+        let skipped = |caps: &DeviceCaps| -> Vec<(String, String)> {
+            cases
+                .iter()
+                .filter_map(|c| match support(c, caps) {
+                    Support::Skipped(why) => Some((c.id.clone(), why)),
+                    Support::Supported => None,
+                })
+                .collect()
+        };
+        assert!(skipped(&caps).is_empty());
+        // Without textureCompressionBC: the 24 BC cases, for that reason.
+        caps.texture_compression_bc = false;
+        let bc = skipped(&caps);
+        assert_eq!(bc.len(), 24);
+        assert!(bc
+            .iter()
+            .all(|(id, why)| id.contains(".bc") && why.contains("textureCompressionBC")));
+        // No sRGB texel buffers: its three buffer cases, naming the format and the feature.
+        caps.texture_compression_bc = true;
+        caps.extra_formats[ExtraFormat::Rgba8Srgb.index()].uniform_texel_buffer = false;
+        let srgb = skipped(&caps);
+        let ids: Vec<&str> = srgb.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "tex.fmt.buffer.rgba8srgb.uniform",
+                "tex.fmt.buffer.rgba8srgb.linear",
+                "tex.fmt.buffer.rgba8srgb.random"
+            ]
+        );
+        assert!(srgb[0].1.contains("VK_FORMAT_R8G8B8A8_SRGB"));
+        assert!(srgb[0].1.contains("UNIFORM_TEXEL_BUFFER"));
+        // A format that cannot be sampled loses its load and sample cases, not its buffer.
+        caps.extra_formats[ExtraFormat::Rgba8Srgb.index()] = all;
+        caps.extra_formats[ExtraFormat::R16.index()].sampled_image = false;
+        let r16 = skipped(&caps);
+        assert_eq!(r16.len(), 6);
+        assert!(r16.iter().all(|(id, why)| id.contains(".r16.")
+            && !id.contains("buffer")
+            && why.contains("SAMPLED_IMAGE")));
+    }
+
+    #[test]
     fn addressing_matches_the_original_texture_loop() {
         // Summing RGBA8 texels through our address list gives the original model's sums.
         let original = find_case(&original_cases(), "tex.load.rgba8.random")
@@ -376,8 +435,8 @@ mod tests {
             let mut sum = [0f32; 4];
             for e in addresses(&original, p, local, true) {
                 let t = &bytes[4 * e as usize..4 * e as usize + 4];
-                for c in 0..4 {
-                    sum[c] += Format::Rgba8.decode_channel(t, c as u32);
+                for (c, lane) in (0u32..).zip(sum.iter_mut()) {
+                    *lane += Format::Rgba8.decode_channel(t, c);
                 }
             }
             assert_eq!(sum, reference_sum(&original, p, local).sum);
