@@ -10,8 +10,12 @@
 //! - a BC1 endpoint channel that is 0 or the largest 5- or 6-bit value decodes to exactly 0 or
 //!   1 everywhere (slack 0); any other endpoint channel may be off by half a UNORM8 step
 //!   (slack 0.5/255);
-//! - an interpolated BC1 channel (the 1/3, 2/3 and 1/2 palette entries) may be off by one
-//!   UNORM8 step more than its endpoints (slack 1/255 plus theirs);
+//! - an interpolated BC1 channel (the 1/3, 2/3 and 1/2 palette entries) whose endpoints
+//!   differ may be off by one UNORM8 step plus 3% of the distance between the endpoints, more
+//!   than its endpoints (slack `1/255 + 0.03 |e0 - e1|` plus theirs): the H200 decodes the
+//!   1/3 and 2/3 points between green endpoints 0 and 63 as 80/255 and 175/255, five steps
+//!   (2% of the distance) from 85 and 170, while its red and blue are exact; lavapipe is
+//!   within one step. A blend of equal endpoints is the endpoint;
 //! - a BC4/BC5 endpoint is a byte and decodes exactly; an interpolated value may be off by one
 //!   UNORM8 step (slack 1/255); the 6-value mode's 0 and 1 are exact.
 
@@ -26,6 +30,10 @@ pub struct BlockTexel {
 
 /// One UNORM8 step.
 const STEP: f64 = 1.0 / 255.0;
+
+/// The share of the distance between two BC1 endpoints an interpolated channel may be off by,
+/// beyond one UNORM8 step.
+const BC1_BLEND_SLACK: f64 = 0.03;
 
 /// Slack of one BC1 endpoint channel of `bits` bits holding `v`: 0 at the ends of the range.
 fn endpoint_slack(v: u16, bits: u32) -> f64 {
@@ -71,7 +79,14 @@ pub fn decode_bc1(block: &[u8; 8]) -> [BlockTexel; 16] {
     };
     let mix = |w0: f64, w1: f64, d: f64| {
         let v = [0, 1, 2].map(|c| (w0 * e0[c] + w1 * e1[c]) / d);
-        let s = [0, 1, 2].map(|c| STEP + s0[c].max(s1[c]));
+        let s = [0, 1, 2].map(|c| {
+            let ends = s0[c].max(s1[c]);
+            if e0[c] == e1[c] {
+                ends
+            } else {
+                ends + STEP + BC1_BLEND_SLACK * (e0[c] - e1[c]).abs()
+            }
+        });
         opaque(v, s)
     };
     let palette = if c0 > c1 {
@@ -178,8 +193,24 @@ mod tests {
         assert_eq!(texels[2].value, [two_thirds, two_thirds, two_thirds, 1.0]);
         assert_eq!(texels[7].value, [third, third, third, 1.0]);
         assert_eq!(texels[0].slack, [0.0; 4]);
-        assert_eq!(texels[3].slack[0], (1.0f64 / 255.0) as f32);
+        assert_eq!(texels[3].slack[0], (1.0f64 / 255.0 + 0.03) as f32);
         assert_eq!(texels[3].slack[3], 0.0);
+    }
+
+    #[test]
+    fn bc1_blends_of_equal_endpoint_channels_are_exact() {
+        // Red over black in the 4-colour mode: green and blue blend equal endpoints.
+        let texels = decode_bc1(&bc1(0xf800, 0x0000, 0b10));
+        let third = (1.0f64 / 3.0) as f32;
+        assert_eq!(texels[0].value, [(2.0f64 / 3.0) as f32, 0.0, 0.0, 1.0]);
+        assert_eq!(texels[1].value, [1.0, 0.0, 0.0, 1.0]);
+        assert!(
+            texels[0].slack[0] > 0.03 && texels[0].slack[1] == 0.0 && texels[0].slack[2] == 0.0
+        );
+        let mid = decode_bc1(&bc1(0x0000, 0x001f, 0b10))[0];
+        assert_eq!(mid.value[2], 0.5);
+        assert_eq!(mid.slack, [0.0, 0.0, (1.0f64 / 255.0 + 0.03) as f32, 0.0]);
+        assert!(third > 0.0);
     }
 
     #[test]

@@ -222,7 +222,8 @@ impl ExtraFormat {
                  single wrong texel can hide in a sum, a missing or wrong decode cannot)"
             }
             ExtraFormat::Bc1 => {
-                "an interpolated channel within one UNORM8 step (1/255), a channel of an \
+                "an interpolated channel within one UNORM8 step plus 3% of the distance \
+                 between its endpoints (a blend of equal endpoints exactly), a channel of an \
                  endpoint that is neither 0 nor the largest value within half a step"
             }
             ExtraFormat::Bc4 | ExtraFormat::Bc5 => {
@@ -295,11 +296,11 @@ fn generate(format: ExtraFormat) -> Vec<u8> {
 /// - BC1: endpoints are two different corners of the RGB cube (every channel 0 or the largest
 ///   value, so they decode exactly everywhere); three blocks in four use the 4-colour mode
 ///   (`color0 > color1`), the rest the 3-colour mode with transparent black. A texel takes an
-///   interpolated palette entry with probability 1/16 (and, in the 3-colour mode, transparent
+///   interpolated palette entry with probability 1/64 (and, in the 3-colour mode, transparent
 ///   black with probability 1/8), else one of the endpoints: the CPU model is exact for
-///   endpoints and allows one UNORM8 step for interpolated entries, so keeping them rare keeps
-///   the summed allowance (about 16 steps, 0.06, over a thread's 256 loads) well below the
-///   change one wrong texel makes.
+///   endpoints and allows one UNORM8 step plus 3% of the endpoints' distance (0.034 for the
+///   corners' full distance) for interpolated channels, so keeping them rare keeps the summed
+///   allowance (about 0.1 over a thread's 256 loads) below the change one wrong texel makes.
 /// - BC4 (and each half of BC5): endpoint bytes from the hash, three blocks in four in the
 ///   8-value mode (`r0 > r1`), the rest in the 6-value mode; a texel takes an interpolated
 ///   index with probability 1/16 (and, in the 6-value mode, the constants 0 or 1 with
@@ -358,11 +359,11 @@ fn bc1_block(h: impl Fn(u32) -> u32) -> [u8; 8] {
     let mut indices = 0u32;
     for i in 0..16 {
         let t = h(1 + i);
-        let index = match (t & 15, four) {
-            (0, true) => 2 + ((t >> 4) & 1),
+        let index = match (t & 63, four) {
+            (0, true) => 2 + ((t >> 6) & 1),
             (0, false) => 2,
-            (1 | 2, false) => 3,
-            _ => (t >> 4) & 1,
+            (1..=8, false) => 3,
+            _ => (t >> 6) & 1,
         };
         indices |= index << (2 * i);
     }
@@ -662,12 +663,12 @@ mod tests {
             let texels = f.texels();
             let distinct: HashSet<String> = texels.iter().map(|t| format!("{t:?}")).collect();
             // BC1 colours are cube corners and their blends: fewer distinct texels.
-            let least = if f == ExtraFormat::Bc1 { 30 } else { 50 };
+            let least = if f == ExtraFormat::Bc1 { 12 } else { 50 };
             assert!(distinct.len() > least, "{f:?}: {}", distinct.len());
             for t in texels {
                 if let TexelValue::Float { value, slack } = t {
                     assert!(value.iter().all(|v| v.is_finite()), "{f:?}");
-                    assert!(slack.iter().all(|s| (0.0..0.01).contains(s)), "{f:?}");
+                    assert!(slack.iter().all(|s| (0.0..0.04).contains(s)), "{f:?}");
                 }
             }
         }
@@ -700,13 +701,17 @@ mod tests {
             .filter(|b| u16::from_le_bytes([b[0], b[1]]) > u16::from_le_bytes([b[2], b[3]]))
             .count();
         assert!((32..64).contains(&four), "{four}");
-        for f in [ExtraFormat::Bc1, ExtraFormat::Bc4, ExtraFormat::Bc5] {
+        for (f, least, most) in [
+            (ExtraFormat::Bc1, 6, 40),
+            (ExtraFormat::Bc4, 32, 110),
+            (ExtraFormat::Bc5, 64, 220),
+        ] {
             let with_slack = f
                 .texels()
                 .iter()
-                .filter(|t| matches!(t, TexelValue::Float { slack, .. } if slack[0] > 0.0))
+                .filter(|t| matches!(t, TexelValue::Float { slack, .. } if slack.iter().any(|&s| s > 0.0)))
                 .count();
-            assert!((32..110).contains(&with_slack), "{f:?}: {with_slack}");
+            assert!((least..most).contains(&with_slack), "{f:?}: {with_slack}");
         }
         // BC1 endpoints are cube corners: every texel channel is 0, 1/3, 1/2, 2/3 or 1.
         let allowed = [0.0, 1.0 / 3.0, 0.5, 2.0 / 3.0, 1.0].map(|v: f64| v as f32);

@@ -26,14 +26,19 @@
 //! [`crate::decode_bc7`], every BC7 mode) — and sums each thread's loads in f32 in the
 //! kernel's order. A float lane passes when `|gpu - model| <= 1e-4 * sum|terms| + slack`,
 //! where the slack sums what each decoded texel may deviate by
-//! ([`ExtraFormat::slack_rule`]): 0 for packed, UNORM16 and BC7 texels; one UNORM8 step
-//! (1/255) for an interpolated BC1/BC4/BC5 value (and half a step for a BC1 endpoint channel
-//! that is neither 0 nor the largest value, which the generated blocks avoid); half an sRGB
-//! code step for sRGB RGB. The generated BC1/BC4/BC5 blocks keep interpolated texels to about
-//! one in sixteen, so the slack of a sum (about 16 steps, 0.06, in lanes whose sums are near
-//! 100) stays well below what one wrong texel changes (a third on average). The sRGB slack is
-//! wider (about 0.5 in lanes whose sums are near 80): a missing or wrong decode fails, a
-//! single wrong texel among 256 may pass. Integer formats are checked exactly.
+//! ([`ExtraFormat::slack_rule`]): 0 for packed, UNORM16 and BC7 texels (BC7 decodes in exact
+//! integer arithmetic); one UNORM8 step (1/255) for an interpolated BC4/BC5 value; one step
+//! plus 3% of the endpoints' distance for an interpolated BC1 channel whose endpoints differ
+//! (the H200 decodes the 1/3 and 2/3 points between green endpoints 0 and 63 as 80/255 and
+//! 175/255, five steps from the exact 85 and 170; its red and blue blends are exact, its
+//! 3-colour midpoint half a step low; lavapipe truncates BC1/BC4/BC5 blends to 8 bits, within
+//! a step); half an sRGB code step for sRGB RGB (lavapipe's cubic approximation is within
+//! 0.35 of a code). The generated blocks keep interpolated texels rare (BC1 one in 64, BC4
+//! and BC5 one in 16), so the slack of a sum (at most 0.15 for BC1 and 0.12 for BC4/BC5, in
+//! lanes whose sums are near 100) stays below what one wrong texel changes (a third on
+//! average). The sRGB slack is wider (about 0.5 in lanes whose sums are near 80): a missing
+//! or wrong decode fails, a single wrong texel among 256 may pass. Integer formats are
+//! checked exactly.
 //!
 //! Skips: every case needs `SAMPLED_IMAGE` (optimal tiling) for its format from
 //! `vkGetPhysicalDeviceFormatProperties`; the BC cases also need `textureCompressionBC`
@@ -500,16 +505,18 @@ mod tests {
         for f in [ExtraFormat::Bc1, ExtraFormat::Bc4, ExtraFormat::Bc5] {
             for c in TextureFormats.cases().iter().filter(|c| format_of(c) == f) {
                 let p = KernelParams::for_case(c);
-                for local in [[0, 0], [15, 15], [4, 11]] {
+                for local in (0..256).map(|l| [l % 16, l / 16]) {
                     let ThreadModel::Float { abs_sum, slack, .. } =
                         thread_model(c, f, p, local, true)
                     else {
                         unreachable!()
                     };
                     for lane in 0..f.components() as usize {
-                        // At most 0.1 and a third of what one average texel contributes.
+                        // At most 0.12 (0.15 for BC1, whose blends may be 3% off) and a third
+                        // of what one average texel contributes.
+                        let cap = if f == ExtraFormat::Bc1 { 0.15f32 } else { 0.12 };
                         assert!(
-                            slack[lane] <= 0.1f32.min(abs_sum[lane] / 256.0 / 3.0),
+                            slack[lane] <= cap.min(abs_sum[lane] / 256.0 / 3.0),
                             "{} {local:?} lane {lane}: {} of {}",
                             c.id,
                             slack[lane],
