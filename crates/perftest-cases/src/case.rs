@@ -139,4 +139,9 @@ impl Case {
     pub fn work(&self) -> Work {
         self.family.work(self)
     }
+
+    /// The steps of one lap of this case's chain (0 for cases that are not chains).
+    pub fn chain_length(&self) -> u64 {
+        self.family.chain_length(self)
+    }
 }

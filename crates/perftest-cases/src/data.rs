@@ -46,6 +46,32 @@ pub fn input_bytes() -> &'static [u8] {
     })
 }
 
+/// Layers of 32x32 texels [`layered_texture_bytes`] can serve (a cube's six faces).
+pub const MAX_TEXTURE_LAYERS: u32 = 6;
+
+/// The input stream continued past the 16 KB block: [`MAX_TEXTURE_LAYERS`] x 16 KB made by the
+/// same generator from the same seed, so its first 16 KB are [`input_bytes`] and every word
+/// has the same ranges (generated once per process).
+fn layered_input_bytes() -> &'static [u8] {
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        let mut state = 0x5eed_1234u32;
+        (0..MAX_TEXTURE_LAYERS as usize * INPUT_BYTES / 4)
+            .flat_map(|_| shape_word(next_random(&mut state)).to_le_bytes())
+            .collect()
+    })
+}
+
+/// Returns the texels of `layers` 32x32 layers (array layers, 3D slices or cube faces) of a
+/// format with `texel_bytes` bytes per texel, layer after layer, each row-major: the first
+/// `layers * 32 * 32 * texel_bytes` bytes of the input stream continued past 16 KB. Layer 0
+/// is the 32x32 texture of [`texture_bytes`]; at most [`MAX_TEXTURE_LAYERS`] layers.
+pub fn layered_texture_bytes(texel_bytes: u32, layers: u32) -> &'static [u8] {
+    let len = (layers.min(MAX_TEXTURE_LAYERS) * TEXTURE_SIZE * TEXTURE_SIZE * texel_bytes) as usize;
+    let bytes = layered_input_bytes();
+    &bytes[..len.min(bytes.len())]
+}
+
 /// Returns the texels of the 32x32 texture of a format with `texel_bytes` bytes per texel,
 /// row-major: the first `32 * 32 * texel_bytes` bytes of [`input_bytes`].
 pub fn texture_bytes(texel_bytes: u32) -> &'static [u8] {
@@ -132,6 +158,25 @@ mod tests {
                 let h = half_to_f32(half);
                 assert!(h.is_finite() && h != 0.0, "half {half:#x} of {w:#x}");
                 assert_ne!(half & 0x7c00, 0, "denormal half {half:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn layers_continue_the_input_stream() {
+        let six = layered_texture_bytes(16, MAX_TEXTURE_LAYERS);
+        assert_eq!(six.len(), 6 * INPUT_BYTES);
+        assert_eq!(&six[..INPUT_BYTES], input_bytes());
+        assert_eq!(layered_texture_bytes(1, 1), texture_bytes(1));
+        assert_eq!(layered_texture_bytes(2, 4).len(), 4 * 2048);
+        assert_eq!(layered_texture_bytes(4, 9).len(), 6 * 4096);
+        for w in six.chunks_exact(4) {
+            let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            let f = f32::from_bits(w);
+            assert!((2f32.powi(-7)..2f32.powi(9)).contains(&f.abs()), "{w:#x}");
+            for half in [(w >> 16) as u16, w as u16] {
+                assert_ne!(half & 0x7c00, 0, "denormal half {half:#x}");
+                assert_ne!(half & 0x7c00, 0x7c00, "infinite half {half:#x}");
             }
         }
     }

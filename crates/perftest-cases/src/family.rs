@@ -51,6 +51,14 @@ pub trait Family: Send + Sync {
         }
     }
 
+    /// For a chain ([`Unit::DependentLoad`]): the steps of one lap of `case`'s chain. A chain
+    /// is measured alone (nothing runs between its dispatches to evict what it has cached),
+    /// after untimed dispatches that walk about one lap, so that its timed steps find the
+    /// caches as a long walk leaves them. Default 0 (not a chain).
+    fn chain_length(&self, _case: &Case) -> u64 {
+        0
+    }
+
     /// What `case` needs from the device beyond the basics (format features, descriptor
     /// indexing, device addresses, limits); default: nothing.
     fn needs(&self, _case: &Case) -> Vec<DeviceNeed> {

@@ -36,7 +36,8 @@ pub use check::{
     VERIFY_THREADS,
 };
 pub use data::{
-    input_bytes, mix32, modern_bytes, modern_word, texture_bytes, INPUT_BYTES, TEXTURE_SIZE,
+    input_bytes, layered_texture_bytes, mix32, modern_bytes, modern_word, texture_bytes,
+    INPUT_BYTES, MAX_TEXTURE_LAYERS, TEXTURE_SIZE,
 };
 pub use extra_format::{
     bc_block, srgb_slack, srgb_to_linear, ufloat_to_f32, ExtraFormat, TexelValue,

@@ -14,6 +14,8 @@ pub struct FormatSupport {
     pub sampled_image: bool,
     /// `SAMPLED_IMAGE_FILTER_LINEAR` in the optimal-tiling features (needed by bilinear).
     pub linear_filter: bool,
+    /// `STORAGE_IMAGE` in the optimal-tiling features (needed by storage-image loads).
+    pub storage_image: bool,
 }
 
 /// The decision for one case on one device.
@@ -34,6 +36,8 @@ pub enum FormatFeature {
     SampledImage,
     /// `SAMPLED_IMAGE_FILTER_LINEAR` in the optimal-tiling features.
     SampledImageFilterLinear,
+    /// `STORAGE_IMAGE` in the optimal-tiling features.
+    StorageImage,
 }
 
 impl FormatFeature {
@@ -43,6 +47,7 @@ impl FormatFeature {
             FormatFeature::UniformTexelBuffer => support.uniform_texel_buffer,
             FormatFeature::SampledImage => support.sampled_image,
             FormatFeature::SampledImageFilterLinear => support.linear_filter,
+            FormatFeature::StorageImage => support.storage_image,
         }
     }
 
@@ -54,6 +59,7 @@ impl FormatFeature {
             FormatFeature::SampledImageFilterLinear => {
                 "SAMPLED_IMAGE_FILTER_LINEAR (optimal tiling)"
             }
+            FormatFeature::StorageImage => "STORAGE_IMAGE (optimal tiling)",
         }
     }
 }
@@ -98,6 +104,9 @@ pub struct DeviceCaps {
     pub shader_float16: bool,
     /// `maxComputeSharedMemorySize`, in bytes.
     pub max_compute_shared_memory: u64,
+    /// `shaderStorageImageExtendedFormats` is enabled (the `StorageImageExtendedFormats`
+    /// SPIR-V capability: storage images declared `r8`, `rg8`, `r16f`, `rg16f`, `rg32f`...).
+    pub storage_image_extended_formats: bool,
     /// Support of the texture suite's extra formats, in [`ExtraFormat::ALL`] order.
     pub extra_formats: [FormatSupport; 13],
     /// `textureCompressionBC` is enabled (the BC formats can be sampled).
@@ -154,6 +163,8 @@ pub enum DeviceNeed {
     ShaderFloat16,
     /// This many bytes of shared (workgroup) memory in one compute kernel.
     SharedMemory(u64),
+    /// Storage images of the extended formats (`shaderStorageImageExtendedFormats`).
+    StorageImageExtendedFormats,
     /// A format feature for one of the texture suite's extra formats.
     ExtraFormat(ExtraFormat, FormatFeature),
     /// The BC block-compressed formats (`textureCompressionBC`).
@@ -238,6 +249,10 @@ impl DeviceNeed {
                     )
                 })
             }
+            DeviceNeed::StorageImageExtendedFormats => feature(
+                caps.storage_image_extended_formats,
+                "shaderStorageImageExtendedFormats",
+            ),
             DeviceNeed::ExtraFormat(format, feature) => (!caps.extra_format_has(format, feature))
                 .then(|| {
                     format!(
@@ -286,6 +301,7 @@ mod tests {
         uniform_texel_buffer: true,
         sampled_image: true,
         linear_filter: true,
+        storage_image: true,
     };
 
     fn caps(table: impl Fn(Format) -> FormatSupport) -> DeviceCaps {
@@ -404,6 +420,34 @@ mod tests {
             .filter(|c| matches!(support(c, &caps(table)), Support::Skipped(_)))
             .count();
         assert_eq!(n, 9); // load, nearest, bilinear x 3 patterns
+    }
+
+    #[test]
+    fn storage_images_need_the_format_feature_and_extended_formats_the_device_feature() {
+        let need = DeviceNeed::Format(Format::Rg16f, FormatFeature::StorageImage);
+        let no_storage = caps(|f| FormatSupport {
+            storage_image: f != Format::Rg16f,
+            ..ALL
+        });
+        assert!(need
+            .missing(&no_storage)
+            .is_some_and(|r| r.contains("VK_FORMAT_R16G16_SFLOAT")
+                && r.contains("STORAGE_IMAGE (optimal tiling)")));
+        assert!(need.missing(&caps(|_| ALL)).is_none());
+        assert!(
+            DeviceNeed::Format(Format::R16f, FormatFeature::StorageImage)
+                .missing(&no_storage)
+                .is_none()
+        );
+        let extended = DeviceNeed::StorageImageExtendedFormats;
+        assert!(extended
+            .missing(&caps(|_| ALL))
+            .is_some_and(|r| r.contains("shaderStorageImageExtendedFormats")));
+        let with = DeviceCaps {
+            storage_image_extended_formats: true,
+            ..caps(|_| ALL)
+        };
+        assert!(extended.missing(&with).is_none());
     }
 
     #[test]

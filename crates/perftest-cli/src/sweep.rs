@@ -9,11 +9,10 @@
 //!   last size is the level's *knee* (the largest working set that still fits). A transition
 //!   follows while each point rises by more than [`STEP_RISE`] (25%) over the one before; the
 //!   next level starts where the rise flattens.
-//! - [`caches`]: each level but the last is a cache. Its size is the knee, and, from the
-//!   latency curve, also a fit: for a uniformly random chase over a set of `W` bytes and a
-//!   cache of `C` bytes, a fraction `C / W` of the loads hit (whatever the replacement policy),
-//!   so past the knee `latency(W) = next - (next - this) * C / W`, a line in `1 / W`. A least
-//!   squares fit of the points after the knee (up to the next knee) gives `next` and `C`.
+//! - [`caches`]: each level but the last is a cache, of about its knee's size. The latency
+//!   chase walks one cycle through the whole set, so a cache smaller than the set keeps little
+//!   of it (an LRU cache none): the latency steps up within a doubling or two past the cache's
+//!   size, and the knee is the cache's size to within a factor of two.
 
 use std::fmt::Write;
 
@@ -52,10 +51,8 @@ pub struct Level {
 pub struct Cache {
     /// The largest working set still on the cache's level (the knee).
     pub knee: u64,
-    /// The cache's latency: the level's median, or the previous fit's asymptote.
+    /// The cache's latency: the median of its level.
     pub latency: f64,
-    /// The size from the hit-rate fit, in bytes, where the points past the knee allow one.
-    pub fitted: Option<f64>,
 }
 
 /// The levels of `points` (sorted by size here; points with a cost that is not a positive
@@ -89,63 +86,17 @@ pub fn levels(points: &[Point]) -> Vec<Level> {
     levels
 }
 
-/// The caches a latency curve shows: one per level but the last (which is memory), with the
-/// knee and, where possible, the hit-rate fit (see the module documentation).
+/// The caches a latency curve shows: one per level but the last (which is memory).
 pub fn caches(points: &[Point]) -> Vec<Cache> {
-    let points = clean(points);
-    let levels = levels(&points);
-    let mut caches = Vec::new();
-    let mut latency = levels.first().map_or(0.0, |l| l.cost);
-    for (i, level) in levels
+    let levels = levels(points);
+    levels
         .iter()
-        .enumerate()
         .take(levels.len().saturating_sub(1))
-    {
-        // Past the knee, up to the next level's knee (or the end after the last one).
-        let until = match levels.get(i + 2) {
-            Some(_) => levels[i + 1].last,
-            None => u64::MAX,
-        };
-        let tail: Vec<Point> = points
-            .iter()
-            .copied()
-            .filter(|p| p.bytes > level.last && p.bytes <= until)
-            .collect();
-        let fit = hit_rate_fit(&tail, latency);
-        caches.push(Cache {
-            knee: level.last,
-            latency,
-            fitted: fit.map(|(_, size)| size),
-        });
-        latency = fit.map_or(levels[i + 1].cost, |(next, _)| next);
-    }
-    caches
-}
-
-/// Fits `cost = next - (next - latency) * size / bytes` to `points` by least squares in
-/// `1 / bytes`: `(next, size)`, or `None` with fewer than two points or a fit that does not
-/// describe a cache (a next level no slower than this one, or a size that is not positive).
-pub fn hit_rate_fit(points: &[Point], latency: f64) -> Option<(f64, f64)> {
-    if points.len() < 2 {
-        return None;
-    }
-    let xs: Vec<f64> = points.iter().map(|p| 1.0 / p.bytes as f64).collect();
-    let n = points.len() as f64;
-    let mean_x = xs.iter().sum::<f64>() / n;
-    let mean_y = points.iter().map(|p| p.cost).sum::<f64>() / n;
-    let sxx: f64 = xs.iter().map(|x| (x - mean_x).powi(2)).sum();
-    let sxy: f64 = xs
-        .iter()
-        .zip(points)
-        .map(|(x, p)| (x - mean_x) * (p.cost - mean_y))
-        .sum();
-    if sxx <= 0.0 {
-        return None;
-    }
-    let slope = sxy / sxx;
-    let next = mean_y - slope * mean_x;
-    let size = -slope / (next - latency);
-    (next > latency && size.is_finite() && size > 0.0).then_some((next, size))
+        .map(|l| Cache {
+            knee: l.last,
+            latency: l.cost,
+        })
+        .collect()
 }
 
 fn clean(points: &[Point]) -> Vec<Point> {
@@ -196,7 +147,9 @@ pub fn curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
         if case.status != CaseStatus::Measured || !case.id.starts_with("mem.sweep.") {
             continue;
         }
-        let (Some(known), Some(derived)) = (find_case(&known_cases, &case.id), report.derived(case)) else {
+        let (Some(known), Some(derived)) =
+            (find_case(&known_cases, &case.id), report.derived(case))
+        else {
             continue;
         };
         let bytes = known.params.working_set;
@@ -282,12 +235,7 @@ pub fn section(report: &Report, clock_mhz: Option<f64>) -> Option<String> {
             let named: Vec<String> = found
                 .iter()
                 .enumerate()
-                .map(|(i, c)| {
-                    let fit = c.fitted.map_or(String::new(), |f| {
-                        format!(" (hit-rate fit: {})", size_text(f))
-                    });
-                    format!("L{} ~ {}{fit}", i + 1, size_text(c.knee as f64))
-                })
+                .map(|(i, c)| format!("L{} ~ {}", i + 1, size_text(c.knee as f64)))
                 .collect();
             let _ = writeln!(out, "  {}.", named.join(", "));
         }
@@ -324,52 +272,54 @@ fn describe(levels: &[Level], value: impl Fn(f64) -> String) -> String {
 mod tests {
     use super::*;
 
-    /// A synthetic chase over two caches and memory: the hit rate of a cache of `c` bytes over
-    /// a set of `w` bytes is `min(1, c / w)`.
-    fn model(c1: f64, l1: f64, c2: f64, l2: f64, memory: f64) -> Vec<Point> {
+    fn curve(costs: impl Fn(f64) -> f64) -> Vec<Point> {
         (12..=29)
-            .map(|shift| {
-                let w = (1u64 << shift) as f64;
-                let h1 = (c1 / w).min(1.0);
-                let h2 = (c2 / w).min(1.0);
-                Point {
-                    bytes: 1 << shift,
-                    cost: h1 * l1 + (1.0 - h1) * (h2 * l2 + (1.0 - h2) * memory),
-                }
+            .map(|shift| Point {
+                bytes: 1 << shift,
+                cost: costs((1u64 << shift) as f64),
             })
             .collect()
     }
 
+    const KB: f64 = 1024.0;
+    const MB: f64 = 1024.0 * 1024.0;
+
     #[test]
-    fn a_synthetic_curve_gives_its_knees_back() {
-        let found = caches(&model(256.0 * 1024.0, 30.0, 32.0 * 1048576.0, 260.0, 700.0));
+    fn a_synthetic_lru_curve_gives_its_knees_back() {
+        // A cyclic walk over LRU caches of 256 KB and 32 MB: every load hits the smallest
+        // cache that holds the whole set, with 1% of noise.
+        let found = caches(&curve(|w| {
+            let noise = 1.0 + 0.01 * f64::from(w.log2() as i32 % 3 - 1);
+            noise
+                * if w <= 256.0 * KB {
+                    30.0
+                } else if w <= 32.0 * MB {
+                    260.0
+                } else {
+                    700.0
+                }
+        }));
         assert_eq!(found.len(), 2, "{found:?}");
         assert_eq!(found[0].knee, 256 << 10);
         assert_eq!(found[1].knee, 32 << 20);
-        assert_eq!(found[0].latency, 30.0);
-        let f1 = found[0].fitted.unwrap();
-        let f2 = found[1].fitted.unwrap();
-        assert!((f1 / (256.0 * 1024.0) - 1.0).abs() < 0.02, "{f1}");
-        assert!((f2 / (32.0 * 1048576.0) - 1.0).abs() < 0.02, "{f2}");
-        assert!(
-            (found[1].latency - 260.0).abs() < 5.0,
-            "{}",
-            found[1].latency
-        );
+        assert!((found[0].latency - 30.0).abs() < 1.0);
+        assert!((found[1].latency - 260.0).abs() < 5.0);
     }
 
     #[test]
-    fn sizes_between_powers_of_two_are_fitted() {
-        // 192 KB of L1 and 60 MB of L2: the knees are the largest powers of two that fit
-        // nearly whole (within the 50% level rule), the fits find the real sizes.
-        let found = caches(&model(192.0 * 1024.0, 30.0, 60.0 * 1048576.0, 260.0, 700.0));
+    fn gradual_steps_still_give_knees() {
+        // Random-replacement caches of 192 KB and 60 MB under uniformly random loads: a
+        // fraction min(1, C / W) hits, so the steps spread over a doubling or two; the knees
+        // are the largest powers of two still on each level.
+        let model = |w: f64| {
+            let h1 = (192.0 * KB / w).min(1.0);
+            let h2 = (60.0 * MB / w).min(1.0);
+            h1 * 30.0 + (1.0 - h1) * (h2 * 260.0 + (1.0 - h2) * 700.0)
+        };
+        let found = caches(&curve(model));
         assert_eq!(found.len(), 2, "{found:?}");
         assert_eq!(found[0].knee, 128 << 10);
         assert_eq!(found[1].knee, 64 << 20);
-        let f1 = found[0].fitted.unwrap() / 1024.0;
-        let f2 = found[1].fitted.unwrap() / 1048576.0;
-        assert!((f1 - 192.0).abs() < 192.0 * 0.05, "{f1} KB");
-        assert!((f2 - 60.0).abs() < 60.0 * 0.05, "{f2} MB");
     }
 
     #[test]
@@ -405,18 +355,6 @@ mod tests {
             vec![(1 << 12, 1 << 13), (1 << 14, 1 << 15), (1 << 16, 1 << 16)]
         );
         assert!((found[0].cost - 1.05).abs() < 1e-9);
-    }
-
-    #[test]
-    fn fits_need_two_points_and_a_slower_next_level() {
-        let p = |b: u64, c: f64| Point { bytes: b, cost: c };
-        assert_eq!(hit_rate_fit(&[p(1024, 5.0)], 1.0), None);
-        assert_eq!(hit_rate_fit(&[p(1024, 5.0), p(1024, 6.0)], 1.0), None);
-        // Faster with size: no cache.
-        assert_eq!(hit_rate_fit(&[p(1024, 5.0), p(2048, 4.0)], 1.0), None);
-        let (next, size) = hit_rate_fit(&[p(1024, 5.0), p(2048, 7.5)], 0.0).unwrap();
-        // cost = 10 - 10 * 512 / w.
-        assert!((next - 10.0).abs() < 1e-9 && (size - 512.0).abs() < 1e-6);
     }
 
     #[test]

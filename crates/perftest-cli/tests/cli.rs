@@ -1514,3 +1514,70 @@ fn reports_record_the_suites_and_each_case_suite() {
     assert_eq!(cases.len(), 3, "{run}");
     assert!(cases.iter().all(|c| c["suite"] == "original"), "{run}");
 }
+
+#[test]
+fn the_sweep_runs_on_lavapipe_within_a_small_working_set() {
+    // The memory suite's sweep up to 256 KB: latency and bandwidth rows, the cache-hierarchy
+    // section with cycles at the given clock, and nothing above the limit.
+    let run = perftest_small(&[
+        "--suite",
+        "memory",
+        "--filter",
+        "mem.sweep",
+        "--max-working-set",
+        "256KB",
+        "--clock-mhz",
+        "1000",
+    ]);
+    run.expect_code(SUCCESS);
+    let out = &run.stdout;
+    assert!(out.contains("Latency 4KB (pointer chase)"), "{run}");
+    assert!(out.contains("Latency 256KB (pointer chase)"), "{run}");
+    assert!(
+        out.contains("Bandwidth 8KB (StructuredBuffer<uint4>.Load linear)"),
+        "{run}"
+    );
+    assert!(!out.contains("512KB"), "{run}");
+    assert!(!out.contains("failed"), "{run}");
+    let section = out
+        .split("Cache hierarchy")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no cache-hierarchy section:\n{run}"));
+    assert!(section.contains("cycles@1000MHz"), "{run}");
+    // One row per working set, 4 KB to 256 KB, each with a latency in ns.
+    let rows: Vec<&str> = section
+        .lines()
+        .filter(|l| l.trim_start().starts_with(char::is_numeric))
+        .collect();
+    assert_eq!(rows.len(), 7, "{run}");
+    for row in &rows {
+        let latency: f64 = row.split_whitespace().nth(2).unwrap().parse().unwrap();
+        assert!(latency > 0.0, "{row}");
+    }
+    assert!(section.contains("Latency levels:"), "{run}");
+    assert!(section.contains("Bandwidth levels:"), "{run}");
+    // The latency rows show ns in the table, not loads per second.
+    let table_row = out.lines().find(|l| l.starts_with("Latency 4KB")).unwrap();
+    assert!(table_row.contains(" ns "), "{table_row}");
+}
+
+#[test]
+fn max_working_set_and_clock_are_checked() {
+    let run = perftest(&["--suite", "memory", "--max-working-set", "lots"]);
+    run.expect_code(USAGE);
+    assert!(run.stderr.contains("--max-working-set"), "{run}");
+    let run = perftest(&["--clock-mhz", "-5"]);
+    run.expect_code(USAGE);
+    assert!(run.stderr.contains("--clock-mhz"), "{run}");
+    // A limit below every selected case's working set leaves nothing to run.
+    let run = perftest(&[
+        "--suite",
+        "memory",
+        "--filter",
+        "mem.sweep",
+        "--max-working-set",
+        "1KB",
+    ]);
+    run.expect_code(USAGE);
+    assert!(run.stderr.contains("leaves no case"), "{run}");
+}

@@ -36,6 +36,8 @@ pub(crate) struct Enables {
     pub(crate) shader_int8: bool,
     /// `shaderFloat16` (Vulkan 1.2 feature).
     pub(crate) shader_float16: bool,
+    /// `shaderStorageImageExtendedFormats` (core feature).
+    pub(crate) storage_image_extended_formats: bool,
     /// `textureCompressionBC` (core feature).
     pub(crate) texture_compression_bc: bool,
 }
@@ -59,6 +61,8 @@ impl Enables {
                 storage_buffer_dynamic: core.shader_storage_buffer_array_dynamic_indexing
                     == vk::TRUE,
                 shader_int16: core.shader_int16 == vk::TRUE,
+                storage_image_extended_formats: core.shader_storage_image_extended_formats
+                    == vk::TRUE,
                 texture_compression_bc: core.texture_compression_bc == vk::TRUE,
                 ..Enables::default()
             };
@@ -87,6 +91,7 @@ impl Enables {
             storage_buffer_8bit: v12.storage_buffer8_bit_access == vk::TRUE,
             shader_int8: v12.shader_int8 == vk::TRUE,
             shader_float16: v12.shader_float16 == vk::TRUE,
+            storage_image_extended_formats: core.shader_storage_image_extended_formats == vk::TRUE,
             texture_compression_bc: core.texture_compression_bc == vk::TRUE,
         }
     }
@@ -98,6 +103,7 @@ impl Enables {
             .shader_sampled_image_array_dynamic_indexing(self.sampled_image_dynamic)
             .shader_storage_buffer_array_dynamic_indexing(self.storage_buffer_dynamic)
             .shader_int16(self.shader_int16)
+            .shader_storage_image_extended_formats(self.storage_image_extended_formats)
             .texture_compression_bc(self.texture_compression_bc)
     }
 
@@ -176,6 +182,7 @@ pub(crate) fn query_caps(
         shader_int16: enabled.shader_int16,
         shader_float16: enabled.shader_float16,
         max_compute_shared_memory: u64::from(props.limits.max_compute_shared_memory_size),
+        storage_image_extended_formats: enabled.storage_image_extended_formats,
         extra_formats: query_extra_support(instance, physical_device),
         texture_compression_bc: enabled.texture_compression_bc,
     }

@@ -46,6 +46,7 @@ pub fn format_support(props: &vk::FormatProperties) -> FormatSupport {
             .contains(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER),
         sampled_image: optimal.contains(vk::FormatFeatureFlags::SAMPLED_IMAGE),
         linear_filter: optimal.contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR),
+        storage_image: optimal.contains(vk::FormatFeatureFlags::STORAGE_IMAGE),
     }
 }
 

@@ -180,7 +180,7 @@ impl Context {
     }
 
     /// Copies `bytes` into a staging buffer and runs `record` to copy from it on the GPU.
-    fn with_staging(
+    pub(crate) fn with_staging(
         &mut self,
         bytes: &[u8],
         record: impl FnOnce(&ash::Device, vk::CommandBuffer, vk::Buffer),

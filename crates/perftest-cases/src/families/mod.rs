@@ -28,6 +28,8 @@ pub mod texture_gather;
 pub mod texture_load;
 pub mod texture_offcentre;
 pub mod texture_sample;
+pub mod texture_shape;
+pub mod texture_storage;
 pub mod texture_unnormalized;
 pub mod typed_alias;
 pub mod typed_buffer;
@@ -59,6 +61,8 @@ pub static FAMILIES: &[&dyn Family] = &[
     &shared_memory::SharedMemory,
     &pointer_chase::PointerChase,
     &cache_sweep::CacheSweep,
+    &texture_shape::TextureShape,
+    &texture_storage::TextureStorage,
     &texel_buffer_formats::TexelBufferFormats,
     &texture_formats::TextureFormats,
 ];

@@ -9,17 +9,24 @@
 //! it, every load depends on the one before and goes to an unpredictable line of the whole
 //! set, so neither prefetching nor memory-level parallelism can hide the latency.
 //!
-//! A dispatch runs one workgroup of 256 threads that all follow the chain from node 0 (a
-//! uniform address per step: one request per wave, all waves in step). The measured count is
-//! a number of blocks of 256 steps ([`crate::Unit::DependentLoad`]), so the time per step is
-//! the latency of one load at that working set: L1 hits while the set fits the SM's L1, L2
-//! hits while it fits the L2, memory (and, at large sets, TLB misses) beyond. Reports count
-//! steps as loads: `1 / (loads per second)` is the latency. `perftest`'s text report turns
-//! the results into a latency curve and the cache sizes it implies.
+//! A dispatch runs one workgroup, in which one thread follows the chain (the classic latency
+//! measurement; on the H200 a whole wave following the same addresses adds ~8% at L1). The
+//! measured count is a number of blocks of 256 steps ([`crate::Unit::DependentLoad`]), so the
+//! time per step is the latency of one load at that working set: L1 hits while the set fits
+//! the SM's L1, L2 hits while it fits the L2, memory (and, at large sets, TLB misses) beyond.
+//! The walk goes on from dispatch to dispatch (the kernel keeps its position in node 0), so
+//! the timed steps walk the whole set rather than repeating its first nodes; and a chain is
+//! measured alone, after about one untimed lap ([`crate::Family::chain_length`]), so that no
+//! other case evicts what it has cached. Because the walk repeats one cycle, a cache that
+//! holds less than the whole set keeps little of it (an LRU-like cache keeps none): the latency
+//! steps up within one or two doublings past each cache's size. Reports count steps as loads:
+//! `1 / (loads per second)` is the latency. `perftest`'s text report turns the results into a
+//! latency curve and the cache sizes it implies.
 //!
-//! Verification runs one block (256 steps) in each of the 1024 verification threads: each
-//! must end on node `next^256(0)` with the wrapping sum of the node indices it visited
-//! ([`walk`]), so a chain the GPU read wrongly cannot pass. Needs: buffer device addresses
+//! Verification runs one block (256 steps) from node 0 in each of the 1024 verification
+//! threads (and leaves the timed walk's position alone): each must end on node `next^256(0)`
+//! with the wrapping sum of the node indices it visited ([`walk`]), so a chain the GPU read
+//! wrongly cannot pass. Needs: buffer device addresses
 //! and 64-bit integers (the chain holds real pointers, so a step is one load with no address
 //! arithmetic), a device-local heap of four times the set.
 
@@ -36,7 +43,8 @@ pub struct PointerChase;
 /// Bytes of one node (one cache line).
 pub const NODE_BYTES: u64 = 128;
 
-/// Steps of one block (the `LOADS` specialization constant).
+/// Steps of one block (the `LOADS` specialization constant; a multiple of 16, the steps the
+/// kernel writes out per loop iteration).
 pub const STEPS: u32 = 256;
 
 /// The working-set sizes of the memory suite's sweeps, in bytes: 4 KB to 512 MB, doubling.
@@ -77,7 +85,8 @@ pub fn chain(nodes: u32) -> Vec<u32> {
 }
 
 /// The bytes of the working set of `bytes` at device address `base`: node `n` starts with the
-/// little-endian 64-bit address of node `next[n]`; every other byte is zero.
+/// little-endian 64-bit address of node `next[n]`; bytes 8..16 of node 0 hold where the timed
+/// walk stands (initially node 0's address; the kernel moves it); every other byte is zero.
 pub fn chain_bytes(bytes: u64, base: u64) -> Vec<u8> {
     let next = chain(nodes(bytes));
     let mut data = vec![0u8; bytes as usize];
@@ -85,6 +94,9 @@ pub fn chain_bytes(bytes: u64, base: u64) -> Vec<u8> {
         let at = node * NODE_BYTES as usize;
         let address = base + u64::from(to) * NODE_BYTES;
         data[at..at + 8].copy_from_slice(&address.to_le_bytes());
+    }
+    if data.len() >= 16 {
+        data[8..16].copy_from_slice(&base.to_le_bytes());
     }
     data
 }
@@ -149,6 +161,11 @@ impl Family for PointerChase {
         }
     }
 
+    /// One lap: every node of the working set.
+    fn chain_length(&self, case: &Case) -> u64 {
+        u64::from(nodes(case.params.working_set))
+    }
+
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
         vec![
             DeviceNeed::BufferDeviceAddress,
@@ -210,12 +227,14 @@ mod tests {
         let bytes = chain_bytes(4096, base);
         let next = chain(32);
         assert_eq!(bytes.len(), 4096);
+        assert_eq!(bytes[8..16], base.to_le_bytes());
         for (n, &to) in next.iter().enumerate() {
             let at = n * 128;
             let mut word = [0u8; 8];
             word.copy_from_slice(&bytes[at..at + 8]);
             assert_eq!(u64::from_le_bytes(word), base + u64::from(to) * 128);
-            assert!(bytes[at + 8..at + 128].iter().all(|&b| b == 0));
+            let rest = if n == 0 { 16 } else { 8 };
+            assert!(bytes[at + rest..at + 128].iter().all(|&b| b == 0));
         }
     }
 

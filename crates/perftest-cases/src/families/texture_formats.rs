@@ -377,6 +377,7 @@ mod tests {
             uniform_texel_buffer: true,
             sampled_image: true,
             linear_filter: true,
+            ..FormatSupport::default()
         };
         let mut caps = DeviceCaps {
             extra_formats: [all; 13],

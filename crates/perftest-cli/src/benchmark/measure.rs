@@ -135,6 +135,56 @@ pub fn size_case<T: DispatchTimer>(
     Ok(Sizing { dims, probes })
 }
 
+/// At most this many untimed dispatches walk a chain before it is timed (with the default
+/// settings, 100 ms of GPU time: about 90 MB of nodes at the H200's L2 latency, more than any
+/// L2 holds today).
+pub const MAX_CHAIN_WARM_DISPATCHES: u64 = 50;
+
+/// The untimed dispatches that walk about one lap of a chain of `lap` steps when each dispatch
+/// runs `per_dispatch` steps: one more than the lap needs (the walk goes on from the sizing
+/// probes anyway), at least 1 and at most [`MAX_CHAIN_WARM_DISPATCHES`].
+pub fn chain_warm_dispatches(lap: u64, per_dispatch: u64) -> u32 {
+    let laps = lap.div_ceil(per_dispatch.max(1));
+    u32::try_from(laps.saturating_add(1).clamp(1, MAX_CHAIN_WARM_DISPATCHES)).unwrap_or(1)
+}
+
+/// Measures one case alone, with nothing run between its dispatches (for chains, whose caches
+/// anything else would evict): `warm` untimed dispatches of `sizing.dims` (in submissions of
+/// at most `batch_max`), then `samples` timed dispatches back to back in one submission.
+/// Steady when the samples' median lands within [`SIZE_TOLERANCE`] of the per-dispatch target
+/// and the halves agree.
+pub fn measure_alone<T: DispatchTimer>(
+    timer: &mut T,
+    settings: &LoopSettings,
+    sizing: Sizing,
+    warm: u32,
+    batch_max: u32,
+    stop: &AtomicBool,
+) -> Result<crate::report::Measurement, LoopError<T::Error>> {
+    let batch_max = batch_max.max(1);
+    let mut left = warm;
+    while left > 0 {
+        check_stop(stop)?;
+        let n = left.min(batch_max);
+        timer.time(sizing.dims, n).map_err(LoopError::Timer)?;
+        left -= n;
+    }
+    check_stop(stop)?;
+    // --samples is at most one submission's dispatches.
+    let samples = settings.samples.max(1);
+    let samples_ns = timer.time(sizing.dims, samples).map_err(LoopError::Timer)?;
+    let per_dispatch = settings.target_ns / f64::from(samples);
+    let on_target = median(&samples_ns)
+        .is_some_and(|m| ((m - per_dispatch) / per_dispatch).abs() <= SIZE_TOLERANCE);
+    Ok(crate::report::Measurement {
+        groups: group_total(sizing.dims),
+        dims: sizing.dims,
+        steady: on_target && halves_agree(&samples_ns, settings.steady_tolerance),
+        samples_ns,
+        warmup_dispatches: sizing.probes + warm,
+    })
+}
+
 impl LoopSettings {
     /// `groups` rounded to whole waves (when the wave is known) and laid out over X/Y/Z
     /// within the device's limits.
@@ -307,6 +357,39 @@ mod tests {
         assert!((15e6..=25e6).contains(&measurement_ns(&gpu, &sizing)));
         // Re-sizing keeps whole waves.
         assert_eq!(group_total(s.resize(sizing.dims, 4e6)) % 1056, 0);
+    }
+
+    #[test]
+    fn a_chain_warms_up_for_about_one_lap() {
+        assert_eq!(chain_warm_dispatches(0, 1000), 1);
+        assert_eq!(chain_warm_dispatches(32, 1000), 2);
+        assert_eq!(chain_warm_dispatches(5000, 1000), 6);
+        assert_eq!(chain_warm_dispatches(4 << 20, 14_000), 50);
+        assert_eq!(chain_warm_dispatches(10, 0), 11);
+    }
+
+    #[test]
+    fn measuring_alone_drops_the_warm_dispatches() {
+        let mut gpu = SimulatedGpu::new(1000.0);
+        let s = settings();
+        let sizing = Sizing {
+            dims: [2000, 1, 1],
+            probes: 3,
+        };
+        let stop = AtomicBool::new(false);
+        let m = measure_alone(&mut gpu, &s, sizing, 7, 4, &stop).unwrap();
+        assert_eq!(m.samples_ns.len(), s.samples as usize);
+        let counts: Vec<u32> = gpu.calls.iter().map(|&(_, n)| n).collect();
+        assert_eq!(counts, [4, 3, s.samples]);
+        assert_eq!(m.warmup_dispatches, 10);
+        assert_eq!(m.groups, 2000);
+        // 2000 groups x 1000 ns = the 2 ms per-dispatch target.
+        assert!(m.steady);
+        let stopped = AtomicBool::new(true);
+        assert!(matches!(
+            measure_alone(&mut gpu, &s, sizing, 1, 4, &stopped),
+            Err(LoopError::Interrupted)
+        ));
     }
 
     #[test]

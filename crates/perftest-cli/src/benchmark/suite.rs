@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use perftest_cases::{verify, Case};
 use perftest_core::{Bench, Error, KernelId, PipelineCacheSource};
 
-use crate::benchmark::measure::{size_case, warm_up_clocks, DispatchTimer, LoopError};
+use crate::benchmark::measure::{
+    chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, DispatchTimer, LoopError,
+};
 use crate::benchmark::rounds::{measure_in_rounds, BatchTimer, Entry};
 use crate::benchmark::verify::describe_failure;
 use crate::options::Options;
@@ -227,7 +229,8 @@ fn run_phases(
     phases.warmup = clock.elapsed();
 
     // Phase 4: size every case (probes, each from the previous case's size), then measure
-    // them all in interleaved rounds.
+    // them all in interleaved rounds; a chain (a latency case) is measured alone as soon as it
+    // is sized.
     let clock = Instant::now();
     let total = slots.len();
     let mut entries: Vec<Entry> = Vec::new();
@@ -238,8 +241,23 @@ fn run_phases(
         let Slot::Ready(kernel) = *slot else { continue };
         progress(i, total, case);
         let mut timer = BenchTimer { bench, kernel };
-        match size_case(&mut timer, &loop_settings, groups, stop) {
-            Ok(sizing) => {
+        let sized = size_case(&mut timer, &loop_settings, groups, stop).and_then(|sizing| {
+            if !case.work().is_chain() {
+                return Ok((sizing, None));
+            }
+            // A chain is measured alone, right after it is sized (see `measure_alone`).
+            let per_dispatch = group_total(sizing.dims).saturating_mul(case.work().per_group());
+            let warm = chain_warm_dispatches(case.chain_length(), per_dispatch);
+            let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT;
+            measure_alone(&mut timer, &loop_settings, sizing, warm, batch_max, stop)
+                .map(|m| (sizing, Some(m)))
+        });
+        match sized {
+            Ok((sizing, Some(measurement))) => {
+                groups = group_total(sizing.dims);
+                *slot = Slot::Done(Box::new(CaseResult::measured(case, measurement)));
+            }
+            Ok((sizing, None)) => {
                 groups = group_total(sizing.dims);
                 entry_of[i] = Some(entries.len());
                 entries.push(Entry::new(sizing.dims, sizing.probes, &loop_settings));

@@ -34,6 +34,8 @@ mod texture_gather;
 mod texture_load;
 mod texture_offcentre;
 mod texture_sample;
+mod texture_shape;
+mod texture_storage;
 mod texture_unnormalized;
 mod typed_alias;
 mod typed_buffer;
@@ -48,7 +50,8 @@ pub(crate) enum Descriptors {
     Buffers(Vec<vk::DescriptorBufferInfo>),
     /// Texel buffer views (`UNIFORM_TEXEL_BUFFER`).
     TexelBuffers(Vec<vk::BufferView>),
-    /// Images with their samplers (`COMBINED_IMAGE_SAMPLER`), in `SHADER_READ_ONLY_OPTIMAL`.
+    /// Images with their samplers (`COMBINED_IMAGE_SAMPLER`), in `SHADER_READ_ONLY_OPTIMAL`,
+    /// or storage images (`STORAGE_IMAGE`, no sampler) in `GENERAL`.
     Images(Vec<vk::DescriptorImageInfo>),
 }
 
@@ -193,6 +196,8 @@ pub(crate) static PLANS: &[Plan] = &[
     shared_memory::PLAN,
     pointer_chase::PLAN,
     cache_sweep::PLAN,
+    texture_shape::PLAN,
+    texture_storage::PLAN,
     texel_buffer_formats::PLAN,
     texture_formats::PLAN,
 ];

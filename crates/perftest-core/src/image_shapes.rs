@@ -1,0 +1,226 @@
+//! Single-mip images of any shape (1D, 2D, 2D array, 3D, cube) with a view, and uploads of
+//! their layers through a staging buffer into the layout the kernels read them in.
+
+use ash::vk;
+use gpu_allocator::vulkan::{AllocationCreateDesc, AllocationScheme};
+use gpu_allocator::MemoryLocation;
+
+use crate::context::Context;
+use crate::error::{Error, Result, VkResultExt};
+use crate::memory::Image;
+
+/// What an image is: its format, type, size, layers, flags, usage and the type of its view.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ImageDesc {
+    /// Texel format.
+    pub(crate) format: vk::Format,
+    /// `TYPE_1D`, `TYPE_2D` or `TYPE_3D`.
+    pub(crate) image_type: vk::ImageType,
+    /// Width, height and depth (1 for what the type lacks).
+    pub(crate) extent: vk::Extent3D,
+    /// Array layers (6 for a cube).
+    pub(crate) layers: u32,
+    /// Creation flags (`CUBE_COMPATIBLE` for a cube).
+    pub(crate) flags: vk::ImageCreateFlags,
+    /// Usage; `TRANSFER_DST` is added for the upload.
+    pub(crate) usage: vk::ImageUsageFlags,
+    /// The type of the view made with the image.
+    pub(crate) view_type: vk::ImageViewType,
+}
+
+impl ImageDesc {
+    /// Bytes of tightly packed texels of every layer, given `texel_bytes` per texel.
+    pub(crate) fn bytes(&self, texel_bytes: u32) -> u64 {
+        let e = self.extent;
+        u64::from(e.width)
+            * u64::from(e.height)
+            * u64::from(e.depth)
+            * u64::from(self.layers)
+            * u64::from(texel_bytes)
+    }
+}
+
+/// Every layer of the single mip level.
+fn all_layers(layers: u32) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: layers,
+    }
+}
+
+impl Context {
+    /// Creates a single-mip image as `desc` says, bound to device-local memory, with a view of
+    /// `desc.view_type` over every layer.
+    pub(crate) fn create_shaped_image(&mut self, desc: &ImageDesc) -> Result<Image> {
+        let info = vk::ImageCreateInfo::default()
+            .flags(desc.flags)
+            .image_type(desc.image_type)
+            .format(desc.format)
+            .extent(desc.extent)
+            .mip_levels(1)
+            .array_layers(desc.layers)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(desc.usage | vk::ImageUsageFlags::TRANSFER_DST)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        // SAFETY: valid device and create info.
+        let image = unsafe { self.device.create_image(&info, None) }.call("vkCreateImage")?;
+        let mut made = Image {
+            image,
+            view: vk::ImageView::null(),
+            allocation: None,
+        };
+        // SAFETY: `image` was just created on this device.
+        let requirements = unsafe { self.device.get_image_memory_requirements(image) };
+        match self.allocator.allocate(&AllocationCreateDesc {
+            name: "shaped texture",
+            requirements,
+            location: MemoryLocation::GpuOnly,
+            linear: false,
+            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+        }) {
+            Ok(a) => made.allocation = Some(a),
+            Err(source) => {
+                self.destroy_image(&mut made);
+                return Err(Error::Allocation {
+                    what: "a shaped texture",
+                    source,
+                });
+            }
+        }
+        let bound = match made.allocation.as_ref() {
+            // SAFETY: the allocation was made for this image's requirements.
+            Some(a) => unsafe { self.device.bind_image_memory(image, a.memory(), a.offset()) }
+                .call("vkBindImageMemory"),
+            None => Ok(()),
+        };
+        match bound.and_then(|()| self.create_view(made.image, desc, desc.view_type)) {
+            Ok(view) => {
+                made.view = view;
+                Ok(made)
+            }
+            Err(e) => {
+                self.destroy_image(&mut made);
+                Err(e)
+            }
+        }
+    }
+
+    /// Creates another view of `image` (made from `desc`), of `view_type`, over every layer;
+    /// the caller destroys it.
+    pub(crate) fn create_view(
+        &self,
+        image: vk::Image,
+        desc: &ImageDesc,
+        view_type: vk::ImageViewType,
+    ) -> Result<vk::ImageView> {
+        let info = vk::ImageViewCreateInfo::default()
+            .image(image)
+            .view_type(view_type)
+            .format(desc.format)
+            .subresource_range(all_layers(desc.layers));
+        // SAFETY: `image` is a live image of this device bound to memory.
+        unsafe { self.device.create_image_view(&info, None) }.call("vkCreateImageView")
+    }
+
+    /// Uploads tightly packed texels (layer after layer, a 3D image slice after slice, each
+    /// row-major) to every layer of `image` (made from `desc`) and leaves it in `layout`,
+    /// visible to compute shaders.
+    pub(crate) fn upload_layers(
+        &mut self,
+        image: &Image,
+        desc: &ImageDesc,
+        bytes: &[u8],
+        layout: vk::ImageLayout,
+    ) -> Result<()> {
+        let image = image.image;
+        let range = all_layers(desc.layers);
+        self.with_staging(bytes, |device, cb, src| {
+            let to_transfer = [vk::ImageMemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::empty())
+                .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .old_layout(vk::ImageLayout::UNDEFINED)
+                .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(image)
+                .subresource_range(range)];
+            let region = [vk::BufferImageCopy::default()
+                .image_subresource(vk::ImageSubresourceLayers {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: 0,
+                    base_array_layer: 0,
+                    layer_count: desc.layers,
+                })
+                .image_extent(desc.extent)];
+            let to_shader = [vk::ImageMemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::SHADER_READ)
+                .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+                .new_layout(layout)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(image)
+                .subresource_range(range)];
+            // SAFETY: recording into a command buffer in the recording state; handles valid.
+            unsafe {
+                device.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::TOP_OF_PIPE,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &to_transfer,
+                );
+                device.cmd_copy_buffer_to_image(
+                    cb,
+                    src,
+                    image,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &region,
+                );
+                device.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &to_shader,
+                );
+            }
+        })
+    }
+
+    /// Creates an image as `desc` says and uploads `bytes` (a whole number of texels for every
+    /// texel of every layer) to it, leaving it in `layout`; on failure nothing is left
+    /// allocated (unless an upload may still be running).
+    pub(crate) fn create_filled_image(
+        &mut self,
+        desc: &ImageDesc,
+        bytes: &[u8],
+        layout: vk::ImageLayout,
+    ) -> Result<Image> {
+        let texels = desc.bytes(1);
+        let len = bytes.len() as u64;
+        if texels == 0 || len == 0 || len % texels != 0 {
+            return Err(Error::InvalidArgument(format!(
+                "{len} bytes do not fill the {texels} texels of a {:?} image",
+                desc.format
+            )));
+        }
+        let mut image = self.create_shaped_image(desc)?;
+        if let Err(e) = self.upload_layers(&image, desc, bytes, layout) {
+            if self.settle() {
+                self.destroy_image(&mut image);
+            }
+            return Err(e);
+        }
+        Ok(image)
+    }
+}
