@@ -13,9 +13,12 @@
 
 #![warn(missing_docs)]
 
+mod bc;
+mod bc7;
 mod case;
 mod check;
 mod data;
+mod extra_format;
 pub mod families;
 mod family;
 mod format;
@@ -25,6 +28,8 @@ mod sampler;
 mod suite;
 mod support;
 
+pub use bc::{decode_bc1, decode_bc4, decode_bc5, BlockTexel};
+pub use bc7::{decode_bc7, BlockWriter};
 pub use case::{Case, Params, Pattern, SampleFilter};
 pub use check::{
     check_sums, check_words, thread_at, verify, Readback, VerifyOutcome, VERIFY_GROUPS,
@@ -33,6 +38,9 @@ pub use check::{
 pub use data::{
     input_bytes, layered_texture_bytes, mix32, modern_bytes, modern_word, texture_bytes,
     INPUT_BYTES, MAX_TEXTURE_LAYERS, TEXTURE_SIZE,
+};
+pub use extra_format::{
+    bc_block, srgb_slack, srgb_to_linear, ufloat_to_f32, ExtraFormat, TexelValue,
 };
 pub use families::{all_cases, cases_in, family, FAMILIES};
 pub use family::{Family, FamilyRef, Unit, Work};

@@ -67,7 +67,8 @@ pub struct ReferenceSum {
     pub abs_sum: [f32; 4],
 }
 
-fn hash(x: u32) -> u32 {
+/// The original's address hash for the random pattern: `x * 0x3504f333`.
+pub(crate) fn hash(x: u32) -> u32 {
     x.wrapping_mul(0x3504_f333)
 }
 

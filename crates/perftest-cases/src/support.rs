@@ -1,6 +1,7 @@
 //! Whether a device can run a case: a pure decision over plain data about the device.
 
 use crate::case::Case;
+use crate::extra_format::ExtraFormat;
 use crate::format::Format;
 
 /// What a device supports for one format (read from `vkGetPhysicalDeviceFormatProperties`:
@@ -106,6 +107,10 @@ pub struct DeviceCaps {
     /// `shaderStorageImageExtendedFormats` is enabled (the `StorageImageExtendedFormats`
     /// SPIR-V capability: storage images declared `r8`, `rg8`, `r16f`, `rg16f`, `rg32f`...).
     pub storage_image_extended_formats: bool,
+    /// Support of the texture suite's extra formats, in [`ExtraFormat::ALL`] order.
+    pub extra_formats: [FormatSupport; 13],
+    /// `textureCompressionBC` is enabled (the BC formats can be sampled).
+    pub texture_compression_bc: bool,
 }
 
 impl DeviceCaps {
@@ -113,6 +118,11 @@ impl DeviceCaps {
     pub fn format_has(&self, format: Format, feature: FormatFeature) -> bool {
         let i = Format::ALL.iter().position(|&f| f == format).unwrap_or(0);
         feature.in_support(self.formats[i])
+    }
+
+    /// Whether the extra format `format` has `feature` on this device.
+    pub fn extra_format_has(&self, format: ExtraFormat, feature: FormatFeature) -> bool {
+        feature.in_support(self.extra_formats[format.index()])
     }
 }
 
@@ -155,6 +165,10 @@ pub enum DeviceNeed {
     SharedMemory(u64),
     /// Storage images of the extended formats (`shaderStorageImageExtendedFormats`).
     StorageImageExtendedFormats,
+    /// A format feature for one of the texture suite's extra formats.
+    ExtraFormat(ExtraFormat, FormatFeature),
+    /// The BC block-compressed formats (`textureCompressionBC`).
+    TextureCompressionBc,
 }
 
 /// The largest share of the largest device-local heap one working set may take: a quarter, so
@@ -239,6 +253,17 @@ impl DeviceNeed {
                 caps.storage_image_extended_formats,
                 "shaderStorageImageExtendedFormats",
             ),
+            DeviceNeed::ExtraFormat(format, feature) => (!caps.extra_format_has(format, feature))
+                .then(|| {
+                    format!(
+                        "{} does not support {}",
+                        format.vk_name(),
+                        feature.vk_name()
+                    )
+                }),
+            DeviceNeed::TextureCompressionBc => {
+                feature(caps.texture_compression_bc, "textureCompressionBC")
+            }
         }
     }
 }
@@ -356,6 +381,29 @@ mod tests {
                 DeviceNeed::Format(Format::Rg16f, FormatFeature::SampledImageFilterLinear)
             ]
         );
+    }
+
+    #[test]
+    fn extra_formats_and_bc_compression_name_what_is_missing() {
+        let mut caps = DeviceCaps::default();
+        let need =
+            DeviceNeed::ExtraFormat(ExtraFormat::Rgba8Srgb, FormatFeature::UniformTexelBuffer);
+        assert!(need.missing(&caps).is_some_and(
+            |r| r.contains("VK_FORMAT_R8G8B8A8_SRGB") && r.contains("UNIFORM_TEXEL_BUFFER")
+        ));
+        caps.extra_formats[ExtraFormat::Rgba8Srgb.index()].uniform_texel_buffer = true;
+        assert!(need.missing(&caps).is_none());
+        // Another format's support does not count.
+        assert!(
+            DeviceNeed::ExtraFormat(ExtraFormat::Rgba16, FormatFeature::UniformTexelBuffer)
+                .missing(&caps)
+                .is_some()
+        );
+        assert!(DeviceNeed::TextureCompressionBc
+            .missing(&caps)
+            .is_some_and(|r| r.contains("textureCompressionBC")));
+        caps.texture_compression_bc = true;
+        assert!(DeviceNeed::TextureCompressionBc.missing(&caps).is_none());
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! What the device offers that some cases need (descriptor indexing, device addresses, 64-bit
-//! integers and atomics, 8- and 16-bit storage and arithmetic, subgroup ballot, limits,
-//! memory), read once into the plain [`DeviceCaps`] the skip decisions use, and the features
-//! perftest enables when it creates the device.
+//! integers and atomics, 8- and 16-bit storage and arithmetic, subgroup ballot, BC texture
+//! compression, the extra formats' support, limits, memory), read once into the plain
+//! [`DeviceCaps`] the skip decisions use, and the features perftest enables when it creates
+//! the device.
 
 use ash::vk;
 use perftest_cases::DeviceCaps;
 
-use crate::formats::query_support;
+use crate::formats::{query_extra_support, query_support};
 
 /// The optional features perftest enables on a device it creates (each only where offered).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -37,6 +38,8 @@ pub(crate) struct Enables {
     pub(crate) shader_float16: bool,
     /// `shaderStorageImageExtendedFormats` (core feature).
     pub(crate) storage_image_extended_formats: bool,
+    /// `textureCompressionBC` (core feature).
+    pub(crate) texture_compression_bc: bool,
 }
 
 impl Enables {
@@ -60,6 +63,7 @@ impl Enables {
                 shader_int16: core.shader_int16 == vk::TRUE,
                 storage_image_extended_formats: core.shader_storage_image_extended_formats
                     == vk::TRUE,
+                texture_compression_bc: core.texture_compression_bc == vk::TRUE,
                 ..Enables::default()
             };
         }
@@ -88,6 +92,7 @@ impl Enables {
             shader_int8: v12.shader_int8 == vk::TRUE,
             shader_float16: v12.shader_float16 == vk::TRUE,
             storage_image_extended_formats: core.shader_storage_image_extended_formats == vk::TRUE,
+            texture_compression_bc: core.texture_compression_bc == vk::TRUE,
         }
     }
 
@@ -99,6 +104,7 @@ impl Enables {
             .shader_storage_buffer_array_dynamic_indexing(self.storage_buffer_dynamic)
             .shader_int16(self.shader_int16)
             .shader_storage_image_extended_formats(self.storage_image_extended_formats)
+            .texture_compression_bc(self.texture_compression_bc)
     }
 
     /// The Vulkan 1.1 features to enable (chain it only when [`Enables::vulkan12`], beside
@@ -177,5 +183,7 @@ pub(crate) fn query_caps(
         shader_float16: enabled.shader_float16,
         max_compute_shared_memory: u64::from(props.limits.max_compute_shared_memory_size),
         storage_image_extended_formats: enabled.storage_image_extended_formats,
+        extra_formats: query_extra_support(instance, physical_device),
+        texture_compression_bc: enabled.texture_compression_bc,
     }
 }

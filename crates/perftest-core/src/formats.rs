@@ -1,7 +1,7 @@
 //! Mapping the suite's formats to Vulkan and reading what the device supports.
 
 use ash::vk;
-use perftest_cases::{Format, FormatSupport};
+use perftest_cases::{ExtraFormat, Format, FormatSupport};
 
 /// The Vulkan format used for `format`.
 pub fn vk_format(format: Format) -> vk::Format {
@@ -15,6 +15,25 @@ pub fn vk_format(format: Format) -> vk::Format {
         Format::R32f => vk::Format::R32_SFLOAT,
         Format::Rg32f => vk::Format::R32G32_SFLOAT,
         Format::Rgba32f => vk::Format::R32G32B32A32_SFLOAT,
+    }
+}
+
+/// The Vulkan format used for an extra format of the texture suite.
+pub fn vk_extra_format(format: ExtraFormat) -> vk::Format {
+    match format {
+        ExtraFormat::B10g11r11 => vk::Format::B10G11R11_UFLOAT_PACK32,
+        ExtraFormat::A2b10g10r10 => vk::Format::A2B10G10R10_UNORM_PACK32,
+        ExtraFormat::Rgba8Srgb => vk::Format::R8G8B8A8_SRGB,
+        ExtraFormat::R16 => vk::Format::R16_UNORM,
+        ExtraFormat::Rg16 => vk::Format::R16G16_UNORM,
+        ExtraFormat::Rgba16 => vk::Format::R16G16B16A16_UNORM,
+        ExtraFormat::R8ui => vk::Format::R8_UINT,
+        ExtraFormat::R16ui => vk::Format::R16_UINT,
+        ExtraFormat::R32ui => vk::Format::R32_UINT,
+        ExtraFormat::Bc1 => vk::Format::BC1_RGBA_UNORM_BLOCK,
+        ExtraFormat::Bc4 => vk::Format::BC4_UNORM_BLOCK,
+        ExtraFormat::Bc5 => vk::Format::BC5_UNORM_BLOCK,
+        ExtraFormat::Bc7 => vk::Format::BC7_UNORM_BLOCK,
     }
 }
 
@@ -40,6 +59,21 @@ pub(crate) fn query_support(
         // SAFETY: plain query on a live instance and one of its physical devices.
         let props = unsafe {
             instance.get_physical_device_format_properties(physical_device, vk_format(f))
+        };
+        format_support(&props)
+    })
+}
+
+/// Reads the support table of the texture suite's extra formats, in [`ExtraFormat::ALL`]
+/// order.
+pub(crate) fn query_extra_support(
+    instance: &ash::Instance,
+    physical_device: vk::PhysicalDevice,
+) -> [FormatSupport; 13] {
+    ExtraFormat::ALL.map(|f| {
+        // SAFETY: plain query on a live instance and one of its physical devices.
+        let props = unsafe {
+            instance.get_physical_device_format_properties(physical_device, vk_extra_format(f))
         };
         format_support(&props)
     })

@@ -21,7 +21,9 @@ pub mod raw_buffer;
 pub mod shared_memory;
 pub mod store;
 pub mod structured_buffer;
+pub mod texel_buffer_formats;
 pub mod texture_address;
+pub mod texture_formats;
 pub mod texture_gather;
 pub mod texture_load;
 pub mod texture_offcentre;
@@ -61,6 +63,8 @@ pub static FAMILIES: &[&dyn Family] = &[
     &cache_sweep::CacheSweep,
     &texture_shape::TextureShape,
     &texture_storage::TextureStorage,
+    &texel_buffer_formats::TexelBufferFormats,
+    &texture_formats::TextureFormats,
 ];
 
 /// The family registered under `label`.

@@ -27,7 +27,9 @@ mod shared_memory;
 mod slot_buffer;
 mod store;
 mod structured_buffer;
+mod texel_buffer_formats;
 mod texture_address;
+mod texture_formats;
 mod texture_gather;
 mod texture_load;
 mod texture_offcentre;
@@ -196,6 +198,8 @@ pub(crate) static PLANS: &[Plan] = &[
     cache_sweep::PLAN,
     texture_shape::PLAN,
     texture_storage::PLAN,
+    texel_buffer_formats::PLAN,
+    texture_formats::PLAN,
 ];
 
 /// The plan of `case`'s family.
