@@ -97,6 +97,9 @@ pub struct DeviceCaps {
     pub shader_float16: bool,
     /// `maxComputeSharedMemorySize`, in bytes.
     pub max_compute_shared_memory: u64,
+    /// `samplerAnisotropy` is enabled (samplers with `anisotropyEnable`; the device's
+    /// `maxSamplerAnisotropy` is then at least 16, as the specification requires).
+    pub sampler_anisotropy: bool,
 }
 
 impl DeviceCaps {
@@ -144,6 +147,9 @@ pub enum DeviceNeed {
     ShaderFloat16,
     /// This many bytes of shared (workgroup) memory in one compute kernel.
     SharedMemory(u64),
+    /// Anisotropic filtering up to 16x (`samplerAnisotropy`, which guarantees a
+    /// `maxSamplerAnisotropy` of at least 16).
+    SamplerAnisotropy,
 }
 
 /// The largest share of the largest device-local heap one working set may take: a quarter, so
@@ -224,6 +230,7 @@ impl DeviceNeed {
                     )
                 })
             }
+            DeviceNeed::SamplerAnisotropy => feature(caps.sampler_anisotropy, "samplerAnisotropy"),
         }
     }
 }
@@ -464,5 +471,22 @@ mod tests {
         assert!(DeviceNeed::StorageBufferRange(128 << 20)
             .missing(&small_range)
             .is_none());
+    }
+
+    #[test]
+    fn anisotropy_needs_the_sampler_anisotropy_feature() {
+        let with = DeviceCaps {
+            sampler_anisotropy: true,
+            ..caps(|_| ALL)
+        };
+        assert!(DeviceNeed::SamplerAnisotropy.missing(&with).is_none());
+        let without = DeviceCaps {
+            sampler_anisotropy: false,
+            ..with
+        };
+        assert_eq!(
+            DeviceNeed::SamplerAnisotropy.missing(&without).as_deref(),
+            Some("the device lacks samplerAnisotropy")
+        );
     }
 }

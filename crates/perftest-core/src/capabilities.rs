@@ -1,7 +1,7 @@
 //! What the device offers that some cases need (descriptor indexing, device addresses, 64-bit
-//! integers and atomics, 8- and 16-bit storage and arithmetic, subgroup ballot, limits,
-//! memory), read once into the plain [`DeviceCaps`] the skip decisions use, and the features
-//! perftest enables when it creates the device.
+//! integers and atomics, 8- and 16-bit storage and arithmetic, subgroup ballot, anisotropic
+//! filtering, limits, memory), read once into the plain [`DeviceCaps`] the skip decisions use,
+//! and the features perftest enables when it creates the device.
 
 use ash::vk;
 use perftest_cases::DeviceCaps;
@@ -35,6 +35,8 @@ pub(crate) struct Enables {
     pub(crate) shader_int8: bool,
     /// `shaderFloat16` (Vulkan 1.2 feature).
     pub(crate) shader_float16: bool,
+    /// `samplerAnisotropy` (core feature).
+    pub(crate) sampler_anisotropy: bool,
 }
 
 impl Enables {
@@ -56,6 +58,7 @@ impl Enables {
                 storage_buffer_dynamic: core.shader_storage_buffer_array_dynamic_indexing
                     == vk::TRUE,
                 shader_int16: core.shader_int16 == vk::TRUE,
+                sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
                 ..Enables::default()
             };
         }
@@ -83,6 +86,7 @@ impl Enables {
             storage_buffer_8bit: v12.storage_buffer8_bit_access == vk::TRUE,
             shader_int8: v12.shader_int8 == vk::TRUE,
             shader_float16: v12.shader_float16 == vk::TRUE,
+            sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
         }
     }
 
@@ -93,6 +97,7 @@ impl Enables {
             .shader_sampled_image_array_dynamic_indexing(self.sampled_image_dynamic)
             .shader_storage_buffer_array_dynamic_indexing(self.storage_buffer_dynamic)
             .shader_int16(self.shader_int16)
+            .sampler_anisotropy(self.sampler_anisotropy)
     }
 
     /// The Vulkan 1.1 features to enable (chain it only when [`Enables::vulkan12`], beside
@@ -170,5 +175,8 @@ pub(crate) fn query_caps(
         shader_int16: enabled.shader_int16,
         shader_float16: enabled.shader_float16,
         max_compute_shared_memory: u64::from(props.limits.max_compute_shared_memory_size),
+        // The specification guarantees 16 where the feature is supported; check it anyway.
+        sampler_anisotropy: enabled.sampler_anisotropy
+            && props.limits.max_sampler_anisotropy >= 16.0,
     }
 }

@@ -22,6 +22,7 @@ pub mod structured_buffer;
 pub mod texture_address;
 pub mod texture_gather;
 pub mod texture_load;
+pub mod texture_mips;
 pub mod texture_offcentre;
 pub mod texture_sample;
 pub mod texture_unnormalized;
@@ -53,6 +54,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &narrow_loads::NarrowLoads,
     &constant_paths::ConstantPaths,
     &shared_memory::SharedMemory,
+    &texture_mips::TextureMips,
 ];
 
 /// The family registered under `label`.

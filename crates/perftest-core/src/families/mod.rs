@@ -28,6 +28,7 @@ mod structured_buffer;
 mod texture_address;
 mod texture_gather;
 mod texture_load;
+mod texture_mips;
 mod texture_offcentre;
 mod texture_sample;
 mod texture_unnormalized;
@@ -187,6 +188,7 @@ pub(crate) static PLANS: &[Plan] = &[
     narrow_loads::PLAN,
     constant_paths::PLAN,
     shared_memory::PLAN,
+    texture_mips::PLAN,
 ];
 
 /// The plan of `case`'s family.
