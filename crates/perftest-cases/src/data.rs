@@ -25,7 +25,7 @@ fn next_random(state: &mut u32) -> u32 {
 }
 
 /// Makes one input word from 32 random bits, respecting the ranges described above.
-fn shape_word(r: u32) -> u32 {
+pub(crate) fn shape_word(r: u32) -> u32 {
     let sign = r & 0x8000_0000;
     // f32 exponent 120..=135: the high half's 5-bit exponent is then 15 or 16.
     let exponent = (120 + ((r >> 27) & 0xf)) << 23;

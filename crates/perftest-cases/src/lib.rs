@@ -23,6 +23,7 @@ pub mod families;
 mod family;
 mod format;
 mod matrix;
+mod mip;
 mod reference;
 mod sampler;
 mod suite;
@@ -48,6 +49,10 @@ pub use format::{half_to_f32, ChannelKind, Format};
 pub use matrix::{
     find_case, original_cases, quick_cases, select_cases, SelectError, BASELINE_CASE_ID,
     QUICK_PROFILE,
+};
+pub use mip::{
+    flat_numerator, level_size, mip_level_bytes, mip_texel, sample_mip, MipChain, MipSample,
+    MIP_LEVELS,
 };
 pub use reference::{
     reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,

@@ -111,6 +111,9 @@ pub struct DeviceCaps {
     pub extra_formats: [FormatSupport; 13],
     /// `textureCompressionBC` is enabled (the BC formats can be sampled).
     pub texture_compression_bc: bool,
+    /// `samplerAnisotropy` is enabled (samplers with `anisotropyEnable`; the device's
+    /// `maxSamplerAnisotropy` is then at least 16, as the specification requires).
+    pub sampler_anisotropy: bool,
 }
 
 impl DeviceCaps {
@@ -169,6 +172,9 @@ pub enum DeviceNeed {
     ExtraFormat(ExtraFormat, FormatFeature),
     /// The BC block-compressed formats (`textureCompressionBC`).
     TextureCompressionBc,
+    /// Anisotropic filtering up to 16x (`samplerAnisotropy`, which guarantees a
+    /// `maxSamplerAnisotropy` of at least 16).
+    SamplerAnisotropy,
 }
 
 /// The largest share of the largest device-local heap one working set may take: a quarter, so
@@ -264,6 +270,7 @@ impl DeviceNeed {
             DeviceNeed::TextureCompressionBc => {
                 feature(caps.texture_compression_bc, "textureCompressionBC")
             }
+            DeviceNeed::SamplerAnisotropy => feature(caps.sampler_anisotropy, "samplerAnisotropy"),
         }
     }
 }
@@ -556,5 +563,22 @@ mod tests {
         assert!(DeviceNeed::StorageBufferRange(128 << 20)
             .missing(&small_range)
             .is_none());
+    }
+
+    #[test]
+    fn anisotropy_needs_the_sampler_anisotropy_feature() {
+        let with = DeviceCaps {
+            sampler_anisotropy: true,
+            ..caps(|_| ALL)
+        };
+        assert!(DeviceNeed::SamplerAnisotropy.missing(&with).is_none());
+        let without = DeviceCaps {
+            sampler_anisotropy: false,
+            ..with
+        };
+        assert_eq!(
+            DeviceNeed::SamplerAnisotropy.missing(&without).as_deref(),
+            Some("the device lacks samplerAnisotropy")
+        );
     }
 }

@@ -1,8 +1,8 @@
 //! What the device offers that some cases need (descriptor indexing, device addresses, 64-bit
 //! integers and atomics, 8- and 16-bit storage and arithmetic, subgroup ballot, BC texture
-//! compression, the extra formats' support, limits, memory), read once into the plain
-//! [`DeviceCaps`] the skip decisions use, and the features perftest enables when it creates
-//! the device.
+//! compression, anisotropic filtering, the extra formats' support, limits, memory), read once
+//! into the plain [`DeviceCaps`] the skip decisions use, and the features perftest enables
+//! when it creates the device.
 
 use ash::vk;
 use perftest_cases::DeviceCaps;
@@ -40,6 +40,8 @@ pub(crate) struct Enables {
     pub(crate) storage_image_extended_formats: bool,
     /// `textureCompressionBC` (core feature).
     pub(crate) texture_compression_bc: bool,
+    /// `samplerAnisotropy` (core feature).
+    pub(crate) sampler_anisotropy: bool,
 }
 
 impl Enables {
@@ -64,6 +66,7 @@ impl Enables {
                 storage_image_extended_formats: core.shader_storage_image_extended_formats
                     == vk::TRUE,
                 texture_compression_bc: core.texture_compression_bc == vk::TRUE,
+                sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
                 ..Enables::default()
             };
         }
@@ -93,6 +96,7 @@ impl Enables {
             shader_float16: v12.shader_float16 == vk::TRUE,
             storage_image_extended_formats: core.shader_storage_image_extended_formats == vk::TRUE,
             texture_compression_bc: core.texture_compression_bc == vk::TRUE,
+            sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
         }
     }
 
@@ -105,6 +109,7 @@ impl Enables {
             .shader_int16(self.shader_int16)
             .shader_storage_image_extended_formats(self.storage_image_extended_formats)
             .texture_compression_bc(self.texture_compression_bc)
+            .sampler_anisotropy(self.sampler_anisotropy)
     }
 
     /// The Vulkan 1.1 features to enable (chain it only when [`Enables::vulkan12`], beside
@@ -185,5 +190,8 @@ pub(crate) fn query_caps(
         storage_image_extended_formats: enabled.storage_image_extended_formats,
         extra_formats: query_extra_support(instance, physical_device),
         texture_compression_bc: enabled.texture_compression_bc,
+        // The specification guarantees 16 where the feature is supported; check it anyway.
+        sampler_anisotropy: enabled.sampler_anisotropy
+            && props.limits.max_sampler_anisotropy >= 16.0,
     }
 }

@@ -26,6 +26,7 @@ pub mod texture_address;
 pub mod texture_formats;
 pub mod texture_gather;
 pub mod texture_load;
+pub mod texture_mips;
 pub mod texture_offcentre;
 pub mod texture_sample;
 pub mod texture_shape;
@@ -65,6 +66,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &texture_storage::TextureStorage,
     &texel_buffer_formats::TexelBufferFormats,
     &texture_formats::TextureFormats,
+    &texture_mips::TextureMips,
 ];
 
 /// The family registered under `label`.

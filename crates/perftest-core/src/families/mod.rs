@@ -32,6 +32,7 @@ mod texture_address;
 mod texture_formats;
 mod texture_gather;
 mod texture_load;
+mod texture_mips;
 mod texture_offcentre;
 mod texture_sample;
 mod texture_shape;
@@ -200,6 +201,7 @@ pub(crate) static PLANS: &[Plan] = &[
     texture_storage::PLAN,
     texel_buffer_formats::PLAN,
     texture_formats::PLAN,
+    texture_mips::PLAN,
 ];
 
 /// The plan of `case`'s family.

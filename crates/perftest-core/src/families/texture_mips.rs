@@ -1,0 +1,133 @@
+//! `texture_mips`: six-level mip chains of the nine 32x32 textures (a varied chain and a flat
+//! one per format, see `perftest_cases::MipChain`), a trilinear sampler and, where the device
+//! has `samplerAnisotropy`, an anisotropic one (16x).
+
+use ash::vk;
+use perftest_cases::families::texture_mips::{self, MipMode, MAX_ANISOTROPY, MAX_LOD};
+use perftest_cases::{mip_level_bytes, Case, Format, MipChain, MIP_LEVELS, TEXTURE_SIZE};
+
+use super::{Bind, FamilyResources, Plan};
+use crate::context::Context;
+use crate::error::{Result, VkResultExt};
+use crate::formats::vk_format;
+use crate::memory::Image;
+use crate::resources::{create_family, Shared};
+
+/// The family's plan.
+pub(super) const PLAN: Plan = Plan {
+    label: "texture_mips",
+    spirv: |case| match texture_mips::mode(case) {
+        MipMode::Trilinear => include_bytes!("../../spirv/texture_mips_lod.spv"),
+        MipMode::Grad => include_bytes!("../../spirv/texture_mips_grad.spv"),
+        MipMode::Aniso16 => include_bytes!("../../spirv/texture_mips_aniso.spv"),
+    },
+    create,
+    push_bytes: 16,
+};
+
+/// The chains of every format the device can sample, and the two samplers.
+struct MipTextures {
+    /// `[chain][format]`, chains in `MipChain::ALL` order, formats in `Format::ALL` order.
+    images: [[Option<Image>; 9]; 2],
+    trilinear: vk::Sampler,
+    /// Null where the device lacks `samplerAnisotropy`.
+    anisotropic: vk::Sampler,
+}
+
+fn chain_index(chain: MipChain) -> usize {
+    usize::from(chain == MipChain::Flat)
+}
+
+fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResources>> {
+    let empty = MipTextures {
+        images: Default::default(),
+        trilinear: vk::Sampler::null(),
+        anisotropic: vk::Sampler::null(),
+    };
+    let anisotropy = shared.caps.sampler_anisotropy;
+    let support = shared.caps.formats;
+    create_family(ctx, empty, |r, ctx| {
+        let extent = vk::Extent2D {
+            width: TEXTURE_SIZE,
+            height: TEXTURE_SIZE,
+        };
+        for chain in MipChain::ALL {
+            for (f, format) in Format::ALL.into_iter().enumerate() {
+                if !support[f].sampled_image {
+                    continue;
+                }
+                let image = ctx.create_mip_image(
+                    vk_format(format),
+                    extent,
+                    MIP_LEVELS,
+                    vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+                )?;
+                let levels: Vec<Vec<u8>> = (0..MIP_LEVELS)
+                    .map(|level| mip_level_bytes(chain, format, level))
+                    .collect();
+                let uploaded = ctx.upload_mip_image(&image, extent, &levels);
+                r.images[chain_index(chain)][f] = Some(image);
+                uploaded?;
+            }
+        }
+        r.trilinear = create_mip_sampler(ctx, false)?;
+        if anisotropy {
+            r.anisotropic = create_mip_sampler(ctx, true)?;
+        }
+        Ok(())
+    })
+}
+
+/// A sampler with LINEAR min, mag and mipmap filters, REPEAT addressing, LOD 0 to the last
+/// level, no bias; with `anisotropic`, `anisotropyEnable` and `maxAnisotropy` 16 (the device
+/// must have `samplerAnisotropy` enabled).
+fn create_mip_sampler(ctx: &Context, anisotropic: bool) -> Result<vk::Sampler> {
+    let info = vk::SamplerCreateInfo::default()
+        .mag_filter(vk::Filter::LINEAR)
+        .min_filter(vk::Filter::LINEAR)
+        .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
+        .address_mode_u(vk::SamplerAddressMode::REPEAT)
+        .address_mode_v(vk::SamplerAddressMode::REPEAT)
+        .address_mode_w(vk::SamplerAddressMode::REPEAT)
+        .mip_lod_bias(0.0)
+        .anisotropy_enable(anisotropic)
+        .max_anisotropy(if anisotropic { MAX_ANISOTROPY } else { 1.0 })
+        .min_lod(0.0)
+        .max_lod(MAX_LOD);
+    // SAFETY: valid device and create info; anisotropy only where the feature is enabled
+    // (the caller's check), and 16 is within `maxSamplerAnisotropy` there.
+    unsafe { ctx.device.create_sampler(&info, None) }.call("vkCreateSampler")
+}
+
+impl FamilyResources for MipTextures {
+    fn bindings(&self, case: &Case) -> Option<Vec<Bind>> {
+        let mode = texture_mips::mode(case);
+        let sampler = match mode {
+            MipMode::Aniso16 => self.anisotropic,
+            MipMode::Trilinear | MipMode::Grad => self.trilinear,
+        };
+        if sampler == vk::Sampler::null() {
+            return None;
+        }
+        let f = Format::ALL
+            .iter()
+            .position(|&x| Some(x) == case.params.format)?;
+        let view = self.images[chain_index(mode.chain())][f].as_ref()?.view;
+        Some(vec![Bind::images(0, &[(view, sampler)])])
+    }
+
+    fn destroy(&mut self, ctx: &mut Context) {
+        // SAFETY: the caller saw the context idle; the samplers were created on this device
+        // (null handles are ignored).
+        unsafe {
+            ctx.device.destroy_sampler(self.trilinear, None);
+            ctx.device.destroy_sampler(self.anisotropic, None);
+        }
+        self.trilinear = vk::Sampler::null();
+        self.anisotropic = vk::Sampler::null();
+        for image in self.images.iter_mut().flatten().flatten() {
+            ctx.destroy_image(image);
+        }
+        self.images = Default::default();
+    }
+}
