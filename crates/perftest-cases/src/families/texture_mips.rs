@@ -368,6 +368,7 @@ mod tests {
             uniform_texel_buffer: true,
             sampled_image: true,
             linear_filter: true,
+            storage_image: true,
         };
         let caps = DeviceCaps {
             formats: [all; 9],
