@@ -1,5 +1,6 @@
-//! Single-mip images of any shape (1D, 2D, 2D array, 3D, cube) with a view, and uploads of
-//! their layers through a staging buffer into the layout the kernels read them in.
+//! Images of any shape (1D, 2D, 2D array, 3D, cube, with mip levels) with a view: the one place
+//! images are created; and uploads of their layers through a staging buffer into the layout the
+//! kernels read them in.
 
 use ash::vk;
 use gpu_allocator::vulkan::{AllocationCreateDesc, AllocationScheme};
@@ -20,6 +21,8 @@ pub(crate) struct ImageDesc {
     pub(crate) extent: vk::Extent3D,
     /// Array layers (6 for a cube).
     pub(crate) layers: u32,
+    /// Mip levels (level `k` is the extent `>> k`, at least 1).
+    pub(crate) levels: u32,
     /// Creation flags (`CUBE_COMPATIBLE` for a cube).
     pub(crate) flags: vk::ImageCreateFlags,
     /// Usage; `TRANSFER_DST` is added for the upload.
@@ -29,6 +32,29 @@ pub(crate) struct ImageDesc {
 }
 
 impl ImageDesc {
+    /// A 2D image of `levels` mip levels with a 2D view.
+    pub(crate) fn flat(
+        format: vk::Format,
+        extent: vk::Extent2D,
+        levels: u32,
+        usage: vk::ImageUsageFlags,
+    ) -> ImageDesc {
+        ImageDesc {
+            format,
+            image_type: vk::ImageType::TYPE_2D,
+            extent: vk::Extent3D {
+                width: extent.width,
+                height: extent.height,
+                depth: 1,
+            },
+            layers: 1,
+            levels,
+            flags: vk::ImageCreateFlags::empty(),
+            usage,
+            view_type: vk::ImageViewType::TYPE_2D,
+        }
+    }
+
     /// Bytes of tightly packed texels of every layer, given `texel_bytes` per texel.
     pub(crate) fn bytes(&self, texel_bytes: u32) -> u64 {
         let e = self.extent;
@@ -40,27 +66,27 @@ impl ImageDesc {
     }
 }
 
-/// Every layer of the single mip level.
-fn all_layers(layers: u32) -> vk::ImageSubresourceRange {
+/// Every layer of the first `levels` mip levels.
+fn all_layers(layers: u32, levels: u32) -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange {
         aspect_mask: vk::ImageAspectFlags::COLOR,
         base_mip_level: 0,
-        level_count: 1,
+        level_count: levels,
         base_array_layer: 0,
         layer_count: layers,
     }
 }
 
 impl Context {
-    /// Creates a single-mip image as `desc` says, bound to device-local memory, with a view of
-    /// `desc.view_type` over every layer.
+    /// Creates an image as `desc` says, bound to device-local memory, with a view of
+    /// `desc.view_type` over every layer and level.
     pub(crate) fn create_shaped_image(&mut self, desc: &ImageDesc) -> Result<Image> {
         let info = vk::ImageCreateInfo::default()
             .flags(desc.flags)
             .image_type(desc.image_type)
             .format(desc.format)
             .extent(desc.extent)
-            .mip_levels(1)
+            .mip_levels(desc.levels.max(1))
             .array_layers(desc.layers)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
@@ -77,7 +103,7 @@ impl Context {
         // SAFETY: `image` was just created on this device.
         let requirements = unsafe { self.device.get_image_memory_requirements(image) };
         match self.allocator.allocate(&AllocationCreateDesc {
-            name: "shaped texture",
+            name: "texture",
             requirements,
             location: MemoryLocation::GpuOnly,
             linear: false,
@@ -87,7 +113,7 @@ impl Context {
             Err(source) => {
                 self.destroy_image(&mut made);
                 return Err(Error::Allocation {
-                    what: "a shaped texture",
+                    what: "a texture",
                     source,
                 });
             }
@@ -110,8 +136,8 @@ impl Context {
         }
     }
 
-    /// Creates another view of `image` (made from `desc`), of `view_type`, over every layer;
-    /// the caller destroys it.
+    /// Creates another view of `image` (made from `desc`), of `view_type`, over every layer
+    /// and level; the caller destroys it.
     pub(crate) fn create_view(
         &self,
         image: vk::Image,
@@ -122,7 +148,7 @@ impl Context {
             .image(image)
             .view_type(view_type)
             .format(desc.format)
-            .subresource_range(all_layers(desc.layers));
+            .subresource_range(all_layers(desc.layers, desc.levels.max(1)));
         // SAFETY: `image` is a live image of this device bound to memory.
         unsafe { self.device.create_image_view(&info, None) }.call("vkCreateImageView")
     }
@@ -138,7 +164,7 @@ impl Context {
         layout: vk::ImageLayout,
     ) -> Result<()> {
         let image = image.image;
-        let range = all_layers(desc.layers);
+        let range = all_layers(desc.layers, 1);
         self.with_staging(bytes, |device, cb, src| {
             let to_transfer = [vk::ImageMemoryBarrier::default()
                 .src_access_mask(vk::AccessFlags::empty())

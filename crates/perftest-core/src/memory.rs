@@ -7,6 +7,7 @@ use gpu_allocator::MemoryLocation;
 use crate::barriers::memory_barrier;
 use crate::context::{Context, DEFAULT_FENCE_TIMEOUT};
 use crate::error::{Error, Result, VkResultExt};
+use crate::image_shapes::ImageDesc;
 
 /// A buffer and its memory.
 pub(crate) struct Buffer {
@@ -95,73 +96,7 @@ impl Context {
         extent: vk::Extent2D,
         usage: vk::ImageUsageFlags,
     ) -> Result<Image> {
-        let info = vk::ImageCreateInfo::default()
-            .image_type(vk::ImageType::TYPE_2D)
-            .format(format)
-            .extent(vk::Extent3D {
-                width: extent.width,
-                height: extent.height,
-                depth: 1,
-            })
-            .mip_levels(1)
-            .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(usage)
-            .sharing_mode(vk::SharingMode::EXCLUSIVE)
-            .initial_layout(vk::ImageLayout::UNDEFINED);
-        // SAFETY: valid device and create info.
-        let image = unsafe { self.device.create_image(&info, None) }.call("vkCreateImage")?;
-        let mut made = Image {
-            image,
-            view: vk::ImageView::null(),
-            allocation: None,
-        };
-        // SAFETY: `image` was just created on this device.
-        let requirements = unsafe { self.device.get_image_memory_requirements(image) };
-        match self.allocator.allocate(&AllocationCreateDesc {
-            name: "texture",
-            requirements,
-            location: MemoryLocation::GpuOnly,
-            linear: false,
-            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-        }) {
-            Ok(a) => made.allocation = Some(a),
-            Err(source) => {
-                self.destroy_image(&mut made);
-                return Err(Error::Allocation {
-                    what: "a texture",
-                    source,
-                });
-            }
-        }
-        let result = (|| {
-            // SAFETY: the allocation was made for this image's requirements.
-            unsafe {
-                if let Some(a) = made.allocation.as_ref() {
-                    self.device
-                        .bind_image_memory(image, a.memory(), a.offset())
-                        .call("vkBindImageMemory")?;
-                }
-            }
-            let view_info = vk::ImageViewCreateInfo::default()
-                .image(image)
-                .view_type(vk::ImageViewType::TYPE_2D)
-                .format(format)
-                .subresource_range(color_range());
-            // SAFETY: bound image of this device.
-            unsafe { self.device.create_image_view(&view_info, None) }.call("vkCreateImageView")
-        })();
-        match result {
-            Ok(view) => {
-                made.view = view;
-                Ok(made)
-            }
-            Err(e) => {
-                self.destroy_image(&mut made);
-                Err(e)
-            }
-        }
+        self.create_shaped_image(&ImageDesc::flat(format, extent, 1, usage))
     }
 
     /// Destroys an image, its view, and frees its memory (idempotent).
@@ -265,67 +200,7 @@ impl Context {
         extent: vk::Extent2D,
         bytes: &[u8],
     ) -> Result<()> {
-        let image = image.image;
-        self.with_staging(bytes, |device, cb, src| {
-            let to_transfer = [vk::ImageMemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::empty())
-                .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .old_layout(vk::ImageLayout::UNDEFINED)
-                .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .image(image)
-                .subresource_range(color_range())];
-            let region = [vk::BufferImageCopy::default()
-                .image_subresource(vk::ImageSubresourceLayers {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
-                    mip_level: 0,
-                    base_array_layer: 0,
-                    layer_count: 1,
-                })
-                .image_extent(vk::Extent3D {
-                    width: extent.width,
-                    height: extent.height,
-                    depth: 1,
-                })];
-            let to_shader = [vk::ImageMemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::SHADER_READ)
-                .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-                .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .image(image)
-                .subresource_range(color_range())];
-            // SAFETY: recording into a command buffer in the recording state; handles valid.
-            unsafe {
-                device.cmd_pipeline_barrier(
-                    cb,
-                    vk::PipelineStageFlags::TOP_OF_PIPE,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &to_transfer,
-                );
-                device.cmd_copy_buffer_to_image(
-                    cb,
-                    src,
-                    image,
-                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                    &region,
-                );
-                device.cmd_pipeline_barrier(
-                    cb,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::PipelineStageFlags::COMPUTE_SHADER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &to_shader,
-                );
-            }
-        })
+        self.upload_mip_image(image, extent, &[bytes])
     }
 }
 
@@ -351,73 +226,7 @@ impl Context {
         levels: u32,
         usage: vk::ImageUsageFlags,
     ) -> Result<Image> {
-        let info = vk::ImageCreateInfo::default()
-            .image_type(vk::ImageType::TYPE_2D)
-            .format(format)
-            .extent(vk::Extent3D {
-                width: extent.width,
-                height: extent.height,
-                depth: 1,
-            })
-            .mip_levels(levels)
-            .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(usage)
-            .sharing_mode(vk::SharingMode::EXCLUSIVE)
-            .initial_layout(vk::ImageLayout::UNDEFINED);
-        // SAFETY: valid device and create info.
-        let image = unsafe { self.device.create_image(&info, None) }.call("vkCreateImage")?;
-        let mut made = Image {
-            image,
-            view: vk::ImageView::null(),
-            allocation: None,
-        };
-        // SAFETY: `image` was just created on this device.
-        let requirements = unsafe { self.device.get_image_memory_requirements(image) };
-        match self.allocator.allocate(&AllocationCreateDesc {
-            name: "mipmapped texture",
-            requirements,
-            location: MemoryLocation::GpuOnly,
-            linear: false,
-            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-        }) {
-            Ok(a) => made.allocation = Some(a),
-            Err(source) => {
-                self.destroy_image(&mut made);
-                return Err(Error::Allocation {
-                    what: "a mipmapped texture",
-                    source,
-                });
-            }
-        }
-        let result = (|| {
-            // SAFETY: the allocation was made for this image's requirements.
-            unsafe {
-                if let Some(a) = made.allocation.as_ref() {
-                    self.device
-                        .bind_image_memory(image, a.memory(), a.offset())
-                        .call("vkBindImageMemory")?;
-                }
-            }
-            let view_info = vk::ImageViewCreateInfo::default()
-                .image(image)
-                .view_type(vk::ImageViewType::TYPE_2D)
-                .format(format)
-                .subresource_range(mip_range(levels));
-            // SAFETY: bound image of this device.
-            unsafe { self.device.create_image_view(&view_info, None) }.call("vkCreateImageView")
-        })();
-        match result {
-            Ok(view) => {
-                made.view = view;
-                Ok(made)
-            }
-            Err(e) => {
-                self.destroy_image(&mut made);
-                Err(e)
-            }
-        }
+        self.create_shaped_image(&ImageDesc::flat(format, extent, levels, usage))
     }
 
     /// Uploads tightly packed texels of every level (`levels[k]` to mip level `k`, of
@@ -426,7 +235,7 @@ impl Context {
         &mut self,
         image: &Image,
         extent: vk::Extent2D,
-        levels: &[Vec<u8>],
+        levels: &[&[u8]],
     ) -> Result<()> {
         let image = image.image;
         let count = u32::try_from(levels.len()).unwrap_or(u32::MAX);

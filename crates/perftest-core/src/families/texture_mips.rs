@@ -65,7 +65,8 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
                 let levels: Vec<Vec<u8>> = (0..MIP_LEVELS)
                     .map(|level| mip_level_bytes(chain, format, level))
                     .collect();
-                let uploaded = ctx.upload_mip_image(&image, extent, &levels);
+                let slices: Vec<&[u8]> = levels.iter().map(Vec::as_slice).collect();
+                let uploaded = ctx.upload_mip_image(&image, extent, &slices);
                 r.images[chain_index(chain)][f] = Some(image);
                 uploaded?;
             }

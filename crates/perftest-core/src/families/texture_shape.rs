@@ -88,6 +88,7 @@ fn desc(shape: Shape, format: Format) -> ImageDesc {
         image_type,
         extent,
         layers,
+        levels: 1,
         flags,
         usage: vk::ImageUsageFlags::SAMPLED,
         view_type,

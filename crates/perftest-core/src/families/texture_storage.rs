@@ -47,6 +47,7 @@ fn desc(format: Format) -> ImageDesc {
             depth: 1,
         },
         layers: 1,
+        levels: 1,
         flags: vk::ImageCreateFlags::empty(),
         usage: vk::ImageUsageFlags::STORAGE,
         view_type: vk::ImageViewType::TYPE_2D,
