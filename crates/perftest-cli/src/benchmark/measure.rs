@@ -150,7 +150,8 @@ pub fn chain_warm_dispatches(lap: u64, per_dispatch: u64) -> u32 {
 
 /// Measures one case alone, with nothing run between its dispatches (for chains, whose caches
 /// anything else would evict): `warm` untimed dispatches of `sizing.dims` (in submissions of
-/// at most `batch_max`), then `samples` timed dispatches back to back in one submission.
+/// at most `batch_max`), one more that sizes the dispatch again on warm caches, then `samples`
+/// timed dispatches back to back in one submission.
 /// Steady when the samples' median lands within [`SIZE_TOLERANCE`] of the per-dispatch target
 /// and the halves agree.
 pub fn measure_alone<T: DispatchTimer>(
@@ -169,19 +170,27 @@ pub fn measure_alone<T: DispatchTimer>(
         timer.time(sizing.dims, n).map_err(LoopError::Timer)?;
         left -= n;
     }
+    // Sized once more on a warm dispatch: the probes ran before the walk had filled the caches
+    // (a chain that fits the L2 probes at memory latency, 2.5x slower on the H200).
+    check_stop(stop)?;
+    let warm_ns = timer.time(sizing.dims, 1).map_err(LoopError::Timer)?;
+    let dims = match warm_ns.first() {
+        Some(&ns) => settings.rescale(sizing.dims, ns),
+        None => sizing.dims,
+    };
     check_stop(stop)?;
     // --samples is at most one submission's dispatches.
     let samples = settings.samples.max(1);
-    let samples_ns = timer.time(sizing.dims, samples).map_err(LoopError::Timer)?;
+    let samples_ns = timer.time(dims, samples).map_err(LoopError::Timer)?;
     let per_dispatch = settings.target_ns / f64::from(samples);
     let on_target = median(&samples_ns)
         .is_some_and(|m| ((m - per_dispatch) / per_dispatch).abs() <= SIZE_TOLERANCE);
     Ok(crate::report::Measurement {
-        groups: group_total(sizing.dims),
-        dims: sizing.dims,
+        groups: group_total(dims),
+        dims,
         steady: on_target && halves_agree(&samples_ns, settings.steady_tolerance),
         samples_ns,
-        warmup_dispatches: sizing.probes + warm,
+        warmup_dispatches: sizing.probes + warm + 1,
     })
 }
 
@@ -192,6 +201,22 @@ impl LoopSettings {
         let limit = max_total(self.max_count, self.first_dim_cap);
         let g = round_to_waves(groups, self.wave, limit);
         split_waves(g, self.wave, self.max_count, self.first_dim_cap)
+    }
+
+    /// `dims` scaled in proportion to take `target / samples` where a dispatch of `dims` took
+    /// `ns` (no tenfold growth step: for a dispatch measured long enough to scale from, such as
+    /// a chain's, whose time is linear in its blocks); unchanged for a time that is not a
+    /// positive finite number.
+    pub fn rescale(&self, dims: [u32; 3], ns: f64) -> [u32; 3] {
+        let per_dispatch = self.target_ns / f64::from(self.samples.max(1));
+        if !(ns.is_finite() && ns > 0.0) {
+            return dims;
+        }
+        let scaled = (group_total(dims) as f64 * per_dispatch / ns)
+            .round()
+            .max(1.0);
+        // `as` saturates; `split` clamps to the device's limits.
+        self.split(scaled as u64)
     }
 
     /// The size a dispatch of `dims` that took `ns` should have to take `target / samples`.
@@ -360,6 +385,17 @@ mod tests {
     }
 
     #[test]
+    fn rescaling_is_proportional() {
+        let s = settings();
+        // 2 ms per dispatch: 1000 groups that took 0.8 ms become 2500, with no tenfold step.
+        assert_eq!(group_total(s.rescale([1000, 1, 1], 0.8e6)), 2500);
+        assert_eq!(group_total(s.rescale([1000, 1, 1], 4e6)), 500);
+        assert_eq!(s.rescale([7, 1, 1], f64::NAN), [7, 1, 1]);
+        assert_eq!(s.rescale([7, 1, 1], 0.0), [7, 1, 1]);
+        assert_eq!(group_total(s.rescale([1, 1, 1], 1e12)), 1);
+    }
+
+    #[test]
     fn a_chain_warms_up_for_about_one_lap() {
         assert_eq!(chain_warm_dispatches(0, 1000), 1);
         assert_eq!(chain_warm_dispatches(32, 1000), 2);
@@ -380,10 +416,20 @@ mod tests {
         let m = measure_alone(&mut gpu, &s, sizing, 7, 4, &stop).unwrap();
         assert_eq!(m.samples_ns.len(), s.samples as usize);
         let counts: Vec<u32> = gpu.calls.iter().map(|&(_, n)| n).collect();
-        assert_eq!(counts, [4, 3, s.samples]);
-        assert_eq!(m.warmup_dispatches, 10);
-        assert_eq!(m.groups, 2000);
-        // 2000 groups x 1000 ns = the 2 ms per-dispatch target.
+        assert_eq!(counts, [4, 3, 1, s.samples]);
+        assert_eq!(m.warmup_dispatches, 11);
+        // 2000 groups x 1000 ns is the 2 ms per-dispatch target already: the warm re-size keeps
+        // it (up to the 5 us dispatch overhead).
+        assert!((1990..=2000).contains(&m.groups), "{}", m.groups);
+        assert!(m.steady);
+        // Sized on a probe twice as slow as the warm walk: the warm re-size doubles it.
+        let mut gpu = SimulatedGpu::new(1000.0);
+        let short = Sizing {
+            dims: [1000, 1, 1],
+            probes: 3,
+        };
+        let m = measure_alone(&mut gpu, &s, short, 2, 4, &stop).unwrap();
+        assert!((1990..=2000).contains(&m.groups), "{}", m.groups);
         assert!(m.steady);
         let stopped = AtomicBool::new(true);
         assert!(matches!(
