@@ -13,7 +13,8 @@
 //! measurement; on the H200 a whole wave following the same addresses adds ~8% at L1). The
 //! measured count is a number of blocks of 256 steps ([`crate::Unit::DependentLoad`]), so the
 //! time per step is the latency of one load at that working set: L1 hits while the set fits
-//! the SM's L1, L2 hits while it fits the L2, memory (and, at large sets, TLB misses) beyond.
+//! the SM's L1, L2 hits while it fits the L2, memory (with whatever TLB misses the walk takes)
+//! beyond.
 //! The walk goes on from dispatch to dispatch (the kernel keeps its position in node 0), so
 //! the timed steps walk the whole set rather than repeating its first nodes; and a chain is
 //! measured alone, after about one untimed lap ([`crate::Family::chain_length`]), so that no
