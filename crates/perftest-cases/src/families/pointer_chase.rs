@@ -10,8 +10,7 @@
 //! set, so neither prefetching nor memory-level parallelism can hide the latency.
 //!
 //! A dispatch runs one workgroup, in which one thread follows the chain (the classic latency
-//! measurement; on the H200 a whole wave following the same addresses adds ~8% at L1). The
-//! measured count is a number of blocks of 256 steps ([`crate::Unit::DependentLoad`]), so the
+//! measurement: nothing else competes for the load path). The measured count is a number of blocks of 256 steps ([`crate::Unit::DependentLoad`]), so the
 //! time per step is the latency of one load at that working set: L1 hits while the set fits
 //! the SM's L1, L2 hits while it fits the L2, memory (with whatever TLB misses the walk takes)
 //! beyond.
