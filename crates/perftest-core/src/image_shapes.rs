@@ -163,8 +163,29 @@ impl Context {
         bytes: &[u8],
         layout: vk::ImageLayout,
     ) -> Result<()> {
-        let image = image.image;
+        let region = vk::BufferImageCopy::default()
+            .image_subresource(vk::ImageSubresourceLayers {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: desc.layers,
+            })
+            .image_extent(desc.extent);
         let range = all_layers(desc.layers, 1);
+        self.upload_regions(image.image, bytes, range, &[region], layout)
+    }
+
+    /// Copies `bytes` through a staging buffer into `regions` of `image`: `range` goes from
+    /// UNDEFINED to TRANSFER_DST_OPTIMAL before the copy and to `layout` after it, visible to
+    /// compute shaders. The one way images are filled.
+    pub(crate) fn upload_regions(
+        &mut self,
+        image: vk::Image,
+        bytes: &[u8],
+        range: vk::ImageSubresourceRange,
+        regions: &[vk::BufferImageCopy],
+        layout: vk::ImageLayout,
+    ) -> Result<()> {
         self.with_staging(bytes, |device, cb, src| {
             let to_transfer = [vk::ImageMemoryBarrier::default()
                 .src_access_mask(vk::AccessFlags::empty())
@@ -175,14 +196,6 @@ impl Context {
                 .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
                 .image(image)
                 .subresource_range(range)];
-            let region = [vk::BufferImageCopy::default()
-                .image_subresource(vk::ImageSubresourceLayers {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
-                    mip_level: 0,
-                    base_array_layer: 0,
-                    layer_count: desc.layers,
-                })
-                .image_extent(desc.extent)];
             let to_shader = [vk::ImageMemoryBarrier::default()
                 .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
                 .dst_access_mask(vk::AccessFlags::SHADER_READ)
@@ -208,7 +221,7 @@ impl Context {
                     src,
                     image,
                     vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                    &region,
+                    regions,
                 );
                 device.cmd_pipeline_barrier(
                     cb,

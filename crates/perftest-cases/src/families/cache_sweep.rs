@@ -12,10 +12,10 @@
 //! Needs: `maxStorageBufferRange` and a device-local heap of four times the set.
 
 use crate::case::{Case, Params, Pattern};
-use crate::check::{check_words, Readback, VerifyOutcome};
+use crate::check::{Readback, VerifyOutcome};
 use crate::families::pointer_chase::{size_words, sweep_sizes};
-use crate::families::working_set::{element_mask, loads_per_thread, thread_sum, ELEMENT_BYTES};
-use crate::family::{Family, FamilyRef, Unit, Work};
+use crate::families::working_set::{WorkingSet, ELEMENT_BYTES};
+use crate::family::{Family, FamilyRef, Work};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 
@@ -60,39 +60,30 @@ impl Family for CacheSweep {
             .collect()
     }
 
+    // Everything else is the working-set family's, for its structured path (variant 0).
     fn case_loop_trip(&self, case: &Case) -> u32 {
-        loads_per_thread(case.params.working_set)
+        WorkingSet.case_loop_trip(case)
     }
 
-    fn bytes_per_load(&self, _case: &Case) -> u32 {
-        ELEMENT_BYTES as u32
+    fn bytes_per_load(&self, case: &Case) -> u32 {
+        WorkingSet.bytes_per_load(case)
     }
 
     fn work(&self, case: &Case) -> Work {
-        Work {
-            unit: Unit::Load,
-            per_thread: loads_per_thread(case.params.working_set),
-        }
+        WorkingSet.work(case)
     }
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        let bytes = case.params.working_set;
-        vec![
-            DeviceNeed::StorageBufferRange(bytes),
-            DeviceNeed::DeviceMemory(bytes),
-        ]
+        WorkingSet.needs(case)
     }
 
     /// `FAMILY_A`: the element mask (elements - 1).
     fn constants(&self, case: &Case) -> [u32; 3] {
-        [element_mask(case.params.working_set), 0, 0]
+        WorkingSet.constants(case)
     }
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
-        let elements_mask = self.kernel_params(case).elements_mask;
-        check_words(readback, |group, local| {
-            thread_sum(case, elements_mask, group, local)
-        })
+        WorkingSet.verify(case, readback)
     }
 }
 
@@ -116,5 +107,12 @@ mod tests {
         );
         assert_eq!(cases[16].work().per_thread, 32);
         assert_eq!(cases[0].work().per_thread, 256);
+        assert_eq!(
+            cases[16].needs(),
+            vec![
+                DeviceNeed::StorageBufferRange(512 << 20),
+                DeviceNeed::DeviceMemory(512 << 20)
+            ]
+        );
     }
 }
