@@ -58,7 +58,8 @@ pub use reference::{
     reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,
 };
 pub use sampler::{
-    footprint, gather, sample, sample_magnitude, texel_at, AddressMode, SamplerState,
+    footprint, gather, read_of, sample, sample_magnitude, texel_at, AddressMode, SamplerState,
+    TextureRead,
 };
 pub use suite::{parse_suites, Suite, SuiteError};
 pub use support::{

@@ -284,3 +284,33 @@ mod tests {
         assert_eq!(got, want);
     }
 }
+
+/// How a texture kernel reads its image: `texelFetch`, or `textureLod` with a nearest sampler at
+/// texel centres. Families that read each of their images both ways keep it in the lowest bit
+/// of `Params::variant` ([`read_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextureRead {
+    /// `texelFetch` (`Texture2D.Load`).
+    Load,
+    /// `textureLod` at texel centres, LOD 0 (`Texture2D.Sample`).
+    Sample,
+}
+
+impl TextureRead {
+    /// Both reads, in suite order.
+    pub const ALL: [TextureRead; 2] = [TextureRead::Load, TextureRead::Sample];
+
+    /// The `Params::variant` bit of this read (0 load, 1 sample).
+    pub fn bit(self) -> u32 {
+        u32::from(self == TextureRead::Sample)
+    }
+}
+
+/// The read of a case whose family keeps it in the lowest bit of `Params::variant`.
+pub fn read_of(case: &crate::Case) -> TextureRead {
+    if case.params.variant & 1 == 1 {
+        TextureRead::Sample
+    } else {
+        TextureRead::Load
+    }
+}

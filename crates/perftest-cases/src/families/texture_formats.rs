@@ -52,20 +52,12 @@ use crate::check::{check_words, thread_at, Readback, VerifyOutcome};
 use crate::extra_format::{ExtraFormat, TexelValue};
 use crate::family::{Family, FamilyRef};
 use crate::reference::{hash, widen, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD};
+use crate::sampler::TextureRead;
 use crate::suite::Suite;
 use crate::support::{DeviceNeed, FormatFeature};
 
 /// The extra-format texture family.
 pub struct TextureFormats;
-
-/// How a case of this family reads its texture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TextureRead {
-    /// `texelFetch`.
-    Load,
-    /// `textureLod` with the nearest REPEAT sampler at texel centres.
-    Sample,
-}
 
 /// The extra format of a case of this family (or of [`super::texel_buffer_formats`]).
 pub fn format_of(case: &Case) -> ExtraFormat {
@@ -73,15 +65,6 @@ pub fn format_of(case: &Case) -> ExtraFormat {
         .get((case.params.variant / 2) as usize)
         .copied()
         .unwrap_or(ExtraFormat::R8ui)
-}
-
-/// How a case of this family reads.
-pub fn read_of(case: &Case) -> TextureRead {
-    if case.params.variant & 1 == 1 {
-        TextureRead::Sample
-    } else {
-        TextureRead::Load
-    }
 }
 
 /// What one thread of an extra-format case must write.
@@ -247,7 +230,10 @@ impl Family for TextureFormats {
 
     fn cases(&self) -> Vec<Case> {
         let mut cases = Vec::new();
-        for (kind, word, method) in [(0, "load", "Load"), (1, "sample", "Sample(nearest)")] {
+        for (read, word, method) in [
+            (TextureRead::Load, "load", "Load"),
+            (TextureRead::Sample, "sample", "Sample(nearest)"),
+        ] {
             for (i, format) in (0u32..).zip(ExtraFormat::ALL) {
                 cases.extend(Case::per_pattern(
                     FamilyRef(&TextureFormats),
@@ -256,7 +242,7 @@ impl Family for TextureFormats {
                     &format!("Texture2D<{}>.{method}", format.name()),
                     Params {
                         width: format.components(),
-                        variant: i * 2 + kind,
+                        variant: i * 2 + read.bit(),
                         ..Params::default()
                     },
                 ));
@@ -303,6 +289,7 @@ mod tests {
     use crate::format::Format;
     use crate::matrix::{find_case, original_cases};
     use crate::reference::reference_sum;
+    use crate::sampler::read_of;
 
     fn case(id: &str) -> Case {
         TextureFormats

@@ -52,8 +52,8 @@
 //! A case needs only its format's `SAMPLED_IMAGE` optimal-tiling feature (the 1D, 3D and cube
 //! image types of these nine formats need no device feature); lavapipe runs every case.
 //!
-//! Params: `format`; `width` = the format's components; `variant` = shape index * 2 + op
-//! (0 load, 1 sample); see [`shape`] and [`op`].
+//! Params: `format`; `width` = the format's components; `variant` = shape index * 2 + read
+//! (0 load, 1 sample); see [`shape`] and [`crate::read_of`].
 
 use std::sync::OnceLock;
 
@@ -62,6 +62,7 @@ use crate::data::{layered_texture_bytes, MAX_TEXTURE_LAYERS, TEXTURE_SIZE};
 use crate::family::{Family, FamilyRef};
 use crate::format::Format;
 use crate::reference::{texel, texture_loop, widen, KernelParams, ReferenceSum};
+use crate::sampler::TextureRead;
 use crate::suite::Suite;
 use crate::support::{DeviceNeed, FormatFeature};
 
@@ -135,30 +136,12 @@ impl Shape {
     }
 }
 
-/// How a case reads: `texelFetch` or `textureLod`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    /// `texelFetch` (for the cube: through a 2D-array view of its faces).
-    Load,
-    /// `textureLod` with the nearest REPEAT sampler at texel centres, LOD 0.
-    Sample,
-}
-
 /// The shape of a case of this family.
 pub fn shape(case: &Case) -> Shape {
     Shape::ALL
         .get((case.params.variant / 2) as usize)
         .copied()
         .unwrap_or(Shape::OneD)
-}
-
-/// The op of a case of this family.
-pub fn op(case: &Case) -> Op {
-    if case.params.variant & 1 == 1 {
-        Op::Sample
-    } else {
-        Op::Load
-    }
 }
 
 /// The decoded texels of the [`MAX_TEXTURE_LAYERS`] layers of `format`, layer after layer,
@@ -249,13 +232,17 @@ impl Family for TextureShape {
     fn cases(&self) -> Vec<Case> {
         let mut cases = Vec::new();
         for (s, shape) in (0u32..).zip(Shape::ALL) {
-            for (o, op) in [Op::Load, Op::Sample].into_iter().enumerate() {
+            for op in TextureRead::ALL {
                 for format in Format::ALL {
                     let ty = format!("{}<{}>", shape.type_name(), format.texture_name());
                     let (id, name) = match (op, shape) {
-                        (Op::Load, Shape::Cube) => ("load", format!("{ty}.Load(2D array view)")),
-                        (Op::Load, _) => ("load", format!("{ty}.Load")),
-                        (Op::Sample, _) => ("sample.nearest", format!("{ty}.Sample(nearest)")),
+                        (TextureRead::Load, Shape::Cube) => {
+                            ("load", format!("{ty}.Load(2D array view)"))
+                        }
+                        (TextureRead::Load, _) => ("load", format!("{ty}.Load")),
+                        (TextureRead::Sample, _) => {
+                            ("sample.nearest", format!("{ty}.Sample(nearest)"))
+                        }
                     };
                     cases.extend(Case::per_pattern(
                         FamilyRef(&TextureShape),
@@ -265,7 +252,7 @@ impl Family for TextureShape {
                         Params {
                             format: Some(format),
                             width: format.components(),
-                            variant: s * 2 + o as u32,
+                            variant: s * 2 + op.bit(),
                             ..Params::default()
                         },
                     ));
@@ -305,6 +292,7 @@ mod tests {
     use super::*;
     use crate::matrix::{find_case, original_cases};
     use crate::reference::reference_sum;
+    use crate::sampler::read_of;
 
     fn case(id: &str) -> Case {
         TextureShape
@@ -324,15 +312,24 @@ mod tests {
         assert_eq!(cases[27].name, "Texture1D<R8>.Sample(nearest) uniform");
         let array = case("tex.shape.array.load.rgba16f.linear");
         assert_eq!(array.name, "Texture2DArray<RGBA16F>.Load linear");
-        assert_eq!((shape(&array), op(&array)), (Shape::Array, Op::Load));
+        assert_eq!(
+            (shape(&array), read_of(&array)),
+            (Shape::Array, TextureRead::Load)
+        );
         let volume = case("tex.shape.3d.sample.nearest.rg32f.random");
         assert_eq!(volume.name, "Texture3D<RG32F>.Sample(nearest) random");
-        assert_eq!((shape(&volume), op(&volume)), (Shape::ThreeD, Op::Sample));
+        assert_eq!(
+            (shape(&volume), read_of(&volume)),
+            (Shape::ThreeD, TextureRead::Sample)
+        );
         let cube = case("tex.shape.cube.load.r16f.uniform");
         assert_eq!(cube.name, "TextureCube<R16F>.Load(2D array view) uniform");
         let last = &cases[cases.len() - 1];
         assert_eq!(last.id, "tex.shape.cube.sample.nearest.rgba32f.random");
-        assert_eq!((shape(last), op(last)), (Shape::Cube, Op::Sample));
+        assert_eq!(
+            (shape(last), read_of(last)),
+            (Shape::Cube, TextureRead::Sample)
+        );
         assert_eq!(last.bytes_per_load(), 16);
         assert_eq!(
             last.needs(),

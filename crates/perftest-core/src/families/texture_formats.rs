@@ -5,7 +5,8 @@
 //! `texture_formats_uint_*.spv` variants.
 
 use ash::vk;
-use perftest_cases::families::texture_formats::{format_of, read_of, TextureRead};
+use perftest_cases::families::texture_formats::format_of;
+use perftest_cases::{read_of, TextureRead};
 use perftest_cases::{Case, ExtraFormat, TEXTURE_SIZE};
 
 use super::{Bind, FamilyResources, Plan};

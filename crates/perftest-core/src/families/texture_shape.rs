@@ -5,9 +5,9 @@
 
 use ash::vk;
 use perftest_cases::families::texture_shape::{
-    op, shape, Op, Shape, ARRAY_LAYERS, CUBE_FACES, ONE_D_TEXELS,
+    shape, Shape, ARRAY_LAYERS, CUBE_FACES, ONE_D_TEXELS,
 };
-use perftest_cases::{layered_texture_bytes, Case, Format, TEXTURE_SIZE};
+use perftest_cases::{layered_texture_bytes, read_of, Case, Format, TextureRead, TEXTURE_SIZE};
 
 use super::{Bind, FamilyResources, Plan};
 use crate::context::Context;
@@ -27,17 +27,29 @@ pub(super) const PLAN: Plan = Plan {
 
 /// The SPIR-V of `case`: one per shape and op.
 fn spirv(case: &Case) -> &'static [u8] {
-    match (shape(case), op(case)) {
-        (Shape::OneD, Op::Load) => include_bytes!("../../spirv/texture_shape_1d_load.spv"),
-        (Shape::OneD, Op::Sample) => include_bytes!("../../spirv/texture_shape_1d_sample.spv"),
-        (Shape::Array, Op::Load) => include_bytes!("../../spirv/texture_shape_array_load.spv"),
-        (Shape::Array, Op::Sample) => {
+    match (shape(case), read_of(case)) {
+        (Shape::OneD, TextureRead::Load) => include_bytes!("../../spirv/texture_shape_1d_load.spv"),
+        (Shape::OneD, TextureRead::Sample) => {
+            include_bytes!("../../spirv/texture_shape_1d_sample.spv")
+        }
+        (Shape::Array, TextureRead::Load) => {
+            include_bytes!("../../spirv/texture_shape_array_load.spv")
+        }
+        (Shape::Array, TextureRead::Sample) => {
             include_bytes!("../../spirv/texture_shape_array_sample.spv")
         }
-        (Shape::ThreeD, Op::Load) => include_bytes!("../../spirv/texture_shape_3d_load.spv"),
-        (Shape::ThreeD, Op::Sample) => include_bytes!("../../spirv/texture_shape_3d_sample.spv"),
-        (Shape::Cube, Op::Load) => include_bytes!("../../spirv/texture_shape_cube_load.spv"),
-        (Shape::Cube, Op::Sample) => include_bytes!("../../spirv/texture_shape_cube_sample.spv"),
+        (Shape::ThreeD, TextureRead::Load) => {
+            include_bytes!("../../spirv/texture_shape_3d_load.spv")
+        }
+        (Shape::ThreeD, TextureRead::Sample) => {
+            include_bytes!("../../spirv/texture_shape_3d_sample.spv")
+        }
+        (Shape::Cube, TextureRead::Load) => {
+            include_bytes!("../../spirv/texture_shape_cube_load.spv")
+        }
+        (Shape::Cube, TextureRead::Sample) => {
+            include_bytes!("../../spirv/texture_shape_cube_sample.spv")
+        }
     }
 }
 
@@ -139,7 +151,7 @@ impl FamilyResources for ShapeImages {
     fn bindings(&self, case: &Case) -> Option<Vec<Bind>> {
         let format = case.params.format?;
         let shape = shape(case);
-        let view = if (shape, op(case)) == (Shape::Cube, Op::Load) {
+        let view = if (shape, read_of(case)) == (Shape::Cube, TextureRead::Load) {
             self.cube_faces.iter().find(|(f, _)| *f == format)?.1
         } else {
             self.images
