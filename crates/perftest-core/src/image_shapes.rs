@@ -1,6 +1,6 @@
-//! Images of any shape (1D, 2D, 2D array, 3D, cube, with mip levels) with a view: the one place
-//! images are created; and uploads of their layers through a staging buffer into the layout the
-//! kernels read them in.
+//! Images of any shape (1D, 2D, 2D array, 3D, cube; any number of mip levels) with a view,
+//! created and filled through a staging buffer into the layout the kernels read them in: the one
+//! place perftest makes images ([`Context::create_filled_image`]).
 
 use ash::vk;
 use gpu_allocator::vulkan::{AllocationCreateDesc, AllocationScheme};
@@ -32,30 +32,26 @@ pub(crate) struct ImageDesc {
 }
 
 impl ImageDesc {
-    /// A 2D image of `levels` mip levels with a 2D view.
-    pub(crate) fn flat(
-        format: vk::Format,
-        extent: vk::Extent2D,
-        levels: u32,
-        usage: vk::ImageUsageFlags,
-    ) -> ImageDesc {
+    /// A sampled `side` x `side` 2D texture of `levels` mip levels with a 2D view.
+    pub(crate) fn texture(format: vk::Format, side: u32, levels: u32) -> ImageDesc {
         ImageDesc {
             format,
             image_type: vk::ImageType::TYPE_2D,
             extent: vk::Extent3D {
-                width: extent.width,
-                height: extent.height,
+                width: side,
+                height: side,
                 depth: 1,
             },
             layers: 1,
             levels,
             flags: vk::ImageCreateFlags::empty(),
-            usage,
+            usage: vk::ImageUsageFlags::SAMPLED,
             view_type: vk::ImageViewType::TYPE_2D,
         }
     }
 
     /// Bytes of tightly packed texels of every layer, given `texel_bytes` per texel.
+    #[cfg(test)]
     pub(crate) fn bytes(&self, texel_bytes: u32) -> u64 {
         let e = self.extent;
         u64::from(e.width)
@@ -80,7 +76,7 @@ fn all_layers(layers: u32, levels: u32) -> vk::ImageSubresourceRange {
 impl Context {
     /// Creates an image as `desc` says, bound to device-local memory, with a view of
     /// `desc.view_type` over every layer and level.
-    pub(crate) fn create_shaped_image(&mut self, desc: &ImageDesc) -> Result<Image> {
+    fn create_shaped_image(&mut self, desc: &ImageDesc) -> Result<Image> {
         let info = vk::ImageCreateInfo::default()
             .flags(desc.flags)
             .image_type(desc.image_type)
@@ -153,32 +149,10 @@ impl Context {
         unsafe { self.device.create_image_view(&info, None) }.call("vkCreateImageView")
     }
 
-    /// Uploads tightly packed texels (layer after layer, a 3D image slice after slice, each
-    /// row-major) to every layer of `image` (made from `desc`) and leaves it in `layout`,
-    /// visible to compute shaders.
-    pub(crate) fn upload_layers(
-        &mut self,
-        image: &Image,
-        desc: &ImageDesc,
-        bytes: &[u8],
-        layout: vk::ImageLayout,
-    ) -> Result<()> {
-        let region = vk::BufferImageCopy::default()
-            .image_subresource(vk::ImageSubresourceLayers {
-                aspect_mask: vk::ImageAspectFlags::COLOR,
-                mip_level: 0,
-                base_array_layer: 0,
-                layer_count: desc.layers,
-            })
-            .image_extent(desc.extent);
-        let range = all_layers(desc.layers, 1);
-        self.upload_regions(image.image, bytes, range, &[region], layout)
-    }
-
     /// Copies `bytes` through a staging buffer into `regions` of `image`: `range` goes from
     /// UNDEFINED to TRANSFER_DST_OPTIMAL before the copy and to `layout` after it, visible to
-    /// compute shaders. The one way images are filled.
-    pub(crate) fn upload_regions(
+    /// compute shaders.
+    fn upload_regions(
         &mut self,
         image: vk::Image,
         bytes: &[u8],
@@ -236,25 +210,57 @@ impl Context {
         })
     }
 
-    /// Creates an image as `desc` says and uploads `bytes` (a whole number of texels for every
-    /// texel of every layer) to it, leaving it in `layout`; on failure nothing is left
-    /// allocated (unless an upload may still be running).
+    /// Creates an image as `desc` says and fills it, leaving it in `layout` for compute
+    /// shaders: `levels[k]` holds mip level `k` of every layer, tightly packed (layer after
+    /// layer, a 3D image slice after slice, rows in order; block-compressed formats in
+    /// blocks), level `k` being the extent `>> k`; `desc.levels` is taken from `levels`. The
+    /// one way perftest makes images. On failure nothing is left allocated (unless an upload
+    /// may still be running).
     pub(crate) fn create_filled_image(
         &mut self,
         desc: &ImageDesc,
-        bytes: &[u8],
+        levels: &[&[u8]],
         layout: vk::ImageLayout,
     ) -> Result<Image> {
-        let texels = desc.bytes(1);
-        let len = bytes.len() as u64;
-        if texels == 0 || len == 0 || len % texels != 0 {
+        let count = u32::try_from(levels.len()).unwrap_or(0);
+        if count == 0 || levels.iter().any(|l| l.is_empty()) {
             return Err(Error::InvalidArgument(format!(
-                "{len} bytes do not fill the {texels} texels of a {:?} image",
-                desc.format
+                "no texels for a {:?} image of {} level(s)",
+                desc.format,
+                levels.len()
             )));
         }
-        let mut image = self.create_shaped_image(desc)?;
-        if let Err(e) = self.upload_layers(&image, desc, bytes, layout) {
+        let desc = ImageDesc {
+            levels: count,
+            ..*desc
+        };
+        let mut bytes = Vec::new();
+        let mut regions = Vec::with_capacity(levels.len());
+        for (level, data) in (0u32..).zip(levels) {
+            // Each level's copy starts at a multiple of 16 bytes (any texel or block size
+            // divides it).
+            bytes.resize(bytes.len().next_multiple_of(16), 0);
+            let e = desc.extent;
+            regions.push(
+                vk::BufferImageCopy::default()
+                    .buffer_offset(bytes.len() as u64)
+                    .image_subresource(vk::ImageSubresourceLayers {
+                        aspect_mask: vk::ImageAspectFlags::COLOR,
+                        mip_level: level,
+                        base_array_layer: 0,
+                        layer_count: desc.layers,
+                    })
+                    .image_extent(vk::Extent3D {
+                        width: (e.width >> level).max(1),
+                        height: (e.height >> level).max(1),
+                        depth: (e.depth >> level).max(1),
+                    }),
+            );
+            bytes.extend_from_slice(data);
+        }
+        let mut image = self.create_shaped_image(&desc)?;
+        let range = all_layers(desc.layers, count);
+        if let Err(e) = self.upload_regions(image.image, &bytes, range, &regions, layout) {
             if self.settle() {
                 self.destroy_image(&mut image);
             }

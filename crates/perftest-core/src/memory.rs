@@ -1,4 +1,5 @@
-//! Buffers and images allocated through gpu-allocator, and uploads through a staging buffer.
+//! Buffers allocated through gpu-allocator, uploads through a staging buffer, and the release of
+//! images (which [`crate::image_shapes`] creates).
 
 use ash::vk;
 use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
@@ -7,7 +8,6 @@ use gpu_allocator::MemoryLocation;
 use crate::barriers::memory_barrier;
 use crate::context::{Context, DEFAULT_FENCE_TIMEOUT};
 use crate::error::{Error, Result, VkResultExt};
-use crate::image_shapes::ImageDesc;
 
 /// A buffer and its memory.
 pub(crate) struct Buffer {
@@ -87,16 +87,6 @@ impl Context {
         if let Some(a) = buffer.allocation.take() {
             let _ = self.allocator.free(a);
         }
-    }
-
-    /// Creates a single-mip 2D image with a view.
-    pub(crate) fn create_image(
-        &mut self,
-        format: vk::Format,
-        extent: vk::Extent2D,
-        usage: vk::ImageUsageFlags,
-    ) -> Result<Image> {
-        self.create_shaped_image(&ImageDesc::flat(format, extent, 1, usage))
     }
 
     /// Destroys an image, its view, and frees its memory (idempotent).
@@ -191,90 +181,5 @@ impl Context {
                 );
             }
         })
-    }
-
-    /// Uploads tightly packed texels to `image` and leaves it in SHADER_READ_ONLY_OPTIMAL.
-    pub(crate) fn upload_image(
-        &mut self,
-        image: &Image,
-        extent: vk::Extent2D,
-        bytes: &[u8],
-    ) -> Result<()> {
-        self.upload_mip_image(image, extent, &[bytes])
-    }
-}
-
-fn color_range() -> vk::ImageSubresourceRange {
-    vk::ImageSubresourceRange {
-        aspect_mask: vk::ImageAspectFlags::COLOR,
-        base_mip_level: 0,
-        level_count: 1,
-        base_array_layer: 0,
-        layer_count: 1,
-    }
-}
-
-/// Mipmapped images: a 2D image with a chain of levels, its view over every level, and the
-/// upload of every level.
-impl Context {
-    /// Creates a 2D image of `levels` mip levels (level `k` is `extent >> k`) with a view
-    /// over all of them.
-    pub(crate) fn create_mip_image(
-        &mut self,
-        format: vk::Format,
-        extent: vk::Extent2D,
-        levels: u32,
-        usage: vk::ImageUsageFlags,
-    ) -> Result<Image> {
-        self.create_shaped_image(&ImageDesc::flat(format, extent, levels, usage))
-    }
-
-    /// Uploads tightly packed texels of every level (`levels[k]` to mip level `k`, of
-    /// `extent >> k`) to `image` and leaves all of them in SHADER_READ_ONLY_OPTIMAL.
-    pub(crate) fn upload_mip_image(
-        &mut self,
-        image: &Image,
-        extent: vk::Extent2D,
-        levels: &[&[u8]],
-    ) -> Result<()> {
-        let image = image.image;
-        let count = u32::try_from(levels.len()).unwrap_or(u32::MAX);
-        let mut bytes = Vec::new();
-        let mut regions = Vec::with_capacity(levels.len());
-        for (level, data) in (0u32..).zip(levels) {
-            // Each level's copy starts at a multiple of 16 bytes (any texel size divides it).
-            bytes.resize(bytes.len().next_multiple_of(16), 0);
-            regions.push(
-                vk::BufferImageCopy::default()
-                    .buffer_offset(bytes.len() as u64)
-                    .image_subresource(vk::ImageSubresourceLayers {
-                        aspect_mask: vk::ImageAspectFlags::COLOR,
-                        mip_level: level,
-                        base_array_layer: 0,
-                        layer_count: 1,
-                    })
-                    .image_extent(vk::Extent3D {
-                        width: (extent.width >> level).max(1),
-                        height: (extent.height >> level).max(1),
-                        depth: 1,
-                    }),
-            );
-            bytes.extend_from_slice(data);
-        }
-        self.upload_regions(
-            image,
-            &bytes,
-            mip_range(count),
-            &regions,
-            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-        )
-    }
-}
-
-/// The colour aspect's first `levels` mip levels of layer 0.
-fn mip_range(levels: u32) -> vk::ImageSubresourceRange {
-    vk::ImageSubresourceRange {
-        level_count: levels,
-        ..color_range()
     }
 }

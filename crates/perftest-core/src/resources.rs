@@ -14,6 +14,7 @@ use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
 use crate::families::{plan_for, Bind, FamilyResources};
 use crate::formats::vk_format;
+use crate::image_shapes::ImageDesc;
 use crate::memory::{Buffer, Image};
 
 /// Everything the kernels bind: shared parts, and the resources of every family prepared so
@@ -203,18 +204,11 @@ impl Textures {
             if !support[i].sampled_image {
                 continue;
             }
-            let extent = vk::Extent2D {
-                width: TEXTURE_SIZE,
-                height: TEXTURE_SIZE,
-            };
-            let image = ctx.create_image(
-                vk_format(format),
-                extent,
-                vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
-            )?;
-            let uploaded = ctx.upload_image(&image, extent, texture_bytes(format.texel_bytes()));
-            self.images[i] = Some(image);
-            uploaded?;
+            self.images[i] = Some(ctx.create_filled_image(
+                &ImageDesc::texture(vk_format(format), TEXTURE_SIZE, 1),
+                &[texture_bytes(format.texel_bytes())],
+                vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            )?);
         }
         Ok(())
     }

@@ -10,6 +10,7 @@ use perftest_cases::Case;
 use super::{Bind, FamilyResources, Plan};
 use crate::context::Context;
 use crate::error::Result;
+use crate::image_shapes::ImageDesc;
 use crate::memory::Image;
 use crate::resources::{create_clamp_sampler, create_family, Shared};
 
@@ -43,20 +44,14 @@ fn create(ctx: &mut Context, _shared: &Shared<'_>) -> Result<Box<dyn FamilyResou
     create_family(ctx, empty, |r, ctx| {
         r.sampler = create_clamp_sampler(ctx, vk::Filter::NEAREST)?;
         let bytes = texture_array_bytes();
-        let extent = vk::Extent2D {
-            width: TEXTURE_SIDE,
-            height: TEXTURE_SIDE,
-        };
+        let desc = ImageDesc::texture(vk::Format::R8G8B8A8_UNORM, TEXTURE_SIDE, 1);
         let per_texture = (TEXTURE_SIDE * TEXTURE_SIDE * 4) as usize;
         for texels in bytes.chunks_exact(per_texture) {
-            let image = ctx.create_image(
-                vk::Format::R8G8B8A8_UNORM,
-                extent,
-                vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
-            )?;
-            let uploaded = ctx.upload_image(&image, extent, texels);
-            r.images.push(image);
-            uploaded?;
+            r.images.push(ctx.create_filled_image(
+                &desc,
+                &[texels],
+                vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            )?);
         }
         Ok(())
     })

@@ -13,6 +13,7 @@ use super::{Bind, FamilyResources, Plan};
 use crate::context::Context;
 use crate::error::Result;
 use crate::formats::vk_extra_format;
+use crate::image_shapes::ImageDesc;
 use crate::memory::Image;
 use crate::resources::{create_family, create_sampler, Shared};
 
@@ -48,25 +49,18 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
     };
     create_family(ctx, empty, |r, ctx| {
         r.nearest = create_sampler(ctx, vk::Filter::NEAREST)?;
-        let extent = vk::Extent2D {
-            width: TEXTURE_SIZE,
-            height: TEXTURE_SIZE,
-        };
         for format in ExtraFormat::ALL {
             let sampled = shared.caps.extra_formats[format.index()].sampled_image;
             if !sampled || (format.is_compressed() && !shared.caps.texture_compression_bc) {
                 continue;
             }
-            let image = ctx.create_image(
-                vk_extra_format(format),
-                extent,
-                vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+            // BC data is the 8x8 blocks, row-major: tightly packed for a 32x32 copy.
+            let image = ctx.create_filled_image(
+                &ImageDesc::texture(vk_extra_format(format), TEXTURE_SIZE, 1),
+                &[format.data()],
+                vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
             )?;
             r.images.push((format, image));
-            if let Some((_, uploaded)) = r.images.last() {
-                // BC data is the 8x8 blocks, row-major: tightly packed for a 32x32 copy.
-                ctx.upload_image(uploaded, extent, format.data())?;
-            }
         }
         Ok(())
     })

@@ -10,6 +10,7 @@ use super::{Bind, FamilyResources, Plan};
 use crate::context::Context;
 use crate::error::{Result, VkResultExt};
 use crate::formats::vk_format;
+use crate::image_shapes::ImageDesc;
 use crate::memory::Image;
 use crate::resources::{create_family, Shared};
 
@@ -47,28 +48,20 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
     let anisotropy = shared.caps.sampler_anisotropy;
     let support = shared.caps.formats;
     create_family(ctx, empty, |r, ctx| {
-        let extent = vk::Extent2D {
-            width: TEXTURE_SIZE,
-            height: TEXTURE_SIZE,
-        };
         for chain in MipChain::ALL {
             for (f, format) in Format::ALL.into_iter().enumerate() {
                 if !support[f].sampled_image {
                     continue;
                 }
-                let image = ctx.create_mip_image(
-                    vk_format(format),
-                    extent,
-                    MIP_LEVELS,
-                    vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
-                )?;
                 let levels: Vec<Vec<u8>> = (0..MIP_LEVELS)
                     .map(|level| mip_level_bytes(chain, format, level))
                     .collect();
                 let slices: Vec<&[u8]> = levels.iter().map(Vec::as_slice).collect();
-                let uploaded = ctx.upload_mip_image(&image, extent, &slices);
-                r.images[chain_index(chain)][f] = Some(image);
-                uploaded?;
+                r.images[chain_index(chain)][f] = Some(ctx.create_filled_image(
+                    &ImageDesc::texture(vk_format(format), TEXTURE_SIZE, MIP_LEVELS),
+                    &slices,
+                    vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                )?);
             }
         }
         r.trilinear = create_mip_sampler(ctx, false)?;

@@ -132,7 +132,7 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
                 let bytes = layered_texture_bytes(format.texel_bytes(), shape.layers());
                 let image = ctx.create_filled_image(
                     &desc,
-                    bytes,
+                    &[bytes],
                     vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
                 )?;
                 let handle = image.image;

@@ -66,7 +66,8 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
                 continue;
             }
             let bytes = texture_bytes(format.texel_bytes());
-            let image = ctx.create_filled_image(&desc(format), bytes, vk::ImageLayout::GENERAL)?;
+            let image =
+                ctx.create_filled_image(&desc(format), &[bytes], vk::ImageLayout::GENERAL)?;
             r.images.push((format, image));
         }
         Ok(())
