@@ -24,6 +24,7 @@ mod family;
 mod format;
 mod matrix;
 mod mip;
+mod portability;
 mod reference;
 mod sampler;
 mod suite;
@@ -54,6 +55,7 @@ pub use mip::{
     flat_numerator, level_size, mip_level_bytes, mip_texel, sample_mip, MipChain, MipSample,
     MIP_LEVELS,
 };
+pub use portability::{PortabilityFeature, PortabilitySubset};
 pub use reference::{
     reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,
 };

@@ -3,6 +3,7 @@
 use crate::case::Case;
 use crate::extra_format::ExtraFormat;
 use crate::format::Format;
+use crate::portability::{PortabilityFeature, PortabilitySubset};
 
 /// What a device supports for one format (read from `vkGetPhysicalDeviceFormatProperties`:
 /// buffer features and optimal-tiling features).
@@ -114,6 +115,9 @@ pub struct DeviceCaps {
     /// `samplerAnisotropy` is enabled (samplers with `anisotropyEnable`; the device's
     /// `maxSamplerAnisotropy` is then at least 16, as the specification requires).
     pub sampler_anisotropy: bool,
+    /// What a device with `VK_KHR_portability_subset` (MoltenVK) offers of the features that
+    /// subset makes optional; `None` on a device with all of Vulkan.
+    pub portability: Option<PortabilitySubset>,
 }
 
 impl DeviceCaps {
@@ -175,6 +179,9 @@ pub enum DeviceNeed {
     /// Anisotropic filtering up to 16x (`samplerAnisotropy`, which guarantees a
     /// `maxSamplerAnisotropy` of at least 16).
     SamplerAnisotropy,
+    /// A feature that `VK_KHR_portability_subset` makes optional (always there on a device
+    /// without that extension).
+    Portability(PortabilityFeature),
 }
 
 /// The largest share of the largest device-local heap one working set may take: a quarter, so
@@ -271,6 +278,13 @@ impl DeviceNeed {
                 feature(caps.texture_compression_bc, "textureCompressionBC")
             }
             DeviceNeed::SamplerAnisotropy => feature(caps.sampler_anisotropy, "samplerAnisotropy"),
+            DeviceNeed::Portability(wanted) => match &caps.portability {
+                Some(subset) if !wanted.in_subset(subset) => Some(format!(
+                    "the device implements VK_KHR_portability_subset without {}",
+                    wanted.vk_name()
+                )),
+                _ => None,
+            },
         }
     }
 }

@@ -14,7 +14,9 @@
 //! - [`gate`]: the regression gate of `compare --fail-above`/`--fail-median`,
 //! - [`node`]: many reports side by side (every GPU of a node, many nodes) and the outlier rule,
 //! - [`shader_stats`]: the driver's shader statistics and dumps in the outputs,
-//! - [`sweep`]: the cache hierarchy from the memory suite's sweep (levels, knees, sizes).
+//! - [`sweep`]: the cache hierarchy from the memory suite's sweep (levels, knees, sizes),
+//! - [`stop_signals`] and [`platform`]: stopping a run on Ctrl-C and its kin, and what differs
+//!   between operating systems.
 
 #![warn(missing_docs)]
 
@@ -26,6 +28,7 @@ pub mod gate;
 pub mod node;
 pub mod options;
 pub mod output;
+pub mod platform;
 pub mod report;
 pub mod report_file;
 pub mod shader_stats;

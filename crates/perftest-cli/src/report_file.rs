@@ -136,19 +136,8 @@ fn file_kind(meta: &std::fs::Metadata) -> &'static str {
     if meta.is_dir() {
         return "a directory";
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let t = meta.file_type();
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "a device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
+    if let Some(kind) = crate::platform::special_file_kind(meta) {
+        return kind;
     }
     "not a file"
 }

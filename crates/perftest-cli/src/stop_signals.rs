@@ -1,9 +1,11 @@
-//! Stopping a run cleanly on SIGINT (Ctrl-C), SIGTERM and SIGHUP.
+//! Stopping a run cleanly when the user or the system asks: SIGINT (Ctrl-C), SIGTERM and
+//! SIGHUP on Unix; Ctrl-C, Ctrl-Break, closing the console, logoff and shutdown on Windows
+//! (the events and their exit codes are in [`crate::platform::STOP_EVENTS`]).
 //!
-//! The first of these signals raises a flag that the run checks between dispatches: it stops,
-//! prints and writes what was measured, and exits with `128 + signal number` (130, 143, 129),
-//! the shell's convention for a process ended by that signal. A second signal while the first
-//! is being handled ends the process at once with the same kind of code.
+//! The first request raises a flag that the run checks between dispatches: it stops, prints
+//! and writes what was measured, and exits with the event's code (on Unix `128 + signal
+//! number`: 130, 143, 129, the shell's convention for a process ended by that signal). A second
+//! request while the first is being handled ends the process at once with the same kind of code.
 //!
 //! SIGPIPE is left as the Rust runtime sets it (ignored): writing to a closed standard output
 //! (`perftest | head`) then fails with "broken pipe", which perftest treats as "nobody reads
@@ -13,63 +15,46 @@ use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use crate::platform::{self, StopEvent, STOP_EVENTS};
 
-/// The signals that stop a run.
-pub const STOP_SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
-
-/// The flag the run checks, and which signal raised it.
+/// The flag the run checks, and which stop event raised it.
 #[derive(Clone, Debug, Default)]
 pub struct StopSignals {
     stop: Arc<AtomicBool>,
-    signal: Arc<AtomicUsize>,
+    /// `1 +` the index of the event in [`STOP_EVENTS`]; 0 while none arrived.
+    received: Arc<AtomicUsize>,
 }
 
 impl StopSignals {
-    /// Installs the handlers of [`STOP_SIGNALS`].
+    /// Installs the platform's handlers of the stop events.
     pub fn install() -> io::Result<StopSignals> {
         let signals = StopSignals::default();
-        for signal in STOP_SIGNALS {
-            // Registered first, so it sees the flag as it was before this signal: only a
-            // second signal ends the process here.
-            signal_hook::flag::register_conditional_shutdown(
-                signal,
-                128 + signal,
-                Arc::clone(&signals.stop),
-            )?;
-            let number = usize::try_from(signal).unwrap_or_default();
-            signal_hook::flag::register_usize(signal, Arc::clone(&signals.signal), number)?;
-            signal_hook::flag::register(signal, Arc::clone(&signals.stop))?;
-        }
+        platform::install_stop_handlers(&signals.stop, &signals.received)?;
         Ok(signals)
     }
 
-    /// The flag a run polls; true once a stop signal arrived.
+    /// The flag a run polls; true once a stop request arrived.
     pub fn flag(&self) -> &AtomicBool {
         &self.stop
     }
 
-    /// The signal that stopped the run, if one did.
-    pub fn received(&self) -> Option<i32> {
-        match self.signal.load(Ordering::SeqCst) {
+    /// The event that stopped the run, if one did.
+    pub fn received(&self) -> Option<StopEvent> {
+        match self.received.load(Ordering::SeqCst) {
             0 => None,
-            n => i32::try_from(n).ok(),
+            n => STOP_EVENTS.get(n - 1).copied(),
         }
     }
 
-    /// The exit code of a run stopped by the signal received: `128 + number` (130 when the
-    /// flag was raised without a recorded signal).
+    /// The exit code of a run stopped by the event received (Ctrl-C's 130 when the flag was
+    /// raised without a recorded event).
     pub fn exit_code(&self) -> i32 {
-        128 + self.received().unwrap_or(SIGINT)
+        self.received().unwrap_or(STOP_EVENTS[0]).exit_code
     }
 
-    /// The signal's usual name (`SIGTERM`), for messages.
+    /// The event's usual name (`SIGTERM`, `Ctrl-Break`), for messages.
     pub fn name(&self) -> &'static str {
-        match self.received() {
-            Some(SIGTERM) => "SIGTERM",
-            Some(SIGHUP) => "SIGHUP",
-            _ => "SIGINT (Ctrl-C)",
-        }
+        self.received().unwrap_or(STOP_EVENTS[0]).name
     }
 }
 
@@ -78,18 +63,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn exit_codes_follow_the_shell_convention() {
+    fn the_received_event_names_the_code() {
         let signals = StopSignals::default();
         assert_eq!(signals.received(), None);
         assert_eq!(signals.exit_code(), 130);
-        for (signal, code, name) in [
-            (SIGINT, 130, "SIGINT (Ctrl-C)"),
-            (SIGTERM, 143, "SIGTERM"),
-            (SIGHUP, 129, "SIGHUP"),
-        ] {
-            signals.signal.store(signal as usize, Ordering::SeqCst);
-            assert_eq!(signals.exit_code(), code);
-            assert_eq!(signals.name(), name);
+        for (i, event) in STOP_EVENTS.iter().enumerate() {
+            signals.received.store(i + 1, Ordering::SeqCst);
+            assert_eq!(signals.received(), Some(*event));
+            assert_eq!(signals.exit_code(), event.exit_code);
+            assert_eq!(signals.name(), event.name);
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unix_codes_follow_the_shell_convention() {
+        let codes: Vec<(&str, i32)> = STOP_EVENTS.iter().map(|e| (e.name, e.exit_code)).collect();
+        assert_eq!(
+            codes,
+            [("SIGINT (Ctrl-C)", 130), ("SIGTERM", 143), ("SIGHUP", 129)]
+        );
     }
 }

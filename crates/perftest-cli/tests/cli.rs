@@ -8,6 +8,9 @@
 //! They run the real binary on the machine's Vulkan device (lavapipe in CI); every timing run
 //! is small (`--target-ms 2 --samples 3` and a filter) so the file finishes in seconds.
 
+// They send Unix signals and make FIFOs and device nodes: Unix only. The Windows build is run
+// the same way under Wine by `cargo xtask windows`.
+#![cfg(unix)]
 // clippy.toml's test exemptions cover `#[test]` functions only, not this file's helpers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

@@ -5,7 +5,7 @@
 //! when it creates the device.
 
 use ash::vk;
-use perftest_cases::DeviceCaps;
+use perftest_cases::{DeviceCaps, PortabilitySubset};
 
 use crate::formats::{query_extra_support, query_support};
 
@@ -42,6 +42,9 @@ pub(crate) struct Enables {
     pub(crate) texture_compression_bc: bool,
     /// `samplerAnisotropy` (core feature).
     pub(crate) sampler_anisotropy: bool,
+    /// On a device with `VK_KHR_portability_subset`: the subset's features that are enabled
+    /// (perftest enables every one offered; on a borrowed device none is assumed).
+    pub(crate) portability: Option<PortabilitySubset>,
 }
 
 impl Enables {
@@ -97,7 +100,61 @@ impl Enables {
             storage_image_extended_formats: core.shader_storage_image_extended_formats == vk::TRUE,
             texture_compression_bc: core.texture_compression_bc == vk::TRUE,
             sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
+            portability: None,
         }
+    }
+
+    /// The portability subset's features and properties `physical_device` offers, when it has
+    /// `VK_KHR_portability_subset` (`has_extension`); all withheld when the instance or device
+    /// is older than Vulkan 1.1 and they cannot be queried.
+    pub(crate) fn portability_offered(
+        instance: &ash::Instance,
+        instance_api: u32,
+        physical_device: vk::PhysicalDevice,
+        device_api: u32,
+        has_extension: bool,
+    ) -> Option<PortabilitySubset> {
+        if !has_extension {
+            return None;
+        }
+        if instance_api < vk::API_VERSION_1_1 || device_api < vk::API_VERSION_1_1 {
+            return Some(PortabilitySubset::default());
+        }
+        let mut subset = vk::PhysicalDevicePortabilitySubsetFeaturesKHR::default();
+        let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut subset);
+        // SAFETY: Vulkan 1.1 on both sides; the device has the extension whose struct is
+        // chained; the chain points at live locals.
+        unsafe { instance.get_physical_device_features2(physical_device, &mut features) };
+        let mut limits = vk::PhysicalDevicePortabilitySubsetPropertiesKHR::default();
+        let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut limits);
+        // SAFETY: as above.
+        unsafe { instance.get_physical_device_properties2(physical_device, &mut props) };
+        Some(PortabilitySubset {
+            events: subset.events == vk::TRUE,
+            image_view_format_reinterpretation: subset.image_view_format_reinterpretation
+                == vk::TRUE,
+            image_view_format_swizzle: subset.image_view_format_swizzle == vk::TRUE,
+            image_view_2d_on_3d_image: subset.image_view2_d_on3_d_image == vk::TRUE,
+            mutable_comparison_samplers: subset.mutable_comparison_samplers == vk::TRUE,
+            sampler_mip_lod_bias: subset.sampler_mip_lod_bias == vk::TRUE,
+            min_vertex_input_binding_stride_alignment: limits
+                .min_vertex_input_binding_stride_alignment,
+        })
+    }
+
+    /// The portability subset's features to enable: every one offered (chain it only when
+    /// [`Enables::portability`] is set).
+    pub(crate) fn portability_features(
+        &self,
+    ) -> vk::PhysicalDevicePortabilitySubsetFeaturesKHR<'static> {
+        let offered = self.portability.unwrap_or_default();
+        vk::PhysicalDevicePortabilitySubsetFeaturesKHR::default()
+            .events(offered.events)
+            .image_view_format_reinterpretation(offered.image_view_format_reinterpretation)
+            .image_view_format_swizzle(offered.image_view_format_swizzle)
+            .image_view2_d_on3_d_image(offered.image_view_2d_on_3d_image)
+            .mutable_comparison_samplers(offered.mutable_comparison_samplers)
+            .sampler_mip_lod_bias(offered.sampler_mip_lod_bias)
     }
 
     /// The core features to enable.
@@ -193,5 +250,6 @@ pub(crate) fn query_caps(
         // The specification guarantees 16 where the feature is supported; check it anyway.
         sampler_anisotropy: enabled.sampler_anisotropy
             && props.limits.max_sampler_anisotropy >= 16.0,
+        portability: enabled.portability,
     }
 }

@@ -64,25 +64,42 @@ impl Context {
             && target.api_version >= vk::API_VERSION_1_1
             // SAFETY: the physical device belongs to `instance`, which is Vulkan 1.1 or later.
             && unsafe { executables::supported(&ash_instance, target.physical_device) };
-        let extensions = [ash::khr::pipeline_executable_properties::NAME.as_ptr()];
+        let mut extensions = Vec::new();
+        if statistics {
+            extensions.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
+        }
+        // The specification requires enabling the subset wherever a device offers it.
+        if target.summary.portability_subset {
+            extensions.push(ash::khr::portability_subset::NAME.as_ptr());
+        }
         let mut feature = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
             .pipeline_executable_info(true);
-        let enables = Enables::offered(
+        let mut enables = Enables::offered(
             &ash_instance,
             instance.api_version(),
             target.physical_device,
             target.api_version,
         );
+        enables.portability = Enables::portability_offered(
+            &ash_instance,
+            instance.api_version(),
+            target.physical_device,
+            target.api_version,
+            target.summary.portability_subset,
+        );
+        let mut portability = enables.portability_features();
         let mut v11 = enables.vulkan11_features();
         let mut v12 = enables.vulkan12_features();
         let core = enables.core();
         let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
-            .enabled_features(&core);
+            .enabled_features(&core)
+            .enabled_extension_names(&extensions);
         if statistics {
-            info = info
-                .enabled_extension_names(&extensions)
-                .push_next(&mut feature);
+            info = info.push_next(&mut feature);
+        }
+        if enables.portability.is_some() && instance.api_version() >= vk::API_VERSION_1_1 {
+            info = info.push_next(&mut portability);
         }
         if enables.vulkan12 {
             info = info.push_next(&mut v12).push_next(&mut v11);
@@ -148,13 +165,21 @@ impl Context {
                 target.summary.name
             )));
         }
-        // Nothing optional is assumed enabled on an engine's device.
+        // Nothing optional is assumed enabled on an engine's device, the portability
+        // subset's features included.
+        let nothing = Enables {
+            portability: target
+                .summary
+                .portability_subset
+                .then(perftest_cases::PortabilitySubset::default),
+            ..Enables::default()
+        };
         let caps = query_caps(
             instance,
             instance_api_version,
             physical_device,
             target.api_version,
-            &Enables::default(),
+            &nothing,
         );
         Self::finish(
             instance.clone(),

@@ -11,9 +11,8 @@ use crate::selection::SelectionError;
 pub enum Error {
     /// The Vulkan loader library could not be opened.
     #[error(
-        "cannot load the Vulkan loader ({detail}); install it with a driver, e.g. \
-         `apt-get install libvulkan1 mesa-vulkan-drivers` (mesa-vulkan-drivers provides the \
-         CPU driver lavapipe)"
+        "cannot load the Vulkan loader ({detail}); {}",
+        crate::platform::LOADER_HINT
     )]
     LoaderMissing {
         /// What the dynamic loader said.
@@ -21,8 +20,8 @@ pub enum Error {
     },
     /// The Khronos validation layer was requested but is not installed.
     #[error(
-        "validation was requested but VK_LAYER_KHRONOS_validation is not installed \
-         (`apt-get install vulkan-validationlayers`)"
+        "validation was requested but VK_LAYER_KHRONOS_validation is not installed ({})",
+        crate::platform::VALIDATION_HINT
     )]
     ValidationLayerMissing,
     /// A Vulkan call returned an error.
@@ -41,8 +40,8 @@ pub enum Error {
     },
     /// No physical device offers a compute queue with timestamps.
     #[error(
-        "no Vulkan device has a compute queue with timestamp support; install a driver \
-         (`apt-get install mesa-vulkan-drivers` provides the CPU driver lavapipe)"
+        "no Vulkan device has a compute queue with timestamp support; {}",
+        crate::platform::DRIVER_HINT
     )]
     NoComputeTarget,
     /// The device choice (`-N`, name) did not pick a device.

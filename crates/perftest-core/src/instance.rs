@@ -18,7 +18,8 @@ pub struct InstanceOptions {
     pub validation: bool,
     /// With validation, also enable synchronization validation (slower).
     pub synchronization_validation: bool,
-    /// Load the Vulkan loader from this file instead of the system's `libvulkan.so.1`.
+    /// Load the Vulkan loader from this file instead of the system's (`libvulkan.so.1` on
+    /// Linux, `vulkan-1.dll` on Windows, `libvulkan.1.dylib` or MoltenVK on macOS).
     pub loader_path: Option<PathBuf>,
 }
 
@@ -29,6 +30,7 @@ pub struct Instance {
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
     log: Arc<MessageLog>,
     api_version: u32,
+    portability_enumeration: bool,
 }
 
 impl Instance {
@@ -36,15 +38,7 @@ impl Instance {
     pub fn new(options: &InstanceOptions) -> Result<Self> {
         // SAFETY: loading the loader runs its initialisers; it is the documented way to use
         // Vulkan and we keep `entry` alive as long as anything made from it.
-        let entry = unsafe {
-            match &options.loader_path {
-                Some(path) => ash::Entry::load_from(path),
-                None => ash::Entry::load(),
-            }
-        }
-        .map_err(|e| Error::LoaderMissing {
-            detail: e.to_string(),
-        })?;
+        let entry = unsafe { load_entry(options.loader_path.as_deref()) }?;
 
         // SAFETY: plain query of the loader.
         let loader_version = unsafe { entry.try_enumerate_instance_version() }
@@ -73,6 +67,21 @@ impl Instance {
             extensions.push(ash::ext::debug_utils::NAME.as_ptr());
         }
 
+        // Since loader 1.3.216, devices that implement only a portable subset of Vulkan
+        // (MoltenVK on macOS and iOS) are listed only for an instance that asks for them.
+        // SAFETY: plain query of the loader.
+        let portability_enumeration =
+            unsafe { entry.enumerate_instance_extension_properties(None) }
+                .call("vkEnumerateInstanceExtensionProperties")?
+                .iter()
+                .any(|e| {
+                    e.extension_name_as_c_str()
+                        .is_ok_and(|n| n == ash::khr::portability_enumeration::NAME)
+                });
+        if portability_enumeration {
+            extensions.push(ash::khr::portability_enumeration::NAME.as_ptr());
+        }
+
         let app = vk::ApplicationInfo::default()
             .application_name(c"perftest")
             .application_version(1)
@@ -86,6 +95,9 @@ impl Instance {
             .application_info(&app)
             .enabled_layer_names(&layers)
             .enabled_extension_names(&extensions);
+        if portability_enumeration {
+            info = info.flags(vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR);
+        }
         if options.validation {
             info = info.push_next(&mut debug_info);
             if options.synchronization_validation {
@@ -127,7 +139,14 @@ impl Instance {
             debug,
             log,
             api_version,
+            portability_enumeration,
         })
+    }
+
+    /// True when the loader offered `VK_KHR_portability_enumeration` and the instance enabled
+    /// it, so that portability-subset devices (MoltenVK) are listed too.
+    pub fn portability_enumeration(&self) -> bool {
+        self.portability_enumeration
     }
 
     /// The loader entry points.
@@ -154,6 +173,27 @@ impl Instance {
     pub fn validation_messages(&self) -> Vec<ValidationMessage> {
         self.log.snapshot()
     }
+}
+
+/// Loads the Vulkan loader from `path`, or else from the platform's usual names in order.
+///
+/// # Safety
+/// Loading a library runs its initialisers (see [`ash::Entry::load_from`]).
+unsafe fn load_entry(path: Option<&std::path::Path>) -> Result<ash::Entry> {
+    let missing = |detail: String| Error::LoaderMissing { detail };
+    if let Some(path) = path {
+        // SAFETY: as this function's contract.
+        return unsafe { ash::Entry::load_from(path) }.map_err(|e| missing(e.to_string()));
+    }
+    let mut tried = Vec::new();
+    for name in crate::platform::LOADER_NAMES {
+        // SAFETY: as this function's contract.
+        match unsafe { ash::Entry::load_from(name) } {
+            Ok(entry) => return Ok(entry),
+            Err(e) => tried.push(format!("{name}: {e}")),
+        }
+    }
+    Err(missing(tried.join("; ")))
 }
 
 impl Drop for Instance {

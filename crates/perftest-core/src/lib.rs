@@ -39,6 +39,7 @@ mod instance;
 mod kernels;
 mod memory;
 pub mod pipeline_cache;
+mod platform;
 mod probe;
 pub mod report;
 mod resources;

@@ -57,18 +57,28 @@ pub struct TargetSummary {
     /// `nvidia-smi` prints it) where the driver reports it, else `UUID ...`; `None` when the
     /// driver reports neither.
     pub location: Option<String>,
+    /// The device offers `VK_KHR_portability_subset` (MoltenVK and other implementations
+    /// layered on another API): perftest enables it, and what it withholds becomes skip
+    /// reasons. Listed as `portability subset`.
+    pub portability_subset: bool,
 }
 
 impl TargetSummary {
     /// The listing line without its number: `NAME (compute queue: Q, type: TYPE)`, with
-    /// `, PCI ...` or `, UUID ...` before the parenthesis when the device reports one.
+    /// `, portability subset` for such a device and `, PCI ...` or `, UUID ...` when the
+    /// device reports one, before the parenthesis.
     pub fn describe(&self) -> String {
         let location = self
             .location
             .as_deref()
             .map_or_else(String::new, |l| format!(", {l}"));
+        let subset = if self.portability_subset {
+            ", portability subset"
+        } else {
+            ""
+        };
         format!(
-            "{} (compute queue: {}, type: {}{location})",
+            "{} (compute queue: {}, type: {}{subset}{location})",
             self.name, self.queue_family, self.device_type
         )
     }
@@ -195,6 +205,7 @@ mod tests {
             queue_family: q,
             device_type: ty,
             location: None,
+            portability_subset: false,
         }
     }
 
@@ -209,6 +220,16 @@ mod tests {
         assert_eq!(
             a.describe(),
             "NVIDIA H200 (compute queue: 0, type: discrete GPU, PCI 00000000:18:00.0)"
+        );
+    }
+
+    #[test]
+    fn portability_subset_devices_are_marked() {
+        let mut m = t("Apple M2 Pro", 0, DeviceType::Integrated);
+        m.portability_subset = true;
+        assert_eq!(
+            m.describe(),
+            "Apple M2 Pro (compute queue: 0, type: integrated GPU, portability subset)"
         );
     }
 

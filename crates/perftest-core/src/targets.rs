@@ -110,15 +110,15 @@ pub fn describe_target(
     let mut resident_workgroups = None;
     let mut pci_bus = None;
     let mut device_uuid = None;
+    // SAFETY: plain query on a physical device of this instance.
+    let extensions = unsafe { instance.enumerate_device_extension_properties(physical_device) }
+        .unwrap_or_default();
+    let has = |name: &std::ffi::CStr| {
+        extensions
+            .iter()
+            .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
+    };
     if props.api_version >= vk::API_VERSION_1_2 && instance_api_version >= vk::API_VERSION_1_2 {
-        // SAFETY: plain query on a physical device of this instance.
-        let extensions = unsafe { instance.enumerate_device_extension_properties(physical_device) }
-            .unwrap_or_default();
-        let has = |name: &std::ffi::CStr| {
-            extensions
-                .iter()
-                .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
-        };
         let (has_nv, has_amd, has_pci) = (
             has(ash::nv::shader_sm_builtins::NAME),
             has(ash::amd::shader_core_properties::NAME),
@@ -186,6 +186,7 @@ pub fn describe_target(
             queue_family,
             device_type: device_type(props.device_type),
             location: location(pci_bus.as_deref(), device_uuid.as_deref()),
+            portability_subset: has(ash::khr::portability_subset::NAME),
         },
         vendor_id: props.vendor_id,
         device_id: props.device_id,
@@ -337,6 +338,7 @@ mod tests {
                 queue_family: family,
                 device_type: crate::selection::DeviceType::Discrete,
                 location: None,
+                portability_subset: false,
             },
             vendor_id: 0,
             device_id: 0,

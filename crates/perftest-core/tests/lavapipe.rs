@@ -39,6 +39,39 @@ fn assert_no_validation_messages(instance: &Instance) {
     assert!(messages.is_empty(), "validation reported: {messages:#?}");
 }
 
+/// The loader here (Debian 12's 1.3.239) offers `VK_KHR_portability_enumeration`, as the macOS
+/// loader does: the instance enables it (with its create flag, which validation checks) and
+/// the devices are still listed. Lavapipe implements all of Vulkan, so it is no portability
+/// device.
+#[test]
+fn portability_enumeration_is_enabled_where_the_loader_offers_it() {
+    let instance = instance();
+    // SAFETY: plain loader queries.
+    let offered = unsafe {
+        instance
+            .entry()
+            .enumerate_instance_extension_properties(None)
+    }
+    .unwrap()
+    .iter()
+    .any(|e| {
+        e.extension_name_as_c_str()
+            .is_ok_and(|n| n == ash::khr::portability_enumeration::NAME)
+    });
+    // SAFETY: as above.
+    let loader = unsafe { instance.entry().try_enumerate_instance_version() }
+        .unwrap()
+        .unwrap_or(ash::vk::API_VERSION_1_0);
+    if loader >= ash::vk::make_api_version(0, 1, 3, 216) {
+        assert!(offered, "a 1.3.216+ loader offers portability enumeration");
+    }
+    assert_eq!(instance.portability_enumeration(), offered);
+    let target = lavapipe(&instance);
+    assert!(!target.summary.portability_subset);
+    assert!(!target.summary.describe().contains("portability"));
+    assert_no_validation_messages(&instance);
+}
+
 #[test]
 fn enumeration_and_selection_find_llvmpipe() {
     let instance = instance();

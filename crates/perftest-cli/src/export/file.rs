@@ -24,6 +24,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::output::printable::printable_path as shown;
+use crate::platform;
 
 /// Symbolic links followed before giving up, as the kernel's own limit (`ELOOP`).
 const MAX_LINK_HOPS: u32 = 40;
@@ -90,6 +91,7 @@ impl OutputTarget {
     pub fn check(path: &Path) -> Result<OutputTarget, OutputError> {
         let kind = classify(path)?;
         if let Kind::File(file) = &kind {
+            may_replace(file).map_err(|source| io_error(path, source))?;
             // An exclusive create of a random name, removed at once: the same operation the
             // final write starts with, so a directory that passes here is writable then.
             let (temp, _) =
@@ -144,6 +146,9 @@ fn classify(path: &Path) -> Result<Kind, OutputError> {
         Some(_) => return Ok(Kind::Stream(path.to_path_buf())),
         None => {}
     }
+    if platform::is_device_name(path) {
+        return Ok(Kind::Stream(path.to_path_buf()));
+    }
     let resolved = resolve_links(path)?;
     match fs::metadata(&resolved) {
         Ok(m) if m.is_dir() => Err(OutputError::Directory(path.to_path_buf())),
@@ -179,15 +184,16 @@ fn classify(path: &Path) -> Result<Kind, OutputError> {
     }
 }
 
-/// True when the path's spelling alone says it is a directory: empty, ending in `/`, or
-/// ending in a `.` or `..` component.
+/// True when the path's spelling alone says it is a directory: empty, ending in a separator
+/// (`/`, and on Windows `\\` too), or ending in a `.` or `..` component.
 fn names_directory(path: &Path) -> bool {
     let text = path.as_os_str().as_encoded_bytes();
-    if text.is_empty() || text.ends_with(b"/") {
+    let separator = |b: &u8| std::path::is_separator(char::from(*b));
+    if text.last().is_none_or(separator) {
         return true;
     }
-    // `Path::components` drops a trailing `.`, so look at the last `/`-separated piece.
-    let last = text.rsplit(|&b| b == b'/').next().unwrap_or_default();
+    // `Path::components` drops a trailing `.`, so look at the last separated piece.
+    let last = text.rsplit(separator).next().unwrap_or_default();
     last == b"." || last == b".."
 }
 
@@ -248,6 +254,7 @@ fn parent_dir(path: &Path) -> PathBuf {
 /// and, where the process may set it, its owner. On error the temporary file is removed and
 /// `file` is left as it was.
 fn replace_file(file: &Path, bytes: &[u8]) -> io::Result<()> {
+    may_replace(file)?;
     let dir = parent_dir(file);
     let existing = fs::metadata(file).ok().filter(Metadata::is_file);
     // A new file gets the usual mode (0666 less the umask); a replacement starts private and
@@ -260,8 +267,34 @@ fn replace_file(file: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = fs::remove_file(&temp);
         return Err(error);
     }
-    sync_dir(&dir);
+    platform::sync_dir(&dir);
     Ok(())
+}
+
+/// Refuses to replace an existing file that the caller could not have written in place (a
+/// read-only file, one owned by another user without write permission): a rename over it would
+/// otherwise succeed wherever the directory is writable. Opening it for writing, without
+/// truncating, asks the operating system the same question an in-place write would.
+fn may_replace(file: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(file) {
+        Ok(meta) if meta.is_file() => {
+            OpenOptions::new()
+                .write(true)
+                .open(file)
+                .map(drop)
+                .map_err(|e| {
+                    match e.kind() {
+                io::ErrorKind::PermissionDenied => io::Error::new(
+                    e.kind(),
+                    "the file is read-only or not writable by this user, and perftest replaces \
+                     a file only where it could write it in place",
+                ),
+                _ => e,
+            }
+                })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Writes `bytes`, gives the file the owner and mode of `like` (when given) and flushes it to
@@ -269,27 +302,9 @@ fn replace_file(file: &Path, bytes: &[u8]) -> io::Result<()> {
 fn fill(mut handle: File, bytes: &[u8], like: Option<&Metadata>) -> io::Result<()> {
     handle.write_all(bytes)?;
     if let Some(like) = like {
-        keep_owner_and_mode(&handle, like)?;
+        platform::keep_owner_and_mode(&handle, like)?;
     }
     handle.sync_all()
-}
-
-#[cfg(unix)]
-fn keep_owner_and_mode(handle: &File, like: &Metadata) -> io::Result<()> {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    // Only a privileged process may give a file away; anyone else keeps ownership, as an
-    // in-place write by them would.
-    match std::os::unix::fs::fchown(handle, Some(like.uid()), Some(like.gid())) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {}
-        Err(e) => return Err(e),
-    }
-    handle.set_permissions(fs::Permissions::from_mode(like.mode() & 0o7777))
-}
-
-#[cfg(not(unix))]
-fn keep_owner_and_mode(handle: &File, like: &Metadata) -> io::Result<()> {
-    handle.set_permissions(like.permissions())
 }
 
 /// A name no other process can guess: 64 random bits from the standard library's per-process
@@ -309,27 +324,13 @@ fn create_temp(dir: &Path, mode: u32) -> io::Result<(PathBuf, File)> {
         let temp = dir.join(random_name());
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
-        #[cfg(not(unix))]
-        let _ = mode;
+        platform::create_new_with_mode(&mut options, mode);
         match options.open(&temp) {
             Ok(file) => return Ok((temp, file)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }
     }
-}
-
-/// Makes the rename durable where the platform allows syncing a directory (best effort: the
-/// file itself is already complete).
-fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(handle) = File::open(dir) {
-        let _ = handle.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }
 
 #[cfg(test)]
@@ -495,6 +496,49 @@ mod tests {
         }
         assert_eq!(fs::read(&path).unwrap(), b"new");
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A file that the caller could not write in place is never replaced by a rename (which
+    /// only needs the directory to be writable). Root may write anything on Unix, so there the
+    /// replacement is expected; elsewhere (a normal user, Windows' read-only attribute) the
+    /// refusal is.
+    #[test]
+    fn a_file_the_caller_cannot_write_is_not_replaced() {
+        let dir = scratch("readonly");
+        let path = dir.join("locked.json");
+        fs::write(&path, b"old").unwrap();
+        let mut permissions = fs::metadata(&path).unwrap().permissions();
+        permissions.set_readonly(true);
+        fs::set_permissions(&path, permissions).unwrap();
+        let writable = OpenOptions::new().write(true).open(&path).is_ok();
+        match OutputTarget::check(&path) {
+            Ok(target) => {
+                assert!(writable, "a file this user cannot write passed the check");
+                target.write(b"new").unwrap();
+                assert_eq!(fs::read(&path).unwrap(), b"new");
+            }
+            Err(error) => {
+                assert!(!writable, "{error}");
+                assert!(!error.is_usage());
+                assert!(error.to_string().contains("read-only"), "{error}");
+                assert_eq!(fs::read(&path).unwrap(), b"old");
+            }
+        }
+        let mut permissions = fs::metadata(&path).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        permissions.set_readonly(false);
+        fs::set_permissions(&path, permissions).unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn separators_of_the_platform_end_a_directory() {
+        assert!(names_directory(Path::new("reports/")));
+        assert_eq!(
+            names_directory(Path::new("reports\\")),
+            cfg!(windows),
+            "a backslash separates only on Windows"
+        );
     }
 
     #[test]

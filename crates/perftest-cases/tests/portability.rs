@@ -1,0 +1,172 @@
+//! The skip rules on a synthetic MoltenVK-like device: Vulkan over Metal on an iOS-class GPU,
+//! with `VK_KHR_portability_subset`, no BC textures, no filtering of 32-bit floats, no 64-bit
+//! atomics and 32 KB of shared memory (which every shared-memory kernel fits). Every skip must come from a rule that names what the
+//! device lacks, and everything else must run.
+
+use perftest_cases::{
+    all_cases, support, DeviceCaps, DeviceNeed, ExtraFormat, Format, FormatSupport,
+    PortabilityFeature, PortabilitySubset, Suite, Support,
+};
+
+/// What MoltenVK reports on an iOS-class Apple GPU (values as MoltenVK documents them, rounded
+/// to what the rules look at).
+fn moltenvk_like() -> DeviceCaps {
+    let full = FormatSupport {
+        uniform_texel_buffer: true,
+        sampled_image: true,
+        linear_filter: true,
+        storage_image: true,
+    };
+    let no_filter = FormatSupport {
+        linear_filter: false,
+        ..full
+    };
+    DeviceCaps {
+        formats: Format::ALL.map(|f| match f {
+            Format::R32f | Format::Rg32f | Format::Rgba32f => no_filter,
+            _ => full,
+        }),
+        sampled_image_dynamic: true,
+        storage_buffer_dynamic: true,
+        sampled_image_non_uniform: true,
+        storage_buffer_non_uniform: true,
+        buffer_device_address: true,
+        shader_int64: true,
+        int64_atomics: false,
+        subgroup_ballot: true,
+        max_storage_buffer_range: 1 << 30,
+        device_local_bytes: 6 << 30,
+        storage_buffer_8bit: true,
+        shader_int8: true,
+        storage_buffer_16bit: true,
+        shader_int16: true,
+        shader_float16: true,
+        max_compute_shared_memory: 32 << 10,
+        storage_image_extended_formats: true,
+        extra_formats: ExtraFormat::ALL.map(|f| {
+            if f.is_compressed() {
+                FormatSupport::default()
+            } else {
+                full
+            }
+        }),
+        texture_compression_bc: false,
+        sampler_anisotropy: true,
+        portability: Some(PortabilitySubset {
+            events: true,
+            image_view_format_reinterpretation: true,
+            image_view_format_swizzle: true,
+            image_view_2d_on_3d_image: false,
+            mutable_comparison_samplers: true,
+            sampler_mip_lod_bias: false,
+            min_vertex_input_binding_stride_alignment: 4,
+        }),
+    }
+}
+
+/// The reasons a MoltenVK-like device may give, each naming what it lacks.
+const EXPECTED_REASONS: [&[&str]; 3] = [
+    &["SAMPLED_IMAGE_FILTER_LINEAR"],
+    &["textureCompressionBC", "_BLOCK does not support"],
+    &["shaderBufferInt64Atomics"],
+];
+
+#[test]
+fn a_moltenvk_like_device_skips_only_what_it_lacks() {
+    let caps = moltenvk_like();
+    let cases = all_cases();
+    let mut skipped_by_reason = [0usize; EXPECTED_REASONS.len()];
+    for case in &cases {
+        if let Support::Skipped(reason) = support(case, &caps) {
+            let kind = EXPECTED_REASONS
+                .iter()
+                .position(|patterns| patterns.iter().any(|p| reason.contains(p)))
+                .unwrap_or_else(|| panic!("{}: unexpected reason {reason}", case.id));
+            skipped_by_reason[kind] += 1;
+            // The same case runs once the device has what the reason names.
+            let mut fixed = caps;
+            match kind {
+                0 => {
+                    fixed.formats = Format::ALL.map(|_| FormatSupport {
+                        linear_filter: true,
+                        ..caps.formats[0]
+                    })
+                }
+                1 => {
+                    fixed.texture_compression_bc = true;
+                    fixed.extra_formats = ExtraFormat::ALL.map(|_| caps.extra_formats[0]);
+                }
+                _ => fixed.int64_atomics = true,
+            }
+            assert_eq!(support(case, &fixed), Support::Supported, "{}", case.id);
+        }
+    }
+    for (reason, count) in EXPECTED_REASONS.iter().zip(skipped_by_reason) {
+        assert!(count > 0, "no case skipped for {reason:?}");
+    }
+    // Every suite still has most of its cases.
+    for suite in Suite::ALL {
+        let in_suite: Vec<_> = cases.iter().filter(|c| c.suite == suite).collect();
+        let running = in_suite
+            .iter()
+            .filter(|c| support(c, &caps) == Support::Supported)
+            .count();
+        assert!(
+            running * 4 > in_suite.len() * 3,
+            "{suite:?}: {running} of {}",
+            in_suite.len()
+        );
+    }
+}
+
+#[test]
+fn a_missing_portability_feature_is_a_skip_reason() {
+    let caps = moltenvk_like();
+    let need = DeviceNeed::Portability(PortabilityFeature::SamplerMipLodBias);
+    let reason = need
+        .missing(&caps)
+        .expect("MoltenVK-like lacks samplerMipLodBias");
+    assert!(reason.contains("VK_KHR_portability_subset"), "{reason}");
+    assert!(reason.contains("samplerMipLodBias"), "{reason}");
+    assert_eq!(
+        DeviceNeed::Portability(PortabilityFeature::Events).missing(&caps),
+        None
+    );
+    // A device without the extension has every feature of core Vulkan.
+    let full_vulkan = DeviceCaps {
+        portability: None,
+        ..caps
+    };
+    for feature in [
+        PortabilityFeature::Events,
+        PortabilityFeature::ImageViewFormatReinterpretation,
+        PortabilityFeature::ImageViewFormatSwizzle,
+        PortabilityFeature::ImageView2dOn3dImage,
+        PortabilityFeature::MutableComparisonSamplers,
+        PortabilityFeature::SamplerMipLodBias,
+    ] {
+        assert_eq!(DeviceNeed::Portability(feature).missing(&full_vulkan), None);
+        assert!(DeviceNeed::Portability(feature)
+            .missing(&DeviceCaps {
+                portability: Some(PortabilitySubset::default()),
+                ..caps
+            })
+            .is_some_and(|r| r.contains(feature.vk_name())));
+    }
+}
+
+/// No case uses a behaviour the portability subset makes optional today (every image view
+/// keeps its image's format, type and identity swizzle; no sampler has a LOD bias; no events):
+/// a device that has none of them still runs every case its other features allow.
+#[test]
+fn no_case_needs_a_portability_feature_today() {
+    let none = DeviceCaps {
+        portability: Some(PortabilitySubset::default()),
+        ..moltenvk_like()
+    };
+    for case in all_cases() {
+        if let Support::Skipped(reason) = support(&case, &none) {
+            assert!(!reason.contains("portability"), "{}: {reason}", case.id);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Unix: stop signals through `signal-hook`, file modes and owners through `std::os::unix`.
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::io;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::Arc;
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+
+use super::StopEvent;
+
+/// The signals that stop a run, in the order of [`SIGNALS`]: SIGINT (Ctrl-C), SIGTERM and
+/// SIGHUP, each ending the run with the shell's `128 + signal number`.
+pub const STOP_EVENTS: &[StopEvent] = &[
+    StopEvent {
+        name: "SIGINT (Ctrl-C)",
+        exit_code: 128 + SIGINT,
+    },
+    StopEvent {
+        name: "SIGTERM",
+        exit_code: 128 + SIGTERM,
+    },
+    StopEvent {
+        name: "SIGHUP",
+        exit_code: 128 + SIGHUP,
+    },
+];
+
+/// The signal numbers of [`STOP_EVENTS`].
+const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+
+/// Installs the handlers: the first stop signal raises `stop` and records `1 +` its index in
+/// [`STOP_EVENTS`] in `received`; a second one ends the process at once with its exit code.
+pub fn install_stop_handlers(
+    stop: &Arc<AtomicBool>,
+    received: &Arc<AtomicUsize>,
+) -> io::Result<()> {
+    for (index, (signal, event)) in SIGNALS.iter().zip(STOP_EVENTS).enumerate() {
+        // Registered first, so it sees the flag as it was before this signal: only a second
+        // signal ends the process here.
+        signal_hook::flag::register_conditional_shutdown(
+            *signal,
+            event.exit_code,
+            Arc::clone(stop),
+        )?;
+        signal_hook::flag::register_usize(*signal, Arc::clone(received), index + 1)?;
+        signal_hook::flag::register(*signal, Arc::clone(stop))?;
+    }
+    Ok(())
+}
+
+/// A word for a file that is neither a regular file nor a directory, when it is one.
+pub fn special_file_kind(meta: &Metadata) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_fifo() {
+        Some("a FIFO")
+    } else if t.is_char_device() || t.is_block_device() {
+        Some("a device")
+    } else if t.is_socket() {
+        Some("a socket")
+    } else {
+        None
+    }
+}
+
+/// Unix devices are files like any other: the file's type (from its metadata) says what it is,
+/// never its name.
+pub fn is_device_name(_path: &Path) -> bool {
+    false
+}
+
+/// Gives the new file `handle` the owner (where this process may: only a privileged one can
+/// give a file away) and the mode of `like`.
+pub fn keep_owner_and_mode(handle: &File, like: &Metadata) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    match std::os::unix::fs::fchown(handle, Some(like.uid()), Some(like.gid())) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {}
+        Err(e) => return Err(e),
+    }
+    handle.set_permissions(std::fs::Permissions::from_mode(like.mode() & 0o7777))
+}
+
+/// Sets the mode (less the umask) a file created by `options` gets.
+pub fn create_new_with_mode(options: &mut OpenOptions, mode: u32) {
+    std::os::unix::fs::OpenOptionsExt::mode(options, mode);
+}
+
+/// Makes a rename in `dir` durable (best effort: the file itself is already complete).
+pub fn sync_dir(dir: &Path) {
+    if let Ok(handle) = File::open(dir) {
+        let _ = handle.sync_all();
+    }
+}
