@@ -5,10 +5,15 @@
 //! the benchmark and `test` runs everything CI runs. Errors are printed as messages and turned
 //! into exit codes; nothing here panics on bad input.
 
+mod checks;
+mod cross;
+mod dist;
 mod manifest;
 mod packages;
 mod shaders;
 mod tasks;
+mod windows;
+mod wine;
 mod workspace;
 
 #[cfg(feature = "compile")]
@@ -25,8 +30,14 @@ commands:
   setup [--shaders]
                    install the runtime system packages (with --shaders: the shader build tools)
   run [ARGS...]    run the benchmark: `perftest ARGS...` in release mode
-  test [ARGS...]   packages, shader check, tests with validation layers, rustfmt, clippy;
+  test [ARGS...]   packages, shader check, tests with validation layers, rustfmt, clippy,
+                   the other targets, the release archives and the Windows build under Wine;
                    ARGS go to `cargo test`
+  cross            clippy for the targets that cannot run here (Windows MSVC, macOS, Android)
+  windows          build the Windows CLI (mingw-w64) and check it under Wine on lavapipe
+  dist [--target TARGET]...
+                   release archives in target/dist/ (Linux .tar.gz and Windows .zip by
+                   default), each opened again and its binary run
   help             print this message
 ";
 
@@ -44,6 +55,13 @@ fn main() -> ExitCode {
         // `cargo xtask run -- --list` and `cargo xtask run --list` mean the same.
         Some("run") => tasks::run(rest.strip_prefix(&["--".to_string()]).unwrap_or(&rest)),
         Some("test") => tasks::test(&rest),
+        Some("cross") => no_arguments("cross", &rest)
+            .and_then(|()| cross::check())
+            .map(|()| 0),
+        Some("windows") => no_arguments("windows", &rest)
+            .and_then(|()| windows::command())
+            .map(|()| 0),
+        Some("dist") => dist::command(&rest).map(|()| 0),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(0)
@@ -57,6 +75,18 @@ fn main() -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// An error for a command that takes no arguments but got some.
+fn no_arguments(command: &str, args: &[String]) -> Result<(), String> {
+    if args.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "unexpected arguments to `{command}`: {}\n\n{USAGE}",
+            args.join(" ")
+        ))
     }
 }
 

@@ -77,7 +77,7 @@ fn status_is_installed(status: &str) -> bool {
 }
 
 /// Whether this process runs as root (`id -u` prints 0).
-fn is_root() -> bool {
+pub fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()

@@ -147,6 +147,31 @@ pub fn test(args: &[String]) -> Outcome {
     });
     results.push(("cargo clippy", clippy));
 
+    step("other targets: clippy for Windows (MSVC), macOS and Android");
+    results.push(("other targets", crate::cross::check()));
+
+    step("release archives: Linux .tar.gz and Windows .zip, opened and run");
+    let archives = [crate::dist::LINUX, crate::windows::TARGET]
+        .iter()
+        .map(|target| crate::dist::build_and_pack(target))
+        .collect::<Result<Vec<_>, _>>();
+    results.push((
+        "release archives",
+        archives.and_then(|archives| crate::dist::check(&archives)),
+    ));
+
+    step("the Windows build under Wine on lavapipe");
+    let release = root.join("target");
+    results.push((
+        "Windows under Wine",
+        crate::windows::check(
+            &release
+                .join(crate::windows::TARGET)
+                .join("release/perftest.exe"),
+            &release.join(crate::dist::LINUX).join("release/perftest"),
+        ),
+    ));
+
     eprintln!("\nsummary:");
     let mut failed = Vec::new();
     for (name, result) in &results {

@@ -1,0 +1,444 @@
+//! `cargo xtask windows`: perftest's Windows build, run for real under Wine on lavapipe and
+//! checked beside the Linux build: devices, verification of the original suite and of a sample
+//! of every other suite, a timed run writing JSON to a Windows path, `render` and `compare` of
+//! Windows-made reports, reports read across the two systems with byte-identical results,
+//! device names, the read-only attribute, Ctrl-C and a missing loader.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::checks::{Checks, Ran};
+use crate::wine::{without_noise, Wine};
+use crate::workspace::{self, cargo};
+
+/// The Windows target built with mingw-w64.
+pub const TARGET: &str = "x86_64-pc-windows-gnu";
+
+/// `cargo xtask windows`: builds both CLIs (debug) and runs the checks.
+pub fn command() -> Result<(), String> {
+    crate::cross::ensure_target(TARGET)?;
+    build(&["--target", TARGET])?;
+    build(&[])?;
+    let target = workspace::root().join("target");
+    check(
+        &target.join(TARGET).join("debug/perftest.exe"),
+        &target.join("debug/perftest"),
+    )
+}
+
+/// `cargo build -p perftest-cli EXTRA...`.
+fn build(extra: &[&str]) -> Result<(), String> {
+    match workspace::status(cargo().args(["build", "-p", "perftest-cli"]).args(extra))? {
+        0 => Ok(()),
+        code => Err(format!(
+            "building perftest-cli {} failed (exit {code})",
+            extra.join(" ")
+        )),
+    }
+}
+
+/// Runs every check of the Windows build `exe` under Wine, beside the Linux build `linux`.
+pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
+    let wine = Wine::prepare(exe)?;
+    let mut checks = Checks::new("Windows under Wine");
+    let run = |args: &[&str]| -> Result<Ran, String> {
+        let output = wine.run(args)?;
+        Ok(Ran::new(&output, without_noise(&output.stderr)))
+    };
+
+    checks.check(
+        "--version",
+        run(&["--version"]).and_then(|r| {
+            r.expect_code(0)?;
+            r.expect_stdout(concat!("perftest ", env!("CARGO_PKG_VERSION")))
+        }),
+    );
+    checks.check(
+        "--list shows lavapipe",
+        run(&["--list"]).and_then(|r| {
+            r.expect_code(0)?;
+            r.expect_stdout("1: llvmpipe")
+        }),
+    );
+    checks.check(
+        "--verify: the original suite",
+        run(&["--verify"]).and_then(|r| {
+            r.expect_code(0)?;
+            r.expect_stdout("138 passed, 0 failed")
+        }),
+    );
+    checks.check("--verify: a case of every family of the other suites", {
+        family_sample(linux).and_then(|ids| {
+            let mut args = vec!["--verify", "--suite", "modern,texture,memory"];
+            for id in &ids {
+                args.extend(["--filter", id.as_str()]);
+            }
+            let r = run(&args)?;
+            r.expect_code(0)?;
+            let (passed, failed, skipped) = verify_counts(&r.stdout)
+                .ok_or_else(|| format!("no verification summary\n{}", r.stdout))?;
+            if failed == 0 && passed > 0 && passed + skipped >= ids.len() {
+                eprintln!(
+                    "          {} families: {passed} passed, {skipped} skipped",
+                    ids.len()
+                );
+                Ok(())
+            } else {
+                Err(format!(
+                    "{passed} passed, {failed} failed, {skipped} skipped of {} families",
+                    ids.len()
+                ))
+            }
+        })
+    });
+
+    // Reports in a folder whose name has a space, given with backslashes and with slashes.
+    let reports = wine.drive_c().join("perftest reports");
+    let made = fs::create_dir_all(&reports)
+        .map_err(|e| e.to_string())
+        .and_then(|()| wine.give_to_nobody(&reports));
+    let timed = |windows_path: &str| -> Result<(), String> {
+        made.clone()?;
+        let r = run(&[
+            "--filter",
+            "Buffer<R8>.Load",
+            "--target-ms",
+            "2",
+            "--samples",
+            "3",
+            "--no-verify",
+            "--format",
+            "json",
+            "--output",
+            windows_path,
+        ])?;
+        r.expect_code(0)
+    };
+    let first = reports.join("run 1.json");
+    checks.check(
+        "a timed run writes JSON to C:\\perftest reports\\run 1.json",
+        timed("C:\\perftest reports\\run 1.json").and_then(|()| valid_report(&first, true)),
+    );
+    checks.check(
+        "a timed run writes JSON to C:/perftest reports/run 2.json",
+        timed("C:/perftest reports/run 2.json")
+            .and_then(|()| valid_report(&reports.join("run 2.json"), true)),
+    );
+    checks.check("render of a Windows-made report", {
+        run(&[
+            "render",
+            "C:\\perftest reports\\run 1.json",
+            "--format",
+            "markdown",
+        ])
+        .and_then(|r| {
+            r.expect_code(0)?;
+            r.expect_stdout("| `Buffer<R8>.Load uniform` |")
+        })
+    });
+    checks.check("compare of Windows-made reports", {
+        run(&[
+            "compare",
+            "C:\\perftest reports\\run 1.json",
+            "C:/perftest reports/run 2.json",
+        ])
+        .and_then(|r| {
+            r.expect_code(0)?;
+            r.expect_stdout("Buffer<R8>.Load uniform")?;
+            r.expect_stdout("Median |change|")
+        })
+    });
+    checks.check(
+        "Linux reads a Windows report: `render --format json` is byte-identical on both",
+        same_render(&wine, linux, &first, "C:\\perftest reports\\run 1.json"),
+    );
+    checks.check(
+        "Windows reads a Linux report: `render --format json` is byte-identical on both",
+        {
+            let from_linux = reports.join("linux.json");
+            linux_report(linux, &from_linux)
+                .and_then(|()| wine.give_to_nobody(&from_linux))
+                .and_then(|()| {
+                    same_render(
+                        &wine,
+                        linux,
+                        &from_linux,
+                        "C:\\perftest reports\\linux.json",
+                    )
+                })
+        },
+    );
+    checks.check("--output NUL is written in place, never replaced", {
+        run(&[
+            "--filter",
+            "Buffer<R8>.Load uniform",
+            "--target-ms",
+            "2",
+            "--samples",
+            "3",
+            "--no-verify",
+            "--output",
+            "NUL",
+        ])
+        .and_then(|r| {
+            r.expect_code(0)?;
+            let stray: Vec<String> = [wine.dir(), &wine.drive_c()]
+                .iter()
+                .flat_map(|d| fs::read_dir(d).into_iter().flatten().flatten())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.eq_ignore_ascii_case("nul"))
+                .collect();
+            if stray.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("a file named {stray:?} was created"))
+            }
+        })
+    });
+    checks.check("a read-only file is not replaced (exit 1)", {
+        let locked = reports.join("locked.json");
+        fs::write(&locked, b"old")
+            .map_err(|e| e.to_string())
+            .and_then(|()| wine.give_to_nobody(&locked))
+            .and_then(|()| set_read_only(&locked))
+            .and_then(|()| {
+                run(&[
+                    "--filter",
+                    "Buffer<R8>.Load uniform",
+                    "--target-ms",
+                    "2",
+                    "--samples",
+                    "3",
+                    "--no-verify",
+                    "--output",
+                    "C:\\perftest reports\\locked.json",
+                ])
+            })
+            .and_then(|r| {
+                r.expect_code(1)?;
+                r.expect_stderr("read-only")?;
+                match fs::read(&locked) {
+                    Ok(bytes) if bytes == b"old" => Ok(()),
+                    _ => Err("the read-only file changed".into()),
+                }
+            })
+    });
+    checks.check(
+        "Ctrl-C stops a run: partial JSON written, exit 130",
+        ctrl_c(&wine, &reports),
+    );
+    checks.check("a missing vulkan-1.dll is a one-line error (exit 1)", {
+        wine.perftest(&["--list"])
+            .env("PERFTEST_VULKAN_LOADER", "C:\\nowhere\\vulkan-1.dll")
+            .output()
+            .map_err(|e| e.to_string())
+            .and_then(|output| {
+                let r = Ran::new(&output, without_noise(&output.stderr));
+                r.expect_code(1)?;
+                r.expect_stderr("cannot load the Vulkan loader")?;
+                r.expect_stderr("vulkan-1.dll comes with every GPU driver")
+            })
+    });
+    checks.finish()
+}
+
+/// The first case id of each family (the first three parts of the id) of the modern, texture
+/// and memory suites, from the Linux build's `--list-cases`.
+fn family_sample(linux: &Path) -> Result<Vec<String>, String> {
+    let output = Command::new(linux)
+        .args(["--suite", "modern,texture,memory", "--list-cases"])
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", linux.display()))?;
+    let mut ids: Vec<String> = Vec::new();
+    let mut families: Vec<String> = Vec::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Some(id) = line.split_whitespace().nth(1) else {
+            continue;
+        };
+        let family: String = id.split('.').take(3).collect::<Vec<_>>().join(".");
+        if !families.contains(&family) {
+            families.push(family);
+            ids.push(id.to_string());
+        }
+    }
+    if ids.len() < 20 {
+        return Err(format!("only {} families listed", ids.len()));
+    }
+    Ok(ids)
+}
+
+/// `(passed, failed, skipped)` from a `--verify` summary line.
+fn verify_counts(stdout: &str) -> Option<(usize, usize, usize)> {
+    let line = stdout.lines().rev().find(|l| l.contains(" passed, "))?;
+    let tail = line.rsplit(": ").next()?;
+    let mut numbers = tail
+        .split(", ")
+        .map(|part| part.split_whitespace().next().and_then(|n| n.parse().ok()));
+    Some((
+        numbers.next()??,
+        numbers.next()??,
+        numbers.next().flatten().unwrap_or(0),
+    ))
+}
+
+/// Checks that `path` holds a perftest JSON report, written with `\n` line ends only.
+fn valid_report(path: &Path, complete: bool) -> Result<(), String> {
+    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.contains(&b'\r') {
+        return Err(format!("{} has carriage returns", path.display()));
+    }
+    let value: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let schema = value["schema"].as_str().unwrap_or_default();
+    let cases = value["cases"].as_array().map_or(0, Vec::len);
+    if schema != "perftest-report/1" || cases == 0 || value["complete"] != complete {
+        return Err(format!(
+            "{}: schema {schema:?}, {cases} cases, complete {}",
+            path.display(),
+            value["complete"]
+        ));
+    }
+    Ok(())
+}
+
+/// A short report made by the Linux build.
+fn linux_report(linux: &Path, path: &Path) -> Result<(), String> {
+    let status = Command::new(linux)
+        .args([
+            "--filter",
+            "Buffer<RG8>.Load",
+            "--target-ms",
+            "2",
+            "--samples",
+            "3",
+            "--no-verify",
+            "--format",
+            "json",
+            "--output",
+        ])
+        .arg(path)
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err(format!("the Linux build exited with {status}"));
+    }
+    valid_report(path, true)
+}
+
+/// `render REPORT --format json` by both builds gives the same bytes.
+fn same_render(wine: &Wine, linux: &Path, host: &Path, windows: &str) -> Result<(), String> {
+    let on_linux = Command::new(linux)
+        .arg("render")
+        .arg(host)
+        .args(["--format", "json"])
+        .output()
+        .map_err(|e| e.to_string())?;
+    let on_windows = wine.run(&["render", windows, "--format", "json"])?;
+    if !on_linux.status.success() || !on_windows.status.success() {
+        return Err(format!(
+            "render exited with {} on Linux, {} on Windows: {}",
+            on_linux.status,
+            on_windows.status,
+            without_noise(&on_windows.stderr)
+        ));
+    }
+    if on_linux.stdout != on_windows.stdout {
+        let at = on_linux
+            .stdout
+            .iter()
+            .zip(&on_windows.stdout)
+            .position(|(a, b)| a != b)
+            .unwrap_or(on_linux.stdout.len().min(on_windows.stdout.len()));
+        return Err(format!(
+            "the renders differ from byte {at} ({} and {} bytes)",
+            on_linux.stdout.len(),
+            on_windows.stdout.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Removes every write permission, which Wine shows as the read-only attribute.
+fn set_read_only(path: &Path) -> Result<(), String> {
+    let mut permissions = fs::metadata(path).map_err(|e| e.to_string())?.permissions();
+    permissions.set_readonly(true);
+    fs::set_permissions(path, permissions).map_err(|e| e.to_string())
+}
+
+/// Starts a long run, sends SIGINT to the Windows process once it measures (Wine turns it
+/// into the console's CTRL_C_EVENT), and checks the partial report. A loaded machine may need
+/// a longer wait before the first case is measured: retried with longer waits.
+fn ctrl_c(wine: &Wine, reports: &Path) -> Result<(), String> {
+    let partial = reports.join("partial.json");
+    let mut last = String::new();
+    for wait in [
+        Duration::from_secs(6),
+        Duration::from_secs(12),
+        Duration::from_secs(24),
+    ] {
+        let _ = fs::remove_file(&partial);
+        let child = wine
+            .perftest(&[
+                "--no-verify",
+                "--format",
+                "json",
+                "--output",
+                "C:\\perftest reports\\partial.json",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| e.to_string())?;
+        std::thread::sleep(wait);
+        let pid = find_process("partial.json");
+        if let Some(pid) = pid {
+            let _ = Command::new("kill")
+                .args(["-INT", &pid.to_string()])
+                .status();
+        }
+        let output = child.wait_with_output().map_err(|e| e.to_string())?;
+        let r = Ran::new(&output, without_noise(&output.stderr));
+        let result = pid
+            .ok_or_else(|| "the perftest.exe process was not found".to_string())
+            .and_then(|_| r.expect_code(130))
+            .and_then(|()| r.expect_stderr("interrupted by Ctrl-C"))
+            .and_then(|()| valid_report(&partial, false));
+        match result {
+            Ok(()) => return Ok(()),
+            Err(message) => last = message,
+        }
+    }
+    Err(last)
+}
+
+/// The process id of the running `perftest.exe` whose command line mentions `marker`.
+fn find_process(marker: &str) -> Option<u32> {
+    let entries = fs::read_dir("/proc").ok()?;
+    entries.flatten().find_map(|entry| {
+        let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+        let cmdline =
+            fs::read(PathBuf::from("/proc").join(pid.to_string()).join("cmdline")).ok()?;
+        let text = String::from_utf8_lossy(&cmdline);
+        let first = text.split('\0').next().unwrap_or_default();
+        (first.ends_with("perftest.exe") && text.contains(marker)).then_some(pid)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_summaries_are_read() {
+        let out = "Buffer<R8>.Load uniform: pass\nverified on llvmpipe (x, y): 138 passed, 0 failed, 0 skipped\n";
+        assert_eq!(verify_counts(out), Some((138, 0, 0)));
+        assert_eq!(
+            verify_counts("a: 5 passed, 2 failed, 7 skipped"),
+            Some((5, 2, 7))
+        );
+        assert_eq!(verify_counts("nothing"), None);
+    }
+}

@@ -1,0 +1,175 @@
+//! Running perftest's Windows build under Wine on lavapipe: the tools it needs, a private Wine
+//! prefix in a temporary directory, the test-only `bcryptprimitives.dll` beside the `.exe`,
+//! and an X server for Wine's Vulkan (`xvfb-run`).
+//!
+//! Run as root (as CI does), the Windows program runs as the unprivileged user `nobody`
+//! (`setpriv`), so that Windows file permissions such as the read-only attribute are enforced
+//! the way they are for a Windows user (Wine grants root every write).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use crate::packages;
+use crate::workspace;
+
+/// Debian's packages for building the Windows CLI and running it under Wine.
+pub const PACKAGES: &[&str] = &["gcc-mingw-w64-x86-64", "wine", "wine64", "xvfb", "xauth"];
+
+/// The mingw-w64 C compiler that builds the test-only DLL.
+const MINGW_GCC: &str = "x86_64-w64-mingw32-gcc";
+
+/// The user id and group id of `nobody`, which the Windows program runs as when we are root.
+const NOBODY: u32 = 65534;
+
+/// A Wine prefix with perftest's Windows build in it, removed on drop.
+pub struct Wine {
+    dir: PathBuf,
+    exe: PathBuf,
+    as_nobody: bool,
+}
+
+impl Wine {
+    /// Installs what is missing (as root with apt-get), then makes a fresh directory with a
+    /// copy of `exe`, the test-only DLL and a Wine prefix. Fails, never skips, when a tool is
+    /// missing.
+    pub fn prepare(exe: &Path) -> Result<Wine, String> {
+        packages::ensure(PACKAGES)?;
+        for tool in [MINGW_GCC, "wine", "wineserver", "xvfb-run"] {
+            if !tool_exists(tool) {
+                return Err(format!(
+                    "`{tool}` is not available: install the Debian packages {}",
+                    PACKAGES.join(" ")
+                ));
+            }
+        }
+        let as_nobody = packages::is_root();
+        if as_nobody && !workspace::succeeds("setpriv", &["--version"]) {
+            return Err(
+                "running as root needs `setpriv` (util-linux) to run Wine as nobody".into(),
+            );
+        }
+        let dir = std::env::temp_dir().join(format!("perftest-wine-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let wine = Wine {
+            exe: dir.join("perftest.exe"),
+            dir,
+            as_nobody,
+        };
+        fs::copy(exe, &wine.exe)
+            .map_err(|e| format!("cannot copy {} into the Wine directory: {e}", exe.display()))?;
+        wine.build_prng_dll()?;
+        if wine.as_nobody {
+            wine.give_to_nobody(&wine.dir)?;
+        }
+        Ok(wine)
+    }
+
+    /// Builds `bcryptprimitives.dll` from `xtask/wine/bcryptprimitives.c` beside the `.exe`.
+    fn build_prng_dll(&self) -> Result<(), String> {
+        let source = workspace::root().join("xtask/wine/bcryptprimitives.c");
+        let mut gcc = Command::new(MINGW_GCC);
+        gcc.args(["-shared", "-O2", "-Wall", "-Werror", "-o"])
+            .arg(self.dir.join("bcryptprimitives.dll"))
+            .arg(&source)
+            .arg("-Wl,--kill-at");
+        match workspace::status(&mut gcc)? {
+            0 => Ok(()),
+            code => Err(format!(
+                "{MINGW_GCC} failed to build the test DLL (exit {code})"
+            )),
+        }
+    }
+
+    /// Makes `path` (recursively) belong to `nobody`, so the Windows program can write there.
+    pub fn give_to_nobody(&self, path: &Path) -> Result<(), String> {
+        if !self.as_nobody {
+            return Ok(());
+        }
+        let owner = format!("{NOBODY}:{NOBODY}");
+        match workspace::status(Command::new("chown").args(["-R", &owner]).arg(path))? {
+            0 => Ok(()),
+            code => Err(format!("chown {} failed (exit {code})", path.display())),
+        }
+    }
+
+    /// The directory Windows sees as `C:\`.
+    pub fn drive_c(&self) -> PathBuf {
+        self.dir.join("prefix").join("drive_c")
+    }
+
+    /// The working directory of the Windows program (where the `.exe` is).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// `perftest.exe ARGS...` under Wine, in its directory, with an X server, ready to run.
+    pub fn perftest(&self, args: &[&str]) -> Command {
+        let mut command = if self.as_nobody {
+            let mut c = Command::new("setpriv");
+            c.args([
+                "--reuid",
+                &NOBODY.to_string(),
+                "--regid",
+                &NOBODY.to_string(),
+                "--clear-groups",
+                "--",
+                "xvfb-run",
+            ]);
+            c
+        } else {
+            Command::new("xvfb-run")
+        };
+        command
+            .args(["-a", "wine"])
+            .arg(&self.exe)
+            .args(args)
+            .current_dir(&self.dir)
+            .env("HOME", &self.dir)
+            .env("WINEPREFIX", self.dir.join("prefix"))
+            .env("WINEDEBUG", "-all")
+            .env_remove("PERFTEST_VULKAN_LOADER")
+            .stdin(Stdio::null());
+        command
+    }
+
+    /// Runs `perftest.exe ARGS...` to completion.
+    pub fn run(&self, args: &[&str]) -> Result<Output, String> {
+        self.perftest(args)
+            .output()
+            .map_err(|e| format!("cannot start Wine: {e}"))
+    }
+}
+
+impl Drop for Wine {
+    fn drop(&mut self) {
+        // Stop this prefix's wineserver before removing its directory.
+        let _ = Command::new("wineserver")
+            .arg("-k")
+            .env("WINEPREFIX", self.dir.join("prefix"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// What Wine and Xvfb print that is not the program's (an X server going away at the end).
+pub fn without_noise(stderr: &[u8]) -> String {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .filter(|line| {
+            !line.starts_with("X connection to ")
+                && !line.contains(":err:")
+                && !line.contains(":fixme:")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Whether a program is on the `PATH`.
+fn tool_exists(tool: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
+}
