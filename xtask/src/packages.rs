@@ -20,6 +20,15 @@ pub const TEST: &[&str] = &["chromium"];
 /// Packages needed to build shaderc from source for `cargo xtask shaders`.
 pub const SHADER_BUILD: &[&str] = &["cmake", "python3", "g++"];
 
+/// The Vulkan loader's file on this platform, for the message of a machine without apt-get.
+const LOADER: &str = if cfg!(windows) {
+    "vulkan-1.dll, installed with the GPU driver"
+} else if cfg!(target_os = "macos") {
+    "libvulkan.1.dylib, with MoltenVK"
+} else {
+    "libvulkan.so.1"
+};
+
 /// What `dpkg-query -W -f='${Status}'` prints for an installed package.
 const INSTALLED_STATUS: &str = "install ok installed";
 
@@ -27,9 +36,14 @@ const INSTALLED_STATUS: &str = "install ok installed";
 /// as root, otherwise fails with the command to run. Without dpkg, only warns.
 pub fn ensure(wanted: &[&str]) -> Result<(), String> {
     if !workspace::succeeds("dpkg-query", &["--version"]) {
+        // Windows, macOS, or a Linux without Debian's tools: nothing is installed; say what
+        // is needed and go on.
         eprintln!(
-            "warning: no dpkg here, so system packages cannot be checked; make sure the \
-             equivalents of these Debian packages are installed: {}",
+            "note: no apt-get/dpkg here, so nothing is installed. perftest needs a GPU driver \
+             with Vulkan and the Vulkan loader ({}); the tests also need the Khronos \
+             validation layer (the Vulkan SDK has it). On Debian or Ubuntu these are the \
+             packages: {}",
+            LOADER,
             wanted.join(" ")
         );
         return Ok(());
