@@ -1362,7 +1362,8 @@ fn dump_shaders_into_a_file_fails_before_running() {
 }
 
 /// `--pipeline-cache FILE`: written after the first run, read back without a warning by the
-/// next; a damaged file is ignored with a one-line warning and replaced by a good one.
+/// next; a damaged perftest cache is ignored with a one-line warning and replaced by a good
+/// one, keeping the file's private mode.
 #[test]
 fn pipeline_cache_file_is_saved_reused_and_repaired() {
     let dir = scratch("pipeline-cache");
@@ -1381,7 +1382,14 @@ fn pipeline_cache_file_is_saved_reused_and_repaired() {
     let second = run_with(args(&["--validation"]));
     second.expect_code(SUCCESS);
     assert!(!second.stderr.contains("warning"), "{second}");
-    std::fs::write(&cache, b"not a pipeline cache").unwrap();
+    let mut damaged = saved.clone();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 0xff;
+    std::fs::write(&cache, &damaged).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
     let repaired = run_with(args(&[]));
     repaired.expect_code(SUCCESS);
     let warnings: Vec<&str> = repaired
@@ -1390,8 +1398,76 @@ fn pipeline_cache_file_is_saved_reused_and_repaired() {
         .filter(|l| l.starts_with("perftest: warning: pipeline cache"))
         .collect();
     assert_eq!(warnings.len(), 1, "{repaired}");
-    assert_ne!(std::fs::read(&cache).unwrap(), b"not a pipeline cache");
+    assert!(warnings[0].contains("checksum"), "{repaired}");
+    let rewritten = std::fs::read(&cache).unwrap();
+    assert!(rewritten.starts_with(b"PTPCACHE") && rewritten != damaged);
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&cache).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the private mode was widened");
+    }
     assert_eq!(entries(&dir), ["pipelines.cache"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--pipeline-cache` never destroys what it names: a file that is not a perftest cache (a
+/// report given by mistake), a FIFO (which must not block the run either), a device node and a
+/// directory are refused before any GPU work with exit 2 and left exactly as they were. (They
+/// used to be replaced by a 60-byte cache, with only a warning.)
+#[test]
+fn pipeline_cache_never_overwrites_what_is_not_a_cache() {
+    let dir = scratch("pipeline-cache-foreign");
+    let report = dir.join("report.json");
+    let run = perftest(
+        &small(&[
+            "--filter",
+            "cbuffer",
+            "--format",
+            "json",
+            "-o",
+            path_str(&report),
+        ])
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>(),
+    );
+    run.expect_code(SUCCESS);
+    let before = std::fs::read(&report).unwrap();
+    let fifo = dir.join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let device = dir.join("null");
+    let have_device = make_device(&device, 1, 3);
+    let subdir = dir.join("sub");
+    std::fs::create_dir(&subdir).unwrap();
+    let mut targets = vec![
+        (report.clone(), "is not a perftest pipeline cache"),
+        (fifo.clone(), "a device, FIFO or socket"),
+        (subdir.clone(), "a directory"),
+    ];
+    if have_device {
+        targets.push((device.clone(), "a device, FIFO or socket"));
+    } else {
+        eprintln!("not root: the device-node case is not run");
+    }
+    for (target, why) in targets {
+        let run = perftest(
+            &small(&["--filter", "cbuffer", "--pipeline-cache", path_str(&target)])
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        );
+        run.expect_one_line_error(USAGE, &["--pipeline-cache", why]);
+    }
+    assert_eq!(std::fs::read(&report).unwrap(), before);
+    assert!(is_fifo(&fifo), "the FIFO was replaced");
+    if have_device {
+        assert!(is_char_device(&device), "the device node was replaced");
+    }
+    assert!(subdir.is_dir());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -13,11 +13,16 @@
 //! | 20..28 | FNV-1a 64 checksum of the cache data, little-endian     |
 //! | 28..   | the cache data from `vkGetPipelineCacheData`            |
 //!
-//! A file that is missing is not an error (the first launch); one that is corrupt, truncated,
-//! written by another device or driver, or unreadable is ignored with a warning. Saving writes a
-//! new file under a random name next to the destination (created with `create_new`, so never
-//! through an existing file or link) and renames it over the destination; a destination that is
-//! a symbolic link is left alone.
+//! A file that is missing is not an error (the first launch); a perftest cache that is corrupt,
+//! truncated, or written by another device or driver is ignored with a warning and replaced
+//! when the probe saves. Anything else is never written: a path that is not a regular file (a
+//! directory, device, FIFO or socket) or a regular file that is not a perftest cache (it does
+//! not start with `PTPCACHE`; an empty file counts as a new cache) is refused by
+//! [`check_cache_path`], which never blocks (a FIFO is recognised before it is opened).
+//! Saving writes a new file under a random name next to the destination (created with
+//! `create_new`, so never through an existing file or link), gives it the old file's
+//! permissions, and renames it over the destination; a destination that is a symbolic link is
+//! left alone, and so is a file the caller could not have written in place.
 
 use std::fs::{self, File, OpenOptions};
 use std::hash::{BuildHasher, Hasher};
@@ -194,9 +199,87 @@ pub fn decode<'a>(file: &'a [u8], expected: &CacheIdentity) -> Result<&'a [u8], 
     Ok(data)
 }
 
+/// Why a path cannot be used as a pipeline-cache file.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheFileError {
+    /// The path names a directory, device, FIFO or socket.
+    #[error(
+        "{} is {what}; a pipeline cache is only ever read from and written to a regular file",
+        .path.display()
+    )]
+    NotAFile {
+        /// The path as given.
+        path: PathBuf,
+        /// What it names instead (`a directory`, ...).
+        what: &'static str,
+    },
+    /// The path names a regular file that is not a perftest pipeline cache.
+    #[error(
+        "{} is not a perftest pipeline cache (it does not start with PTPCACHE) and is never \
+         overwritten; remove it or name another file",
+        .path.display()
+    )]
+    Foreign {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// The file exists but cannot be inspected.
+    #[error("cannot read {}: {source}", .path.display())]
+    Unreadable {
+        /// The path as given.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+/// Checks, without blocking and without changing anything, that `path` may serve as a
+/// pipeline-cache file: it does not exist yet (a dangling link counts), or it is a regular file
+/// (links followed) that is empty or starts with [`FILE_MAGIC`].
+pub fn check_cache_path(path: &Path) -> Result<(), CacheFileError> {
+    let unreadable = |source| CacheFileError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = match fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(unreadable(e)),
+    };
+    if !meta.is_file() {
+        return Err(CacheFileError::NotAFile {
+            path: path.to_path_buf(),
+            what: if meta.is_dir() {
+                "a directory"
+            } else {
+                "a device, FIFO or socket"
+            },
+        });
+    }
+    let mut head = Vec::with_capacity(FILE_MAGIC.len());
+    File::open(path)
+        .and_then(|f| f.take(FILE_MAGIC.len() as u64).read_to_end(&mut head))
+        .map_err(unreadable)?;
+    if head.is_empty() || head == FILE_MAGIC {
+        Ok(())
+    } else {
+        Err(CacheFileError::Foreign {
+            path: path.to_path_buf(),
+        })
+    }
+}
+
 /// Reads `path`: `Ok(None)` when it does not exist, an error message when it cannot be read or
 /// is larger than [`MAX_FILE_BYTES`].
 pub(crate) fn read_file(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    // Never open what is not a regular file: a FIFO would block the open.
+    match fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            return Err(format!("{} is not a regular file", path.display()))
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        _ => {}
+    }
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
@@ -216,14 +299,28 @@ pub(crate) fn read_file(path: &Path) -> Result<Option<Vec<u8>>, String> {
 }
 
 /// Replaces `path` with `bytes` atomically: writes a new file with a random name in the same
-/// directory (`create_new`: fails rather than open an existing file or follow a link), syncs
-/// it, then renames it over `path`. A `path` that is a symbolic link is refused.
+/// directory (`create_new`: fails rather than open an existing file or follow a link), gives it
+/// the old file's permissions, syncs it, then renames it over `path`. A `path` that is a
+/// symbolic link, not a perftest cache ([`check_cache_path`]) or not writable by the caller is
+/// refused.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
     if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         return Err(format!(
             "{} is a symbolic link; not replacing it",
             path.display()
         ));
+    }
+    check_cache_path(path).map_err(|e| e.to_string())?;
+    let existing = fs::metadata(path).ok();
+    if existing.is_some() {
+        // A rename needs only the directory to be writable: ask the question an in-place
+        // write would ask.
+        OpenOptions::new().write(true).open(path).map_err(|e| {
+            format!(
+                "{} is not writable by this user ({e}); not replacing it",
+                path.display()
+            )
+        })?;
     }
     let name = path
         .file_name()
@@ -252,8 +349,12 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> 
             }
         }
     };
-    let written = file
-        .write_all(bytes)
+    let permissions = match &existing {
+        Some(old) => file.set_permissions(old.permissions()),
+        None => Ok(()),
+    };
+    let written = permissions
+        .and_then(|()| file.write_all(bytes))
         .and_then(|()| file.sync_all())
         .and_then(|()| {
             drop(file);
@@ -294,6 +395,10 @@ impl ProbeCache {
             }
             PipelineCacheSource::File(path) => path,
         };
+        if let Err(why) = check_cache_path(path) {
+            warnings.push(format!("pipeline cache not used: {why}"));
+            return ProbeCache::none();
+        }
         let identity = CacheIdentity::of(ctx);
         let loaded = match read_file(path) {
             Ok(None) => Vec::new(),
@@ -457,6 +562,67 @@ mod tests {
     }
 
     #[test]
+    fn only_missing_empty_or_perftest_files_may_be_caches() {
+        let dir = std::env::temp_dir().join(format!("perftest-cache-kinds-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir(&dir).unwrap();
+        assert!(check_cache_path(&dir.join("new.cache")).is_ok());
+        fs::write(dir.join("empty.cache"), b"").unwrap();
+        assert!(check_cache_path(&dir.join("empty.cache")).is_ok());
+        fs::write(dir.join("ours.cache"), encode(b"anything")).unwrap();
+        assert!(check_cache_path(&dir.join("ours.cache")).is_ok());
+        fs::write(dir.join("report.json"), b"{\"schema\": 1}").unwrap();
+        let foreign = check_cache_path(&dir.join("report.json")).unwrap_err();
+        assert!(
+            matches!(foreign, CacheFileError::Foreign { .. }),
+            "{foreign}"
+        );
+        // Saving refuses it too, and leaves it as it was.
+        assert!(write_atomically(&dir.join("report.json"), &encode(b"x")).is_err());
+        assert_eq!(
+            fs::read(dir.join("report.json")).unwrap(),
+            b"{\"schema\": 1}"
+        );
+        let not_file = check_cache_path(&dir).unwrap_err();
+        assert!(matches!(
+            not_file,
+            CacheFileError::NotAFile {
+                what: "a directory",
+                ..
+            }
+        ));
+        #[cfg(unix)]
+        {
+            let fifo = dir.join("fifo");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if made.is_ok_and(|s| s.success()) {
+                // Recognised without opening it: an open would block with no writer.
+                let error = check_cache_path(&fifo).unwrap_err();
+                assert!(matches!(error, CacheFileError::NotAFile { .. }), "{error}");
+                assert!(read_file(&fifo).is_err());
+            }
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn saving_keeps_a_private_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("perftest-cache-mode-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir(&dir).unwrap();
+        let path = dir.join("p.cache");
+        fs::write(&path, encode(b"old")).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomically(&path, &encode(b"new")).unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        assert_eq!(fs::read(&path).unwrap(), encode(b"new"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn saving_replaces_the_file_and_leaves_no_temporary_file() {
         let dir = std::env::temp_dir().join(format!(
             "perftest-cache-unit-{}-{:x}",
@@ -467,10 +633,10 @@ mod tests {
         ));
         fs::create_dir(&dir).unwrap();
         let path = dir.join("cache.bin");
-        write_atomically(&path, b"first").unwrap();
-        write_atomically(&path, b"second").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"second");
-        assert_eq!(read_file(&path), Ok(Some(b"second".to_vec())));
+        write_atomically(&path, &encode(b"first")).unwrap();
+        write_atomically(&path, &encode(b"second")).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), encode(b"second"));
+        assert_eq!(read_file(&path), Ok(Some(encode(b"second"))));
         assert_eq!(read_file(&dir.join("missing")), Ok(None));
         #[cfg(unix)]
         {
