@@ -11,7 +11,10 @@ use crate::report::{Report, ReportFigures};
 /// Columns: `id, name, status, bytes_per_load, groups, median_ns, min_ns, max_ns, cv,
 /// loads_per_s, bytes_per_s, original_ms, relative, reason, device, device_type, driver_name,
 /// driver_info, driver_version, api_version`. Control characters in text cells are escaped
-/// (`\n`, `\u{1b}`), so every row is one line.
+/// (`\n`, `\u{1b}`), so every row is one line, and a text cell that a spreadsheet would take
+/// for a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading
+/// `'`, as the usual guidance for CSV export says (OWASP, "CSV Injection"). Figures are
+/// written by perftest itself and never quoted.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CsvExporter;
 
@@ -39,9 +42,18 @@ const HEADER: [&str; 20] = [
     "api_version",
 ];
 
-/// A text cell: control characters escaped.
+/// What a spreadsheet may read as the start of a formula.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// A text cell: control characters escaped, and a cell that could run as a formula in a
+/// spreadsheet neutralised with a leading `'`.
 fn text(value: &str) -> String {
-    printable(value).into_owned()
+    let shown = printable(value);
+    if shown.starts_with(FORMULA_STARTS) {
+        format!("'{shown}")
+    } else {
+        shown.into_owned()
+    }
 }
 
 /// A figure as a cell: empty when absent.
@@ -91,6 +103,33 @@ impl Exporter for CsvExporter {
 mod tests {
     use super::*;
     use crate::report::tests::sample_report;
+
+    #[test]
+    fn formula_cells_are_neutralised() {
+        for (input, cell) in [
+            ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
+            ("+1+1", "'+1+1"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("Buffer<R8>.Load uniform", "Buffer<R8>.Load uniform"),
+            ("a=b", "a=b"),
+            ("", ""),
+        ] {
+            assert_eq!(text(input), cell, "{input:?}");
+        }
+        // Tab and carriage return are escaped as text first, so they cannot start a formula.
+        assert!(!text("\t=1").starts_with(FORMULA_STARTS));
+        assert!(!text("\r=1").starts_with(FORMULA_STARTS));
+        let mut report = sample_report();
+        report.cases[0].name = "=cmd|' /C calc'!A0".into();
+        report.device.driver_info = "@evil".into();
+        let bytes = CsvExporter.serialize(&report).unwrap();
+        let mut reader = ::csv::Reader::from_reader(bytes.as_slice());
+        let row = reader.records().next().unwrap().unwrap();
+        let col = |name: &str| HEADER.iter().position(|h| *h == name).unwrap();
+        assert_eq!(&row[col("name")], "'=cmd|' /C calc'!A0");
+        assert_eq!(&row[col("driver_info")], "'@evil");
+    }
 
     #[test]
     fn rows_and_cells() {
