@@ -8,13 +8,27 @@ use crate::output::printable::printable;
 use crate::report::Report;
 
 /// Writes the device line and a GitHub-flavoured table with the text table's columns. Case
-/// names are code spans (they contain `<` and `>`); `|` in free text is escaped.
+/// names are code spans (they contain `<` and `>`); in free text (the device line, reasons,
+/// notes) every character Markdown could read as markup or raw HTML is backslash-escaped.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MarkdownExporter;
 
-/// Escapes the table separator and control characters in free text.
+/// The characters escaped in free text: the table separator, emphasis, links and images, code,
+/// raw HTML and entities, and the escape itself.
+const MARKUP: &[char] = &['\\', '|', '`', '*', '_', '[', ']', '<', '>', '&', '~', '!'];
+
+/// Escapes control characters and Markdown markup (so that no raw HTML, link or emphasis from
+/// a report's strings reaches the page) in free text.
 fn escape(text: &str) -> String {
-    printable(text).replace('|', "\\|")
+    let shown = printable(text);
+    let mut out = String::with_capacity(shown.len() + 8);
+    for c in shown.chars() {
+        if MARKUP.contains(&c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// `name` as a code span that no backtick inside it can end early (CommonMark: a delimiter
@@ -37,7 +51,7 @@ impl Exporter for MarkdownExporter {
         writeln!(out, "| Case | {} |", TITLES.join(" | "))?;
         writeln!(out, "|:---|{}", "---:|".repeat(TITLES.len()))?;
         for row in columns::rows(report) {
-            let name = code_span(&escape(&row.name));
+            let name = code_span(&printable(&row.name).replace('|', "\\|"));
             match row.cells {
                 Cells::Figures(cells) => {
                     writeln!(out, "| {name} | {} |", cells.join(" | "))?;

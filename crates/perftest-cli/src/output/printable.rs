@@ -9,16 +9,35 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-/// `text` with every control character (C0, DEL and C1) written as a visible escape: `\n`,
-/// `\r`, `\t`, or `\u{1b}`. Text without control characters is returned as is.
+/// Characters that change how the text around them reads without being seen: the
+/// bidirectional controls (the "Trojan Source" trick: a name that reads differently from what
+/// it is), zero-width characters, the word joiner and invisible operators, the byte-order mark
+/// and the soft hyphen.
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        | '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{180e}'
+        | '\u{00ad}')
+}
+
+/// Whether `c` is written as an escape: control characters and [`is_invisible`] ones.
+fn needs_escape(c: char) -> bool {
+    c.is_control() || is_invisible(c)
+}
+
+/// `text` with every control character (C0, DEL and C1) and every invisible formatting
+/// character (bidirectional controls, zero-width characters) written as a visible escape:
+/// `\n`, `\r`, `\t`, `\u{1b}` or `\u{202e}`. Text without them is returned as is.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(needs_escape) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         if c.is_control() {
             out.extend(c.escape_default());
+        } else if is_invisible(c) {
+            out.extend(c.escape_unicode());
         } else {
             out.push(c);
         }
@@ -59,9 +78,19 @@ mod tests {
         assert_eq!(printable("tab\there\r"), "tab\\there\\r");
         assert_eq!(printable("del\u{7f} csi\u{9b}"), "del\\u{7f} csi\\u{9b}");
         assert_eq!(printable("ünïcödé ✓"), "ünïcödé ✓");
+        // Trojan Source: a right-to-left override makes "txt.exe" read as "exe.txt".
+        assert_eq!(printable("a\u{202e}txt.exe"), "a\\u{202e}txt.exe");
+        assert_eq!(
+            printable("zero\u{200b}width\u{feff}"),
+            "zero\\u{200b}width\\u{feff}"
+        );
+        assert_eq!(
+            printable("\u{2067}isolate\u{2069}"),
+            "\\u{2067}isolate\\u{2069}"
+        );
         for c in (0u32..0x110000).filter_map(char::from_u32) {
             let text = c.to_string();
-            assert!(!printable(&text).chars().any(char::is_control), "{c:?}");
+            assert!(!printable(&text).chars().any(needs_escape), "{c:?}");
         }
     }
 
