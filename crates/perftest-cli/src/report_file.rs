@@ -167,10 +167,33 @@ pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, ReadError> {
     Ok(report)
 }
 
-/// Checks what the JSON layout cannot: case ids are non-empty and unique, and every measured
-/// case has a measurement whose `groups` is the product of its `dims` (each at least 1) and
-/// whose samples are finite, positive and at most [`MAX_SAMPLE_NS`]. The error names the case.
+/// Checks what the JSON layout cannot: every number perftest writes back is finite (a value
+/// that overflows `f32`, such as a `timestamp_period_ns` of `1e39`, would be written as `null`,
+/// which no perftest reads: whatever perftest writes, it reads), case ids are non-empty and
+/// unique, and every measured case has a measurement whose `groups` is the product of its
+/// `dims` (each at least 1) and whose samples are finite, positive and at most
+/// [`MAX_SAMPLE_NS`]. The error names the field or the case.
 pub fn check_values(report: &Report) -> Result<(), String> {
+    let period = report.device.timestamp_period_ns;
+    if !(period.is_finite() && period >= 0.0) {
+        return Err(format!(
+            "device.timestamp_period_ns is {period} (it must be a finite, non-negative 32-bit \
+             float)"
+        ));
+    }
+    let target = report.settings.target_ms;
+    if !(target.is_finite() && target >= 0.0) {
+        return Err(format!(
+            "settings.target_ms is {target} (it must be finite and non-negative)"
+        ));
+    }
+    if let Some(clock) = report.settings.clock_mhz {
+        if !(clock.is_finite() && clock > 0.0) {
+            return Err(format!(
+                "settings.clock_mhz is {clock} (it must be finite and positive)"
+            ));
+        }
+    }
     let mut seen = HashSet::with_capacity(report.cases.len());
     for (index, case) in report.cases.iter().enumerate() {
         let id = printable(&case.id);
@@ -236,6 +259,88 @@ mod tests {
         let report = sample_report();
         let loaded = parse_report(&json(&report), Path::new("a.json")).unwrap();
         assert_eq!(loaded, report);
+    }
+
+    /// Whatever perftest reads, it writes back in a form it reads again, unchanged: every
+    /// number field of a report, set to extreme values (beyond `f32`, subnormal, negative,
+    /// zero, huge), is either refused on the first read or survives `render --format json`.
+    #[test]
+    fn every_report_read_round_trips_through_json() {
+        let extremes = [
+            "0",
+            "-0.0",
+            "1e-45",
+            "1e-320",
+            "3.4028235e38",
+            "3.5e38",
+            "1e39",
+            "1e300",
+            "1.7976931348623157e308",
+            "-1",
+            "-1e39",
+            "0.5",
+            "4294967295",
+            "18446744073709551615",
+        ];
+        let base: serde_json::Value = serde_json::to_value(sample_report()).unwrap();
+        let mut fields: Vec<Vec<String>> = Vec::new();
+        collect_number_paths(&base, &mut Vec::new(), &mut fields);
+        assert!(fields.len() > 20, "{fields:?}");
+        let (mut refused, mut accepted) = (0, 0);
+        for field in &fields {
+            for extreme in extremes {
+                let mut value = base.clone();
+                let mut at = &mut value;
+                for key in field {
+                    at = match key.parse::<usize>() {
+                        Ok(i) if at.is_array() => &mut at[i],
+                        _ => &mut at[key.as_str()],
+                    };
+                }
+                *at = serde_json::from_str(extreme).unwrap();
+                let bytes = serde_json::to_vec(&value).unwrap();
+                let Ok(first) = parse_report(&bytes, Path::new("hostile.json")) else {
+                    refused += 1;
+                    continue;
+                };
+                accepted += 1;
+                let written = json(&first);
+                let again = parse_report(&written, Path::new("written.json")).unwrap_or_else(|e| {
+                    panic!("{field:?} = {extreme}: perftest wrote what it cannot read: {e}")
+                });
+                assert_eq!(again, first, "{field:?} = {extreme}");
+            }
+        }
+        assert!(
+            refused > 0 && accepted > 0,
+            "{refused} refused, {accepted} accepted"
+        );
+    }
+
+    /// The paths (keys and array indices) of every number in `value`.
+    fn collect_number_paths(
+        value: &serde_json::Value,
+        path: &mut Vec<String>,
+        out: &mut Vec<Vec<String>>,
+    ) {
+        match value {
+            serde_json::Value::Number(_) => out.push(path.clone()),
+            serde_json::Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    path.push(i.to_string());
+                    collect_number_paths(item, path, out);
+                    path.pop();
+                }
+            }
+            serde_json::Value::Object(map) => {
+                for (key, item) in map {
+                    path.push(key.clone());
+                    collect_number_paths(item, path, out);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
     }
 
     #[test]
