@@ -22,6 +22,7 @@ use perftest_cli::report::{CaseStatus, Report};
 use perftest_cli::report_file::load_report;
 use perftest_cli::shader_stats;
 use perftest_cli::stop_signals::StopSignals;
+use perftest_core::pipeline_cache::{check_cache_path, CacheFileError};
 use perftest_core::{
     compute_targets, first_family_per_device, listing, select, Bench, ComputeTarget, Context,
     Error, Instance, InstanceOptions,
@@ -280,6 +281,20 @@ fn run(options: &Options) -> Result<i32, Failure> {
         Some(path) => Some(OutputTarget::check(path).map_err(output_failure)?),
         None => None,
     };
+    // A pipeline-cache path that is not a perftest cache is never overwritten: refused now.
+    if let Some(cache) = &options.pipeline_cache {
+        check_cache_path(cache).map_err(|e| {
+            let code = match e {
+                CacheFileError::Unreadable { .. } => exit_code::FAILURE,
+                _ => exit_code::USAGE,
+            };
+            // A newline in the path must not split the one-line message.
+            Failure::new(
+                code,
+                format!("--pipeline-cache {}", printable(&e.to_string())),
+            )
+        })?;
+    }
     // Installed before the device is set up, so a stop signal at any point ends the run
     // cleanly (a failure to install them only loses that comfort).
     let signals = match options.mode {
@@ -293,7 +308,10 @@ fn run(options: &Options) -> Result<i32, Failure> {
     let instance_options = InstanceOptions {
         validation: options.validation,
         synchronization_validation: options.validation,
-        loader_path: std::env::var_os(LOADER_ENV).map(Into::into),
+        // Set but empty means unset, as for the loader's own variables.
+        loader_path: std::env::var_os(LOADER_ENV)
+            .filter(|path| !path.is_empty())
+            .map(Into::into),
     };
     let instance = Arc::new(Instance::new(&instance_options).map_err(core_failure)?);
     let targets =

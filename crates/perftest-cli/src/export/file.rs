@@ -26,7 +26,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::output::printable::printable_path as shown;
 use crate::platform;
 
-/// Symbolic links followed before giving up, as the kernel's own limit (`ELOOP`).
+/// Symbolic links followed before giving up: the kernel's own limit (it follows 40 and
+/// refuses the 41st with `ELOOP`).
 const MAX_LINK_HOPS: u32 = 40;
 
 /// Why an output path cannot be used.
@@ -46,6 +47,22 @@ pub enum OutputError {
     /// Following symbolic links did not end.
     #[error("{}: too many levels of symbolic links", shown(.0))]
     LinkLoop(PathBuf),
+    /// A symbolic link in a sticky, world-writable directory belongs to another user.
+    #[error(
+        "{}: refusing to follow {}, a symbolic link another user owns in the shared directory \
+         {} (the rule of the kernel's protected_symlinks)",
+        shown(path),
+        shown(link),
+        shown(dir)
+    )]
+    ProtectedLink {
+        /// The path as given.
+        path: PathBuf,
+        /// The link that was not followed.
+        link: PathBuf,
+        /// The sticky, world-writable directory that holds it.
+        dir: PathBuf,
+    },
     /// The file cannot be written (permissions, read-only file system, ...).
     #[error("cannot write {}: {source}", shown(path))]
     Io {
@@ -60,7 +77,10 @@ impl OutputError {
     /// True when the user named something that can never be an output file (exit code 2);
     /// false for a runtime failure such as a permission or disk error (exit code 1).
     pub fn is_usage(&self) -> bool {
-        !matches!(self, OutputError::Io { .. })
+        !matches!(
+            self,
+            OutputError::Io { .. } | OutputError::ProtectedLink { .. }
+        )
     }
 }
 
@@ -139,6 +159,10 @@ fn classify(path: &Path) -> Result<Kind, OutputError> {
     if names_directory(path) {
         return Err(OutputError::Directory(path.to_path_buf()));
     }
+    // `-` is standard output, as for most command-line tools.
+    if path.as_os_str() == "-" {
+        return Ok(Kind::Stdout);
+    }
     match standard_stream(path) {
         Some(1) => return Ok(Kind::Stdout),
         Some(2) => return Ok(Kind::Stderr),
@@ -216,9 +240,19 @@ fn standard_stream(path: &Path) -> Option<u32> {
 /// followed to the file it names), so the file that is finally written is the link's target.
 fn resolve_links(path: &Path) -> Result<PathBuf, OutputError> {
     let mut current = path.to_path_buf();
-    for _ in 0..MAX_LINK_HOPS {
+    // One look more than the links followed: the last look finds what the 40th link names.
+    for _ in 0..=MAX_LINK_HOPS {
         match fs::symlink_metadata(&current) {
             Ok(m) if m.file_type().is_symlink() => {
+                let dir = parent_dir(&current);
+                let dir_meta = fs::metadata(&dir).map_err(|e| io_error(path, e))?;
+                if !platform::link_may_be_followed(&m, &dir_meta) {
+                    return Err(OutputError::ProtectedLink {
+                        path: path.to_path_buf(),
+                        link: current,
+                        dir,
+                    });
+                }
                 let target = fs::read_link(&current).map_err(|e| io_error(path, e))?;
                 current = if target.is_absolute() {
                     target
@@ -450,11 +484,61 @@ mod tests {
             .file_type()
             .is_symlink());
         assert_eq!(fs::read(dir.join("later.json")).unwrap(), b"later");
+        // The kernel follows a chain of 40 links and refuses 41: so does perftest.
+        let end = dir.join("end.json");
+        let link_name = |i: u32| dir.join(format!("chain-{i}"));
+        symlink(&end, link_name(0)).unwrap();
+        for i in 1..=40 {
+            symlink(link_name(i - 1), link_name(i)).unwrap();
+        }
+        write(&link_name(39), b"forty");
+        assert_eq!(fs::read(&end).unwrap(), b"forty");
+        let error = OutputTarget::check(&link_name(40)).unwrap_err();
+        assert!(matches!(error, OutputError::LinkLoop(_)), "{error}");
         // A loop is an error, not a hang.
         symlink("loop-b", dir.join("loop-a")).unwrap();
         symlink("loop-a", dir.join("loop-b")).unwrap();
         let error = OutputTarget::check(&dir.join("loop-a")).unwrap_err();
         assert!(matches!(error, OutputError::LinkLoop(_)), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A link another user planted in a sticky, world-writable directory is not followed (the
+    /// kernel's protected_symlinks rule, applied even where the host leaves it off); one owned
+    /// by the directory's owner or by this user is.
+    #[cfg(unix)]
+    #[test]
+    fn links_planted_in_shared_directories_are_not_followed() {
+        let dir = scratch("sticky");
+        let shared = dir.join("shared");
+        fs::create_dir(&shared).unwrap();
+        fs::set_permissions(&shared, fs::Permissions::from_mode(0o1777)).unwrap();
+        let victim = dir.join("victim");
+        fs::write(&victim, b"precious").unwrap();
+        let planted = shared.join("out.json");
+        symlink(&victim, &planted).unwrap();
+        // Another user's link: only root can make one here; without it the refusal cannot be
+        // shown, and the own-link half below still runs.
+        if std::os::unix::fs::lchown(&planted, Some(4242), Some(4242)).is_ok() {
+            let error = OutputTarget::check(&planted).unwrap_err();
+            assert!(
+                matches!(error, OutputError::ProtectedLink { .. }),
+                "{error}"
+            );
+            assert!(!error.is_usage());
+            assert!(error.to_string().contains("protected_symlinks"), "{error}");
+            assert_eq!(fs::read(&victim).unwrap(), b"precious");
+            // The same link in a directory that is not sticky is followed.
+            fs::set_permissions(&shared, fs::Permissions::from_mode(0o777)).unwrap();
+            write(&planted, b"report");
+            assert_eq!(fs::read(&victim).unwrap(), b"report");
+            fs::set_permissions(&shared, fs::Permissions::from_mode(0o1777)).unwrap();
+            fs::remove_file(&planted).unwrap();
+            symlink(&victim, &planted).unwrap();
+        }
+        // This user's own link in the sticky directory is followed.
+        write(&planted, b"mine");
+        assert_eq!(fs::read(&victim).unwrap(), b"mine");
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -539,6 +623,19 @@ mod tests {
             cfg!(windows),
             "a backslash separates only on Windows"
         );
+    }
+
+    #[test]
+    fn a_dash_is_standard_output() {
+        let target = OutputTarget::check(Path::new("-")).unwrap();
+        assert_eq!(target.kind, Kind::Stdout);
+        let dir = scratch("dash");
+        let named = OutputTarget::check(&dir.join("-")).unwrap();
+        assert!(
+            matches!(named.kind, Kind::File(_)),
+            "DIR/- is a file named -"
+        );
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

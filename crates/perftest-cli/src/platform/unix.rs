@@ -71,6 +71,21 @@ pub fn is_device_name(_path: &Path) -> bool {
     false
 }
 
+/// The kernel's `protected_symlinks` rule, applied whether or not the host enables it: in a
+/// sticky, world-writable directory (`/tmp`) a symbolic link is followed only when it belongs
+/// to the user following it or to the directory's owner, so that no other user can plant a
+/// link there that makes perftest overwrite a file of theirs choosing.
+pub fn link_may_be_followed(link: &Metadata, dir: &Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    const STICKY_AND_WORLD_WRITABLE: u32 = 0o1002;
+    if dir.mode() & STICKY_AND_WORLD_WRITABLE != STICKY_AND_WORLD_WRITABLE {
+        return true;
+    }
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    link.uid() == me || link.uid() == dir.uid()
+}
+
 /// Gives the new file `handle` the owner (where this process may: only a privileged one can
 /// give a file away) and the mode of `like`.
 pub fn keep_owner_and_mode(handle: &File, like: &Metadata) -> io::Result<()> {

@@ -111,6 +111,11 @@ pub fn is_device_name(path: &Path) -> bool {
     names_windows_device(&path.to_string_lossy())
 }
 
+/// Windows has no sticky directories: every link the user may read is followed.
+pub fn link_may_be_followed(_link: &Metadata, _dir: &Metadata) -> bool {
+    true
+}
+
 /// Gives the new file `handle` the attributes of `like` that `std` can set (read-only; a file
 /// that was read-only is never replaced in the first place).
 pub fn keep_owner_and_mode(handle: &File, like: &Metadata) -> io::Result<()> {
