@@ -597,7 +597,17 @@ fn run_exit_code(
     write_error: Option<OutputError>,
     signals: &StopSignals,
 ) -> Result<i32, Failure> {
+    // A stop request that arrived while the results were being written (a FIFO nobody read)
+    // still ends the process with its code.
+    let stopped = signals.received().is_some();
     if let Some(e) = write_error {
+        if stopped {
+            eprintln!(
+                "perftest: {}",
+                perftest_cli::output::printable::printable(&e.to_string())
+            );
+            return Ok(signals.exit_code());
+        }
         let also = match &end {
             RunEnd::Fatal(fatal) => format!(" (and the run stopped: {fatal})"),
             _ => String::new(),
@@ -615,6 +625,13 @@ fn run_exit_code(
     match end {
         RunEnd::Interrupted => Ok(signals.exit_code()),
         RunEnd::Fatal(e) => Err(Failure::new(exit_code::FAILURE, e)),
+        RunEnd::Complete if stopped => {
+            eprintln!(
+                "perftest: {} arrived while the results were written",
+                signals.name()
+            );
+            Ok(signals.exit_code())
+        }
         RunEnd::Complete if verification_failed => Ok(exit_code::VERIFICATION),
         RunEnd::Complete => Ok(exit_code::SUCCESS),
     }

@@ -13,7 +13,7 @@
 
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::platform::{self, StopEvent, STOP_EVENTS};
 
@@ -25,11 +25,24 @@ pub struct StopSignals {
     received: Arc<AtomicUsize>,
 }
 
+/// The flag of the installed handlers, for code that waits without a [`StopSignals`] at hand
+/// (an output written into a FIFO that no reader has opened yet).
+static INSTALLED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+/// True once a stop request arrived in a process whose handlers are installed; always false
+/// where none are (there a stop signal ends the process the default way).
+pub fn stop_requested() -> bool {
+    INSTALLED
+        .get()
+        .is_some_and(|stop| stop.load(Ordering::SeqCst))
+}
+
 impl StopSignals {
     /// Installs the platform's handlers of the stop events.
     pub fn install() -> io::Result<StopSignals> {
         let signals = StopSignals::default();
         platform::install_stop_handlers(&signals.stop, &signals.received)?;
+        let _ = INSTALLED.set(Arc::clone(&signals.stop));
         Ok(signals)
     }
 

@@ -481,6 +481,42 @@ fn missing_vulkan_loader_is_a_runtime_failure() {
     assert!(run.stdout.is_empty(), "{run}");
 }
 
+/// `PERFTEST_VULKAN_LOADER` naming a FIFO (which would block the dynamic loader's `open`
+/// forever) or a truncated library (which died with SIGBUS inside `dlopen`) is a one-line
+/// error; set but empty, it means unset.
+#[test]
+fn a_loader_that_cannot_be_loaded_is_checked_first() {
+    let dir = scratch("loader-files");
+    let fifo = dir.join("libvulkan.so.1");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let system = [
+        "/usr/lib/x86_64-linux-gnu/libvulkan.so.1",
+        "/usr/lib/libvulkan.so.1",
+    ]
+    .iter()
+    .map(Path::new)
+    .find(|p| p.exists())
+    .expect("the system's libvulkan.so.1");
+    let bytes = std::fs::read(system).unwrap();
+    let truncated = dir.join("truncated.so");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    for (path, why) in [(&fifo, "not a regular file"), (&truncated, "truncated")] {
+        let mut cmd = command(&["--list"]);
+        cmd.env("PERFTEST_VULKAN_LOADER", path);
+        let run = perftest_with(cmd);
+        run.expect_one_line_error(FAILURE, &["cannot load the Vulkan loader", why]);
+    }
+    assert!(is_fifo(&fifo));
+    let mut cmd = command(&["--list"]);
+    cmd.env("PERFTEST_VULKAN_LOADER", "");
+    perftest_with(cmd).expect_code(SUCCESS);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn missing_driver_is_a_runtime_failure() {
     for args in [&["--filter", "raw.load4"][..], &["--list"][..]] {
@@ -1407,6 +1443,79 @@ fn pipeline_cache_file_is_saved_reused_and_repaired() {
         assert_eq!(mode & 0o777, 0o600, "the private mode was widened");
     }
     assert_eq!(entries(&dir), ["pipelines.cache"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An `--output` FIFO that nobody opens for reading never blocks beyond a stop signal: the run
+/// finishes, waits for a reader, and one SIGINT or SIGTERM ends it with the signal's code (it
+/// used to hang in `open` until a second signal). The FIFO stays a FIFO.
+#[test]
+fn a_fifo_without_reader_yields_to_one_stop_signal() {
+    let dir = scratch("fifo-no-reader");
+    let fifo = dir.join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    for (signal, code) in [("INT", INTERRUPTED), ("TERM", TERMINATED)] {
+        let args = small(&[
+            "--filter",
+            "cbuffer",
+            "--no-verify",
+            "--format",
+            "json",
+            "-o",
+            path_str(&fifo),
+        ]);
+        let mut child = command(&args.iter().map(String::as_str).collect::<Vec<_>>())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The table is printed before the report is written: once it is complete, the run
+        // waits for a reader.
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut table = String::new();
+        let mut line = String::new();
+        while std::io::BufRead::read_line(&mut stdout, &mut line).unwrap() > 0 {
+            table.push_str(&line);
+            if line.contains("cbuffer{float4} load random") {
+                break;
+            }
+            line.clear();
+        }
+        assert!(table.contains("cbuffer{float4} load random"), "{table}");
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "it did not wait for a reader"
+        );
+        let pid = child.id().to_string();
+        assert!(Command::new("kill")
+            .args([&format!("-{signal}"), pid.as_str()])
+            .status()
+            .unwrap()
+            .success());
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > std::time::Duration::from_secs(10) {
+                // Free it so the test fails instead of hanging.
+                drop(std::fs::File::open(&fifo));
+                let _ = child.kill();
+                panic!("SIG{signal} did not end a run blocked on a FIFO");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(code), "SIG{signal}");
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert!(stderr.contains("waiting for a reader"), "{stderr}");
+        assert!(is_fifo(&fifo), "the FIFO was replaced");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

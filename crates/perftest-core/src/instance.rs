@@ -182,6 +182,10 @@ impl Instance {
 unsafe fn load_entry(path: Option<&std::path::Path>) -> Result<ash::Entry> {
     let missing = |detail: String| Error::LoaderMissing { detail };
     if let Some(path) = path {
+        // What can be checked before the dynamic loader opens it: a FIFO would block the
+        // open, a truncated library would be mapped past its end (SIGBUS).
+        crate::library_file::check_library(path)
+            .map_err(|why| missing(format!("{}: {why}", path.display())))?;
         // SAFETY: as this function's contract.
         return unsafe { ash::Entry::load_from(path) }.map_err(|e| missing(e.to_string()));
     }

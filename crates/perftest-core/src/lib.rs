@@ -37,6 +37,7 @@ mod formats;
 mod image_shapes;
 mod instance;
 mod kernels;
+mod library_file;
 mod memory;
 pub mod pipeline_cache;
 mod platform;

@@ -133,10 +133,13 @@ impl OutputTarget {
     pub fn write(&self, bytes: &[u8]) -> Result<(), OutputError> {
         let result = match &self.kind {
             Kind::File(file) => replace_file(file, bytes),
-            Kind::Stream(stream) => OpenOptions::new()
-                .write(true)
-                .open(stream)
-                .and_then(|mut f| f.write_all(bytes).and_then(|()| f.flush())),
+            // Never blocked beyond the reach of a stop signal: a FIFO nobody reads is waited
+            // for, and given up on once a stop request arrives.
+            Kind::Stream(stream) => {
+                let stop = crate::stop_signals::stop_requested;
+                platform::open_stream(stream, &stop)
+                    .and_then(|mut f| platform::write_all_unblocked(&mut f, bytes, &stop))
+            }
             Kind::Stdout => {
                 let mut out = io::stdout().lock();
                 out.write_all(bytes).and_then(|()| out.flush())

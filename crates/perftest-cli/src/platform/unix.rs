@@ -65,6 +65,60 @@ pub fn special_file_kind(meta: &Metadata) -> Option<&'static str> {
     }
 }
 
+/// Opens `path` (a device, FIFO or socket) for writing without ever blocking: a FIFO that no
+/// reader has opened yet is retried every few milliseconds until `stop` says to give up (then
+/// `ErrorKind::Interrupted`). The file stays non-blocking; [`write_all_unblocked`] writes it.
+pub fn open_stream(path: &Path, stop: &dyn Fn() -> bool) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    loop {
+        match OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+        {
+            // ENXIO: a FIFO with no reader yet.
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {}
+            other => return other,
+        }
+        if stop() {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "stopped while waiting for a reader to open it",
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Writes all of `bytes` to a non-blocking `file`, waiting while it is full (a slow reader)
+/// until `stop` says to give up.
+pub fn write_all_unblocked(
+    file: &mut File,
+    bytes: &[u8],
+    stop: &dyn Fn() -> bool,
+) -> io::Result<()> {
+    use std::io::Write;
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match file.write(rest) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => rest = &rest[n..],
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                if stop() {
+                    return Err(io::Error::new(
+                        io::ErrorKind::Interrupted,
+                        "stopped while waiting for the reader",
+                    ));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// Unix devices are files like any other: the file's type (from its metadata) says what it is,
 /// never its name.
 pub fn is_device_name(_path: &Path) -> bool {

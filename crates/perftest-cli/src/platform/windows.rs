@@ -105,6 +105,21 @@ pub fn special_file_kind(_meta: &Metadata) -> Option<&'static str> {
     None
 }
 
+/// Opens `path` (a device) for writing; opening a Windows device or pipe does not wait for a
+/// reader.
+pub fn open_stream(path: &Path, _stop: &dyn Fn() -> bool) -> io::Result<File> {
+    OpenOptions::new().write(true).open(path)
+}
+
+/// Writes all of `bytes` to `file`.
+pub fn write_all_unblocked(
+    file: &mut File,
+    bytes: &[u8],
+    _stop: &dyn Fn() -> bool,
+) -> io::Result<()> {
+    std::io::Write::write_all(file, bytes)
+}
+
 /// Whether `path` names a Windows device (`NUL`, `CON`, `COM1`, `\\.\...`), which is written in
 /// place and never replaced.
 pub fn is_device_name(path: &Path) -> bool {
