@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::output::printable::{printable, push_left, push_right};
+use crate::output::printable::{cell_width, printable, push_left, push_right};
 use crate::report::{Report, ReportFigures};
 use crate::statistics::median;
 
@@ -187,7 +187,7 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
     let mut widths = titles.map(str::len);
     for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
+            *width = (*width).max(cell_width(cell));
         }
     }
 

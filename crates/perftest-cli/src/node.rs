@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use crate::output::printable::{printable, push_left, push_right};
+use crate::output::printable::{cell_width, printable, push_left, push_right};
 use crate::report::{Report, ReportFigures, LOADS_PER_GROUP};
 use crate::statistics::median;
 
@@ -191,10 +191,10 @@ pub fn render(summary: &NodeSummary, describe: &dyn Fn(usize) -> String) -> Stri
             row
         })
         .collect();
-    let mut widths: Vec<usize> = titles.iter().map(|t| t.chars().count()).collect();
+    let mut widths: Vec<usize> = titles.iter().map(|t| cell_width(t)).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(cell_width(cell));
         }
     }
     for row in std::iter::once(&titles).chain(&rows) {

@@ -6,6 +6,7 @@
 //! Row labels are the display name without its trailing pattern word
 //! (`Buffer<RGBA8>.Load random` -> `Buffer<RGBA8>.Load`).
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::markup::{escape, gload, px, text_width};
@@ -45,8 +46,6 @@ pub(crate) struct GridCase<'a> {
     pub(crate) case: &'a CaseResult,
     /// Its derived figures (measured cases).
     pub(crate) derived: Option<Derived>,
-    /// Row index.
-    pub(crate) row: usize,
     /// Column index.
     pub(crate) column: usize,
 }
@@ -66,6 +65,8 @@ pub(crate) struct FamilyGrid<'a> {
     pub(crate) best: Option<f64>,
     /// Every case is a latency case (a chain of dependent loads): cells show ns per load.
     pub(crate) latency: bool,
+    /// The first case at each (row, column), as an index into `cases`.
+    cells: HashMap<(usize, usize), usize>,
 }
 
 impl FamilyGrid<'_> {
@@ -79,9 +80,15 @@ impl FamilyGrid<'_> {
 
     /// The case at (`row`, `column`).
     fn at(&self, row: usize, column: usize) -> Option<&GridCase<'_>> {
-        self.cases
-            .iter()
-            .find(|c| c.row == row && c.column == column)
+        self.cells.get(&(row, column)).map(|&i| &self.cases[i])
+    }
+
+    /// Whether the grid is dense enough to draw: at most [`MAX_EMPTY_CELLS_PER_CASE`] empty
+    /// cells per case. A report whose ids make every case a row and a column of its own would
+    /// otherwise ask for cases² cells; its cases are still in the tables.
+    pub(crate) fn drawable(&self) -> bool {
+        let cells = self.rows.len().saturating_mul(self.columns.len());
+        cells <= (MAX_EMPTY_CELLS_PER_CASE + 1).saturating_mul(self.cases.len()) + 64
     }
 }
 
@@ -133,61 +140,60 @@ fn cell_text(grid: &FamilyGrid<'_>, gloads: f64) -> String {
     }
 }
 
+/// A grid may have this many empty cells per case and still be drawn ([`FamilyGrid::drawable`]).
+pub(crate) const MAX_EMPTY_CELLS_PER_CASE: usize = 8;
+
+/// Where each family's rows and columns are, while grids are built (hash maps: a report of
+/// 100,000 cases is grouped in linear time).
+#[derive(Default)]
+struct GridIndex<'a> {
+    rows: HashMap<&'a str, usize>,
+    columns: HashMap<&'a str, usize>,
+}
+
 /// The report's cases grouped into family grids, families in order of first appearance.
 pub(crate) fn family_grids(report: &Report) -> Vec<FamilyGrid<'_>> {
     let mut grids: Vec<FamilyGrid<'_>> = Vec::new();
-    let mut row_keys: Vec<Vec<String>> = Vec::new();
+    let mut indexes: Vec<GridIndex<'_>> = Vec::new();
+    let mut families: HashMap<&str, usize> = HashMap::new();
     for (case_index, (case, derived)) in report.cases.iter().zip(report.derived_all()).enumerate() {
-        let index = match grids.iter().position(|g| g.family == case.family) {
-            Some(i) => i,
-            None => {
-                grids.push(FamilyGrid {
-                    family: case.family.clone(),
-                    rows: Vec::new(),
-                    columns: Vec::new(),
-                    cases: Vec::new(),
-                    best: None,
-                    latency: case.unit == DEPENDENT_LOAD,
-                });
-                row_keys.push(Vec::new());
-                grids.len() - 1
-            }
-        };
-        let (grid, keys) = (&mut grids[index], &mut row_keys[index]);
+        let index = *families.entry(case.family.as_str()).or_insert_with(|| {
+            grids.push(FamilyGrid {
+                family: case.family.clone(),
+                rows: Vec::new(),
+                columns: Vec::new(),
+                cases: Vec::new(),
+                best: None,
+                latency: case.unit == DEPENDENT_LOAD,
+                cells: HashMap::new(),
+            });
+            indexes.push(GridIndex::default());
+            grids.len() - 1
+        });
+        let (grid, found) = (&mut grids[index], &mut indexes[index]);
         grid.latency &= case.unit == DEPENDENT_LOAD;
         let (key, column) = split_id(&case.id);
         let column_label = if column.is_empty() { "-" } else { column };
-        let column = position_or_push(&mut grid.columns, column_label);
-        let row = match keys.iter().position(|k| k == key) {
-            Some(r) => r,
-            None => {
-                keys.push(key.to_string());
-                grid.rows.push(row_label(case, column_label));
-                keys.len() - 1
-            }
-        };
+        let column = *found.columns.entry(column_label).or_insert_with(|| {
+            grid.columns.push(column_label.to_string());
+            grid.columns.len() - 1
+        });
+        let row = *found.rows.entry(key).or_insert_with(|| {
+            grid.rows.push(row_label(case, column_label));
+            grid.rows.len() - 1
+        });
         if let Some(g) = gloads(derived.as_ref()) {
             grid.best = Some(grid.best.map_or(g, |b: f64| b.max(g)));
         }
+        grid.cells.entry((row, column)).or_insert(grid.cases.len());
         grid.cases.push(GridCase {
             index: case_index,
             case,
             derived,
-            row,
             column,
         });
     }
     grids
-}
-
-fn position_or_push(list: &mut Vec<String>, item: &str) -> usize {
-    match list.iter().position(|x| x == item) {
-        Some(i) => i,
-        None => {
-            list.push(item.to_string());
-            list.len() - 1
-        }
-    }
 }
 
 /// The colour of `fraction` (0..=1) of the family's best, and the CSS class of the text colour
@@ -221,6 +227,9 @@ pub(crate) fn label_width<'a>(grids: impl IntoIterator<Item = &'a FamilyGrid<'a>
 
 /// Size of one family's heatmap with row labels `label_w` wide.
 pub(crate) fn heatmap_size(grid: &FamilyGrid<'_>, label_w: f64) -> (f64, f64) {
+    if !grid.drawable() {
+        return (label_w + 4.0 * CELL_W, TITLE_H + ROW_H + 4.0);
+    }
     let width = label_w + grid.columns.len().max(1) as f64 * CELL_W + 2.0;
     let height = TITLE_H + HEADER_H + grid.rows.len() as f64 * ROW_H + 4.0;
     (width, height)
@@ -252,6 +261,17 @@ pub(crate) fn write_heatmap(
         escape(&subtitle)
     )?;
     let top = y + TITLE_H;
+    if !grid.drawable() {
+        return writeln!(
+            out,
+            r#"<text x="{}" y="{}" class="l" text-anchor="start">{} cases in {} rows and {} columns: too sparse to draw as a grid (see the table)</text>"#,
+            px(x),
+            px(top + 15.0),
+            grid.cases.len(),
+            grid.rows.len(),
+            grid.columns.len()
+        );
+    }
     for (c, column) in grid.columns.iter().enumerate() {
         writeln!(
             out,
@@ -390,7 +410,8 @@ mod tests {
         let typed = &grids[0];
         assert_eq!(typed.rows, ["Buffer<R8>.Load", "Buffer<RGBA8>.Load"]);
         assert_eq!(typed.columns, ["uniform", "random"]);
-        assert_eq!((typed.cases[1].row, typed.cases[1].column), (1, 1));
+        assert_eq!(typed.cases[1].column, 1);
+        assert_eq!(typed.at(1, 1).map(|c| c.index), Some(typed.cases[1].index));
         let best = typed.best.unwrap();
         assert!((best - 4000.0 * 65536.0 / 20e6).abs() < 1e-9, "{best}");
         assert_eq!(grids[2].best, None);

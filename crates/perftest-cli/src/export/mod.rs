@@ -119,6 +119,33 @@ mod tests {
     use crate::report::tests::sample_report;
     use clap::ValueEnum;
 
+    /// A report crafted to amplify (one 200,000-character name among 2,000 cases, and ids that
+    /// make every case a row and a column of its own) renders in every format to at most a
+    /// small multiple of its own JSON size. (The text table used to pad every row to the
+    /// longest name, and the heatmaps drew rows x columns cells.)
+    #[test]
+    fn output_is_bounded_by_a_multiple_of_the_input() {
+        let mut report = sample_report();
+        let template = report.cases[0].clone();
+        report.cases = (0..2000)
+            .map(|i| {
+                let mut case = template.clone();
+                case.id = format!("row{i}.column{i}");
+                case.name = format!("Case {i}");
+                case
+            })
+            .collect();
+        report.cases[0].name = "N".repeat(200_000);
+        let input = serde_json::to_vec(&report).unwrap().len();
+        for format in ExportFormat::value_variants() {
+            let output = exporter(*format).serialize(&report).unwrap().len();
+            assert!(
+                output <= 12 * input,
+                "{format:?}: {output} bytes from a {input}-byte report"
+            );
+        }
+    }
+
     #[test]
     fn every_format_serializes_every_case() {
         let report = sample_report();

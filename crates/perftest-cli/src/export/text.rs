@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use super::columns::{self, Cells, TITLES};
 use super::{ExportError, Exporter};
-use crate::output::printable::{push_left, push_right};
+use crate::output::printable::{cell_width, push_left, push_right};
 use crate::report::Report;
 
 /// Writes an aligned table: case name, `ms` (the original's time), `x` (relative to the
@@ -18,7 +18,7 @@ impl Exporter for TextExporter {
         let rows = columns::rows(report);
         let name_width = rows
             .iter()
-            .map(|r| r.name.chars().count())
+            .map(|r| cell_width(&r.name))
             .chain(std::iter::once("Case".len()))
             .max()
             .unwrap_or(0);
@@ -26,7 +26,7 @@ impl Exporter for TextExporter {
         for row in &rows {
             if let Cells::Figures(cells) = &row.cells {
                 for (width, cell) in widths.iter_mut().zip(cells) {
-                    *width = (*width).max(cell.chars().count());
+                    *width = (*width).max(cell_width(cell));
                 }
             }
         }

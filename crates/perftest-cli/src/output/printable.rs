@@ -50,6 +50,16 @@ pub fn printable_path(path: &Path) -> String {
     printable(&path.display().to_string()).into_owned()
 }
 
+/// The widest a table column is padded to: a longer cell is printed whole and sticks out of
+/// its column, so that one long name (from a report file) cannot make every row that long.
+pub const MAX_COLUMN_WIDTH: usize = 100;
+
+/// The width `text` claims in a padded table column: its characters, at most
+/// [`MAX_COLUMN_WIDTH`].
+pub fn cell_width(text: &str) -> usize {
+    text.chars().count().min(MAX_COLUMN_WIDTH)
+}
+
 /// Appends `text` to `out`, then spaces up to `width` characters (left-aligned cell).
 pub fn push_left(out: &mut String, text: &str, width: usize) {
     out.push_str(text);
