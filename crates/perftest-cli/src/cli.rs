@@ -45,11 +45,11 @@ pub enum Command {
         output: Option<PathBuf>,
         /// Exit 5 when any case got slower by more than PCT percent (throughput B vs A; two
         /// reports).
-        #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
+        #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
         fail_above: Option<f64>,
         /// Exit 5 when the median change over all cases is a slowdown of more than PCT percent
         /// (two reports).
-        #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
+        #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
         fail_median: Option<f64>,
     },
     /// Print a saved JSON report again in another format (e.g. a Markdown table).
@@ -116,13 +116,13 @@ pub struct RunArgs {
 
     /// Leave out cases whose working set is larger than SIZE (bytes, or with KB, MB or GB:
     /// `64MB`), e.g. to run the memory suite's sweep within a small device's memory.
-    #[arg(long, value_name = "SIZE")]
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
     pub max_working_set: Option<String>,
 
     /// The SM clock the device runs at while measuring, in MHz (from the vendor's tools, e.g.
     /// `nvidia-smi --query-gpu=clocks.sm`): the cache-hierarchy section then gives latencies
     /// in cycles too.
-    #[arg(long, value_name = "MHZ", allow_negative_numbers = true)]
+    #[arg(long, value_name = "MHZ", allow_hyphen_values = true)]
     pub clock_mhz: Option<f64>,
 
     /// Check every selected case against its CPU model instead of timing it; prints pass/FAIL
@@ -139,7 +139,7 @@ pub struct RunArgs {
         long,
         value_name = "MS",
         default_value_t = 20.0,
-        allow_negative_numbers = true
+        allow_hyphen_values = true
     )]
     pub target_ms: f64,
 

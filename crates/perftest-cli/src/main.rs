@@ -301,8 +301,9 @@ fn run(options: &Options) -> Result<i32, Failure> {
         Mode::Time { .. } => StopSignals::install().unwrap_or_default(),
         _ => StopSignals::default(),
     };
+    // Checked now, created only when shaders are written (not for --list or a refused run).
     if let Some(dir) = &options.dump_shaders {
-        shader_stats::prepare_dump_dir(dir).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
+        shader_stats::check_dump_dir(dir).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
     }
 
     let instance_options = InstanceOptions {
@@ -813,6 +814,9 @@ fn shader_outputs(
 ) -> Result<(), Failure> {
     if !options.shader_stats && options.dump_shaders.is_none() {
         return Ok(());
+    }
+    if let Some(dir) = &options.dump_shaders {
+        shader_stats::prepare_dump_dir(dir).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
     }
     if !bench.context().shader_statistics_available() {
         eprintln!(

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use perftest_core::{PipelineExecutable, StatisticValue};
 
+use crate::output::printable::printable_path;
 use crate::report::{Report, ShaderStat, StatValue};
 
 /// The note printed once when statistics were asked for but the driver offers none.
@@ -93,15 +94,30 @@ pub fn dump_path(dir: &Path, id: &str) -> PathBuf {
 
 /// Creates `dir` (and its parents) when missing; fails when it cannot, or is not a directory.
 pub fn prepare_dump_dir(dir: &Path) -> Result<(), String> {
+    check_dump_dir(dir)?;
     std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot create --dump-shaders {}: {e}", dir.display()))?;
-    if !dir.is_dir() {
-        return Err(format!(
-            "--dump-shaders {} is not a directory",
-            dir.display()
-        ));
+        .map_err(|e| format!("cannot create --dump-shaders {}: {e}", printable_path(dir)))
+}
+
+/// Checks, without creating anything, that `dir` is a directory or can become one: a path that
+/// exists must be a directory (links followed); a FIFO, file, dangling link or link loop there
+/// is named as such.
+pub fn check_dump_dir(dir: &Path) -> Result<(), String> {
+    let shown = printable_path(dir);
+    let Ok(own) = std::fs::symlink_metadata(dir) else {
+        return Ok(()); // nothing there yet
+    };
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(meta) => Err(format!(
+            "--dump-shaders {shown} is {}, not a directory",
+            crate::platform::special_file_kind(&meta).unwrap_or("a file")
+        )),
+        Err(e) if own.file_type().is_symlink() => Err(format!(
+            "--dump-shaders {shown} is a symbolic link that leads nowhere ({e})"
+        )),
+        Err(e) => Err(format!("cannot use --dump-shaders {shown}: {e}")),
     }
-    Ok(())
 }
 
 /// The text of a case's dump: for each executable and representation a header, then the
@@ -251,7 +267,7 @@ mod tests {
         let file = nested.join("tex.load.r8.linear.txt");
         assert!(prepare_dump_dir(&file)
             .unwrap_err()
-            .contains("cannot create"));
+            .contains("not a directory"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -918,6 +918,21 @@ fn output_goes_to_what_the_path_names() {
     assert!(run.stdout.starts_with("Device: "), "{run}");
     let report: Value = serde_json::from_str(&run.stdout[json_start..]).unwrap();
     assert_eq!(report["cases"].as_array().unwrap().len(), 3);
+    // The same through a link to it, and with stdout a pipe (it used to fail with "No such
+    // file or directory": the link was followed on to `pipe:[N]`).
+    let to_stdout = dir.join("to-stdout.json");
+    symlink("/proc/self/fd/1", &to_stdout).unwrap();
+    let run = run_to(&to_stdout);
+    run.expect_code(SUCCESS);
+    assert!(run.stdout.contains("\n{"), "report after the table:\n{run}");
+    assert!(std::fs::symlink_metadata(&to_stdout)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    // `-o -` is stdout too.
+    let run = run_to(Path::new("-"));
+    run.expect_code(SUCCESS);
+    assert!(run.stdout.contains("\n{"), "report after the table:\n{run}");
 
     // A character device made here (the null device): written, still a device.
     let null = dir.join("null");
@@ -929,7 +944,7 @@ fn output_goes_to_what_the_path_names() {
     }
     let mut left = entries(&dir);
     left.retain(|n| n != "null");
-    assert_eq!(left, ["fifo", "link.json", "real.json"]);
+    assert_eq!(left, ["fifo", "link.json", "real.json", "to-stdout.json"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -1768,4 +1783,24 @@ fn max_working_set_and_clock_are_checked() {
     ]);
     run.expect_code(USAGE);
     assert!(run.stderr.contains("leaves no case"), "{run}");
+}
+
+/// Negative and non-finite numbers reach the option's own check and get its one-line message
+/// (they used to be taken for unknown options, with a tip that made things worse).
+#[test]
+fn negative_numbers_get_the_options_own_message() {
+    for (args, option) in [
+        (&["--target-ms", "-inf"][..], "--target-ms"),
+        (&["--target-ms", "-1"][..], "--target-ms"),
+        (&["--max-working-set", "-1"][..], "--max-working-set"),
+        (&["--clock-mhz", "-nan"][..], "--clock-mhz"),
+    ] {
+        let run = perftest(args);
+        run.expect_one_line_error(USAGE, &[option]);
+        assert!(!run.stderr.contains("tip:"), "{run}");
+    }
+    let run = perftest(&["compare", "a.json", "b.json", "--fail-above", "-inf"]);
+    run.expect_code(USAGE);
+    assert!(run.stderr.contains("--fail-above"), "{run}");
+    assert!(!run.stderr.contains("unexpected argument"), "{run}");
 }

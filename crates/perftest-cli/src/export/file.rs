@@ -177,6 +177,13 @@ fn classify(path: &Path) -> Result<Kind, OutputError> {
         return Ok(Kind::Stream(path.to_path_buf()));
     }
     let resolved = resolve_links(path)?;
+    // A link to `/proc/self/fd/1` (or `/dev/stdout`) is that descriptor, whatever it is.
+    match standard_stream(&resolved) {
+        Some(1) => return Ok(Kind::Stdout),
+        Some(2) => return Ok(Kind::Stderr),
+        Some(_) => return Ok(Kind::Stream(resolved)),
+        None => {}
+    }
     match fs::metadata(&resolved) {
         Ok(m) if m.is_dir() => Err(OutputError::Directory(path.to_path_buf())),
         Ok(m) if m.is_file() => Ok(Kind::File(resolved)),
@@ -245,6 +252,11 @@ fn resolve_links(path: &Path) -> Result<PathBuf, OutputError> {
     let mut current = path.to_path_buf();
     // One look more than the links followed: the last look finds what the 40th link names.
     for _ in 0..=MAX_LINK_HOPS {
+        // The descriptor aliases are links too (`/proc/self/fd/1` -> `pipe:[1234]`), to
+        // something that is not a path: they end the walk.
+        if standard_stream(&current).is_some() {
+            return Ok(current);
+        }
         match fs::symlink_metadata(&current) {
             Ok(m) if m.file_type().is_symlink() => {
                 let dir = parent_dir(&current);
