@@ -646,8 +646,8 @@ fn device_output(
     format: ExportFormat,
 ) -> Result<OutputTarget, Failure> {
     let text = path.to_string_lossy();
-    let file = if text.contains(DEVICE_PLACEHOLDER) {
-        std::path::PathBuf::from(text.replace(DEVICE_PLACEHOLDER, &number.to_string()))
+    let file = if let Some(file) = perftest_cli::node::with_device_number(path, number) {
+        file
     } else if text.ends_with('/') || path.is_dir() {
         path.join(format!("perftest-device-{number}.{}", format.extension()))
     } else {
@@ -662,8 +662,7 @@ fn device_output(
     OutputTarget::check(&file).map_err(output_failure)
 }
 
-/// What `{device}` in an `--all-devices` output path is replaced by: the device's number.
-const DEVICE_PLACEHOLDER: &str = "{device}";
+use perftest_cli::node::DEVICE_PLACEHOLDER;
 
 /// One device's share of an `--all-devices` run.
 struct DeviceRun {

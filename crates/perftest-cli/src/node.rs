@@ -235,9 +235,57 @@ pub fn render(summary: &NodeSummary, describe: &dyn Fn(usize) -> String) -> Stri
     out
 }
 
+/// What `{device}` in an `--all-devices` output path is replaced by: the device's number.
+pub const DEVICE_PLACEHOLDER: &str = "{device}";
+
+/// `path` with every `{device}` replaced by `number`, byte for byte (a file name that is not
+/// UTF-8 keeps its bytes); `None` when it holds no placeholder.
+pub fn with_device_number(path: &std::path::Path, number: usize) -> Option<std::path::PathBuf> {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let placeholder = DEVICE_PLACEHOLDER.as_bytes();
+    let digits = number.to_string();
+    let mut out = Vec::with_capacity(bytes.len() + 8);
+    let mut rest = bytes;
+    let mut found = false;
+    while let Some(at) = rest
+        .windows(placeholder.len())
+        .position(|w| w == placeholder)
+    {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(digits.as_bytes());
+        rest = &rest[at + placeholder.len()..];
+        found = true;
+    }
+    if !found {
+        return None;
+    }
+    out.extend_from_slice(rest);
+    // SAFETY: `out` is the path's own bytes, cut only around the ASCII placeholder and joined
+    // with ASCII digits, which the encoding of `OsStr` allows on every platform.
+    let os = unsafe { std::ffi::OsString::from_encoded_bytes_unchecked(out) };
+    Some(os.into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_device_number_replaces_every_placeholder_byte_for_byte() {
+        use std::path::Path;
+        assert_eq!(
+            with_device_number(Path::new("out/{device}/run-{device}.json"), 3),
+            Some("out/3/run-3.json".into())
+        );
+        assert_eq!(with_device_number(Path::new("out/run.json"), 3), None);
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let raw = std::ffi::OsStr::from_bytes(b"r\xff{device}\xfe.json");
+            let done = with_device_number(Path::new(raw), 12).unwrap();
+            assert_eq!(done.as_os_str().as_bytes(), b"r\xff12\xfe.json");
+        }
+    }
     use crate::report::tests::{measurement, sample_report};
 
     /// `n` copies of the sample report whose measured cases take `base * scale(r, case)` ns.
