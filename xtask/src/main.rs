@@ -8,6 +8,7 @@
 mod checks;
 mod cross;
 mod dist;
+mod fuzz;
 mod manifest;
 mod packages;
 mod shaders;
@@ -38,6 +39,8 @@ commands:
   dist [--target TARGET]...
                    release archives in target/dist/ (Linux .tar.gz and Windows .zip by
                    default), each opened again and its binary run
+  fuzz [SECONDS]   build the libFuzzer targets (report, pipeline cache, command line) and
+                   run each for SECONDS (30)
   help             print this message
 ";
 
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
             .and_then(|()| windows::command())
             .map(|()| 0),
         Some("dist") => dist::command(&rest).map(|()| 0),
+        Some("fuzz") => fuzz::command(&rest).map(|()| 0),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(0)
