@@ -133,7 +133,7 @@ pub(crate) fn hierarchy_text(h: &Hierarchy, clock_mhz: Option<f64>) -> String {
         } else {
             described.join("; ")
         };
-        let _ = writeln!(out, "  Bandwidth levels (all SMs at once): {described}.");
+        let _ = writeln!(out, "  Bandwidth levels: {described} (all SMs at once).");
         outlier_line(&mut out, "bandwidth", &h.bandwidth_outliers, |c| {
             bandwidth_text(1.0 / c)
         });
@@ -322,7 +322,7 @@ pub(crate) mod tests {
             "{text}"
         );
         assert!(
-            text.contains("Bandwidth levels (all SMs at once): L1 32.3 TB/s (8 KB - 256 KB)"),
+            text.contains("Bandwidth levels: L1 32.3 TB/s (8 KB - 256 KB); L2 10.7 TB/s"),
             "{text}"
         );
         assert!(!text.contains("Gload"), "{text}");
