@@ -14,7 +14,8 @@
 //! - [`gate`]: the regression gate of `compare --fail-above`/`--fail-median`,
 //! - [`node`]: many reports side by side (every GPU of a node, many nodes) and the outlier rule,
 //! - [`shader_stats`]: the driver's shader statistics and dumps in the outputs,
-//! - [`sweep`]: the cache hierarchy from the memory suite's sweep (levels, knees, sizes),
+//! - [`sweep`]: the cache hierarchy from the memory suite's sweep (plateaus, level names,
+//!   capacities, where to measure next),
 //! - [`stop_signals`] and [`platform`]: stopping a run on Ctrl-C and its kin, and what differs
 //!   between operating systems.
 

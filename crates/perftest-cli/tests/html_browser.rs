@@ -1,6 +1,8 @@
 //! The HTML pages open in a real browser: headless Chromium renders the report of the committed
 //! H200 run and a comparison to PNG screenshots, which must show the charts (many colours, the
-//! heatmap's dark blue, the comparison's green and red bars), not a blank or error page.
+//! heatmap's dark blue, the comparison's green and red bars), not a blank or error page; and
+//! the committed H200 memory run as HTML and as SVG, which must show the sweep's latency and
+//! bandwidth curves (their purple and orange lines) over the levels' shades.
 //!
 //! Chromium comes from the Debian package `chromium` (`cargo xtask test` installs it). Without
 //! it the test fails in CI (`CI` or `PERFTEST_VALIDATION` set) and is skipped, loudly,
@@ -75,6 +77,17 @@ fn perftest(args: &[&str]) {
 fn committed_report() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200.json")
 }
+
+/// The H200 memory-suite report committed in `results/` (with the sweep).
+fn committed_memory_report() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200-memory.json")
+}
+
+/// The sweep charts' colours (`export/curves.rs`): the latency line, the bandwidth line and
+/// the two level shades.
+const LATENCY_LINE: [u8; 3] = [0x7b, 0x32, 0x94];
+const BANDWIDTH_LINE: [u8; 3] = [0xe6, 0x61, 0x01];
+const LEVEL_FILLS: [[u8; 3]; 2] = [[0xec, 0xe2, 0xf4], [0xfc, 0xe8, 0xd6]];
 
 /// Screenshots `page` with headless Chromium into `dir/NAME.png`; returns the RGBA pixels.
 fn screenshot(chromium: &str, dir: &Path, page: &Path, name: &str) -> Vec<[u8; 4]> {
@@ -215,5 +228,40 @@ fn html_report_and_comparison_render_in_chromium() {
         green > 1000 && red > 1000,
         "compare: {green} green, {red} red pixels"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sweep_curves_render_in_chromium_as_html_and_svg() {
+    let Some(chromium) = chromium() else { return };
+    let dir = scratch("curves");
+    let report = committed_memory_report();
+    for format in ["html", "svg"] {
+        let page = dir.join(format!("memory.{format}"));
+        perftest(&[
+            "render",
+            path_str(&report),
+            "--format",
+            format,
+            "-o",
+            path_str(&page),
+        ]);
+        let pixels = screenshot(&chromium, &dir, &page, &format!("memory-{format}"));
+        assert_not_blank(&pixels, format);
+        let latency = count_near(&pixels, LATENCY_LINE);
+        let bandwidth = count_near(&pixels, BANDWIDTH_LINE);
+        assert!(
+            latency > 800 && bandwidth > 800,
+            "{format}: {latency} latency-line and {bandwidth} bandwidth-line pixels"
+        );
+        let shades: Vec<usize> = LEVEL_FILLS
+            .iter()
+            .map(|c| count_near(&pixels, *c))
+            .collect();
+        assert!(
+            shades.iter().all(|s| *s > 5000),
+            "{format}: level shades {shades:?}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

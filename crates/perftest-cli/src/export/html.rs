@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use super::chart::{max_relative, relative_bars};
 use super::columns::{self, Cells, TITLES};
+use super::curves::{has_curve, write_curve, Curve, CURVE_SIZE};
 use super::heatmap::{
     family_grids, heatmap_size, label_width, write_heatmap, write_legend, FamilyGrid, CHART_CSS,
     LEGEND_SIZE,
@@ -13,6 +14,7 @@ use super::heatmap::{
 use super::markup::{escape, svg_open};
 use super::{ExportError, Exporter};
 use crate::report::{CaseStatus, Report};
+use crate::sweep::{bandwidth_text, resolution_text, size_text, Hierarchy};
 
 /// The page's stylesheet (before the charts' [`CHART_CSS`]).
 pub(crate) const PAGE_CSS: &str = "\
@@ -32,10 +34,12 @@ summary { cursor: pointer; color: #1d4f91; }
 footer { margin-top: 28px; color: #777777; font-size: 12px; }
 ";
 
-/// Writes one HTML page: device and driver header, settings, per family a heatmap (Gload/s,
-/// coloured by share of the family's best), a bar chart of `x` (relative to the baseline) and
-/// the table, then the skipped and failed cases with their reasons and, when the driver gave
-/// any, the shader statistics. Text from the report is escaped.
+/// Writes one HTML page: device and driver header, settings, the cache hierarchy when the run
+/// has sweep cases (latency and bandwidth curves with the levels shaded, and the levels'
+/// table), per family a heatmap (Gload/s, coloured by share of the family's best), a bar chart
+/// of `x` (relative to the baseline) and the table, then the skipped and failed cases with
+/// their reasons and, when the driver gave any, the shader statistics. Text from the report is
+/// escaped.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HtmlExporter;
 
@@ -219,6 +223,68 @@ fn write_family(
     writeln!(out, "</section>")
 }
 
+/// The cache-hierarchy section: both curves, the latency levels' table, and how levels are
+/// found.
+fn write_hierarchy(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> std::fmt::Result {
+    writeln!(out, r#"<section id="cache-hierarchy">"#)?;
+    writeln!(
+        out,
+        "<h2>Cache hierarchy (the memory suite's sweep; Vulkan reports no cache sizes)</h2>"
+    )?;
+    writeln!(out, r#"<div class="charts">"#)?;
+    for curve in [Curve::Latency, Curve::Bandwidth] {
+        if has_curve(h, curve) {
+            svg_open(out, CURVE_SIZE.0, CURVE_SIZE.1)?;
+            write_curve(out, h, curve, (0.0, 0.0))?;
+            writeln!(out, "</svg>")?;
+        }
+    }
+    writeln!(out, "</div>")?;
+    if !h.latency_levels.is_empty() {
+        write!(
+            out,
+            r#"<table class="data"><thead><tr><th>Level</th><th class="num">Latency ns</th>"#
+        )?;
+        if clock_mhz.is_some() {
+            write!(out, r#"<th class="num">Cycles</th>"#)?;
+        }
+        writeln!(
+            out,
+            r#"<th>On the plateau</th><th class="num">Capacity (one SM)</th><th class="num">Resolution</th><th class="num">Bandwidth</th></tr></thead><tbody>"#
+        )?;
+        for named in &h.latency_levels {
+            let l = &named.level;
+            write!(
+                out,
+                r#"<tr><td>{}</td><td class="num">{:.1}</td>"#,
+                escape(&named.name),
+                l.cost
+            )?;
+            if let Some(mhz) = clock_mhz {
+                write!(out, r#"<td class="num">{:.0}</td>"#, l.cost * mhz / 1e3)?;
+            }
+            let dash = || "-".to_string();
+            writeln!(
+                out,
+                r#"<td>{} - {}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
+                size_text(l.first as f64),
+                size_text(l.last as f64),
+                l.capacity().map_or_else(dash, |c| size_text(c as f64)),
+                l.resolution().map_or_else(dash, resolution_text),
+                h.bandwidth_of(&named.name)
+                    .map_or_else(dash, bandwidth_text)
+            )?;
+        }
+        writeln!(out, "</tbody></table>")?;
+    }
+    writeln!(
+        out,
+        "<p>{}</p>",
+        escape(&crate::sweep::section::rule_text())
+    )?;
+    writeln!(out, "</section>")
+}
+
 fn write_not_measured(out: &mut String, report: &Report) -> std::fmt::Result {
     writeln!(out, "<section>")?;
     writeln!(out, "<h2>Skipped and failed cases</h2>")?;
@@ -308,6 +374,9 @@ impl Exporter for HtmlExporter {
         svg_open(&mut out, w, h)?;
         write_legend(&mut out, 0.0, 0.0)?;
         writeln!(out, "</svg>")?;
+        if let Some(h) = crate::sweep::hierarchy(report) {
+            write_hierarchy(&mut out, &h, report.settings.clock_mhz)?;
+        }
         for (number, grid) in grids.iter().enumerate() {
             write_family(&mut out, number, grid, &rows, label_w, scale_max)?;
         }
@@ -469,6 +538,47 @@ pub(crate) mod tests {
         assert!(text.contains(r#"<th class="num" title="">Binary Size</th>"#));
         assert!(text.contains(r#"<td class="num">4096</td>"#));
         assert!(text.contains(r#"<td class="num">40</td><td class="num"></td>"#));
+    }
+
+    /// The committed H200 memory-suite run (with the sweep).
+    pub(crate) fn sweep_report() -> Report {
+        let bytes = include_bytes!("../../../../results/nvidia-h200-memory.json");
+        crate::report_file::parse_report(bytes, std::path::Path::new("memory.json")).unwrap()
+    }
+
+    #[test]
+    fn sweep_runs_get_curves_and_a_levels_table() {
+        let report = sweep_report();
+        let text = html(&report);
+        let doc = check_markup(&text);
+        let section = doc
+            .descendants()
+            .find(|n| n.attribute("id") == Some("cache-hierarchy"))
+            .unwrap();
+        let lines: Vec<_> = section
+            .descendants()
+            .filter(|n| n.has_tag_name("polyline"))
+            .collect();
+        assert_eq!(lines.len(), 2, "latency and bandwidth");
+        let points = |i: usize| lines[i].attribute("points").unwrap().split(' ').count();
+        assert_eq!((points(0), points(1)), (18, 17));
+        let shades = section
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("level"))
+            .count();
+        assert!(shades >= 6, "{shades} shaded levels");
+        let cells: Vec<&str> = section
+            .descendants()
+            .filter(|n| n.has_tag_name("td"))
+            .filter_map(|n| n.text())
+            .collect();
+        for cell in ["L1", "L2", "memory", "128 KB", "±100%", "4.71 TB/s", "696"] {
+            assert!(cells.contains(&cell), "{cell}: {cells:?}");
+        }
+        let section_text: String = section.descendants().filter_map(|n| n.text()).collect();
+        assert!(!section_text.contains("Gload"), "{section_text}");
+        // Without sweep cases there is no such section.
+        assert!(!html(&sample_report()).contains("cache-hierarchy"));
     }
 
     #[test]

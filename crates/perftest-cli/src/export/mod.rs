@@ -10,6 +10,7 @@ mod chart;
 mod columns;
 mod compare_html;
 mod csv;
+mod curves;
 mod file;
 mod heatmap;
 mod html;
@@ -51,9 +52,11 @@ pub enum ExportFormat {
     Csv,
     /// A GitHub Markdown table.
     Markdown,
-    /// A self-contained HTML page: per family a heatmap, a bar chart and the table.
+    /// A self-contained HTML page: per family a heatmap, a bar chart and the table; with sweep
+    /// cases, the cache hierarchy's latency and bandwidth curves and levels.
     Html,
-    /// One SVG chart: the families' heatmaps stacked.
+    /// One SVG chart: the sweep's curves (when the report has sweep cases) and the families'
+    /// heatmaps, stacked.
     Svg,
     /// Bencher Metric Format (JSON), for the Bencher dashboard.
     Bmf,

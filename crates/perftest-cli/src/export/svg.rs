@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use super::columns;
+use super::curves::{has_curve, write_curve, Curve, CURVE_SIZE};
 use super::heatmap::{
     family_grids, heatmap_size, label_width, write_heatmap, write_legend, CHART_CSS, LEGEND_SIZE,
 };
@@ -13,9 +14,10 @@ use crate::report::Report;
 /// Margin around the chart.
 const MARGIN: f64 = 12.0;
 
-/// Writes a standalone SVG: the device line, the settings, a colour legend and one heatmap per
-/// family (rows: format or path, columns: pattern, cells: Gload/s coloured by their share of
-/// the family's best), stacked vertically. Text from the report is escaped.
+/// Writes a standalone SVG: the device line, the settings, the sweep's latency and bandwidth
+/// curves when the report has sweep cases, a colour legend and one heatmap per family (rows:
+/// format or path, columns: pattern, cells: Gload/s coloured by their share of the family's
+/// best), stacked vertically. Text from the report is escaped.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SvgExporter;
 
@@ -45,7 +47,16 @@ impl Exporter for SvgExporter {
             .enumerate()
             .map(|(i, h)| text_width(h, if i == 0 { 14.0 } else { 12.0 }))
             .fold(LEGEND_SIZE.0, f64::max);
-        let mut height = header_h + LEGEND_SIZE.1 + 8.0;
+        let hierarchy = crate::sweep::hierarchy(report);
+        let curves: Vec<Curve> = [Curve::Latency, Curve::Bandwidth]
+            .into_iter()
+            .filter(|c| hierarchy.as_ref().is_some_and(|h| has_curve(h, *c)))
+            .collect();
+        if !curves.is_empty() {
+            width = width.max(CURVE_SIZE.0);
+        }
+        let mut height =
+            header_h + LEGEND_SIZE.1 + 8.0 + curves.len() as f64 * (CURVE_SIZE.1 + 8.0);
         for grid in &grids {
             let (w, h) = heatmap_size(grid, label_w);
             width = width.max(w);
@@ -74,6 +85,12 @@ impl Exporter for SvgExporter {
             )?;
         }
         y += header_h;
+        if let Some(h) = &hierarchy {
+            for curve in &curves {
+                write_curve(&mut out, h, *curve, (MARGIN, y))?;
+                y += CURVE_SIZE.1 + 8.0;
+            }
+        }
         write_legend(&mut out, MARGIN, y)?;
         y += LEGEND_SIZE.1 + 8.0;
         for grid in &grids {
@@ -124,6 +141,33 @@ mod tests {
             .filter(|n| n.attribute("class") == Some("t"))
             .count();
         assert_eq!(titles, 1 + 4);
+    }
+
+    #[test]
+    fn sweep_reports_draw_both_curves_above_the_heatmaps() {
+        let report = crate::export::html::tests::sweep_report();
+        let text = svg(&report);
+        let doc = check_markup(&text);
+        let charts: Vec<_> = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("curve-chart"))
+            .collect();
+        assert_eq!(charts.len(), 2);
+        let root_height: f64 = doc
+            .root_element()
+            .attribute("height")
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(root_height > 2.0 * CURVE_SIZE.1, "{root_height}");
+        assert_eq!(
+            doc.descendants()
+                .filter(|n| n.has_tag_name("polyline"))
+                .count(),
+            2
+        );
+        // The plain report has none.
+        assert!(!svg(&sample_report()).contains("curve-chart"));
     }
 
     #[test]

@@ -1,0 +1,272 @@
+//! The cache hierarchy read from the memory suite's sweep (`mem.sweep.*`): the latency and
+//! bandwidth curves over working sets from 4 KB to 512 MB, the levels they step through
+//! (L1, L2 near, L2 far, memory, or whatever the device has), each level's latency, capacity
+//! and bandwidth. Vulkan reports no cache sizes; this is how to learn them.
+//!
+//! Everything here is a pure function of the curves:
+//! - [`levels`]: the plateau rule that cuts a curve into levels (and [`outliers`]),
+//! - [`names`]: what each latency level is called,
+//! - [`refine`]: which working sets to measure next to bracket every transition to 1/16 octave,
+//! - [`section`]: the text and Markdown reports' cache-hierarchy section; the HTML and SVG
+//!   reports draw the curves from the same [`Hierarchy`].
+
+pub mod levels;
+pub mod names;
+pub mod refine;
+pub(crate) mod section;
+
+use perftest_cases::families::pointer_chase::sweep_sizes;
+use perftest_cases::{cases_in, find_case, Suite, Unit};
+
+pub use self::levels::{levels, outliers, Level, Point};
+pub use self::names::level_names;
+pub use self::refine::{refine, RefineLimits};
+pub use self::section::section;
+
+use crate::report::{CaseStatus, Report, ReportFigures};
+
+/// A level of a curve with its name (`L1`, `L2 near`, `memory`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedLevel {
+    /// The level's name.
+    pub name: String,
+    /// The plateau.
+    pub level: Level,
+}
+
+/// The cache hierarchy of a report: both curves (cleaned and sorted) and their levels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hierarchy {
+    /// Latency: ns per dependent load by working set (one SM's pointer chase).
+    pub latency: Vec<Point>,
+    /// Bandwidth as its cost: ns per byte by working set (all SMs at once).
+    pub bandwidth: Vec<Point>,
+    /// The latency curve's levels, named by [`level_names`].
+    pub latency_levels: Vec<NamedLevel>,
+    /// The bandwidth curve's levels, each named after the latency level nearest its middle (in
+    /// octaves of working set); by [`level_names`] when there is no latency curve.
+    pub bandwidth_levels: Vec<NamedLevel>,
+    /// Latency points left out as outliers.
+    pub latency_outliers: Vec<Point>,
+    /// Bandwidth points left out as outliers.
+    pub bandwidth_outliers: Vec<Point>,
+}
+
+impl Hierarchy {
+    /// The hierarchy of two curves; `top` is the largest working set of a complete sweep: a
+    /// curve that reaches it has memory as its last level.
+    pub fn from_curves(latency: &[Point], bandwidth: &[Point], top: u64) -> Hierarchy {
+        let latency = levels::clean(latency);
+        let bandwidth = levels::clean(bandwidth);
+        let reaches = |curve: &[Point]| curve.last().is_some_and(|p| p.bytes >= top);
+        let name = |curve: &[Point]| -> Vec<NamedLevel> {
+            let found = levels(curve);
+            level_names(&found, reaches(curve))
+                .into_iter()
+                .zip(found)
+                .map(|(name, level)| NamedLevel { name, level })
+                .collect()
+        };
+        let latency_levels = name(&latency);
+        let bandwidth_levels = if latency_levels.is_empty() {
+            name(&bandwidth)
+        } else {
+            levels(&bandwidth)
+                .into_iter()
+                .map(|level| NamedLevel {
+                    name: nearest(&latency_levels, &level),
+                    level,
+                })
+                .collect()
+        };
+        Hierarchy {
+            latency_outliers: outliers(&latency),
+            bandwidth_outliers: outliers(&bandwidth),
+            latency,
+            bandwidth,
+            latency_levels,
+            bandwidth_levels,
+        }
+    }
+
+    /// The bandwidth level named like `name` (a latency level), in bytes per ns (GB/s).
+    pub fn bandwidth_of(&self, name: &str) -> Option<f64> {
+        self.bandwidth_levels
+            .iter()
+            .find(|b| !b.name.is_empty() && b.name == name)
+            .map(|b| 1.0 / b.level.cost)
+    }
+}
+
+/// The name of the level of `named` nearest to `level`'s middle (its geometric mean size), in
+/// octaves from that level's sizes (0 inside them); empty when `named` is.
+fn nearest(named: &[NamedLevel], level: &Level) -> String {
+    let middle = ((level.first.max(1) as f64).log2() + (level.last.max(1) as f64).log2()) / 2.0;
+    let distance = |other: &Level| {
+        let (from, to) = (
+            (other.first.max(1) as f64).log2(),
+            (other.last.max(1) as f64).log2(),
+        );
+        (from - middle).max(middle - to).max(0.0)
+    };
+    named
+        .iter()
+        .map(|n| (distance(&n.level), n))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map_or_else(String::new, |(_, n)| n.name.clone())
+}
+
+/// The hierarchy of a report's measured sweep cases, or `None` when it has none.
+pub fn hierarchy(report: &Report) -> Option<Hierarchy> {
+    let (latency, bandwidth) = curves(report);
+    if latency.is_empty() && bandwidth.is_empty() {
+        return None;
+    }
+    let top = sweep_sizes().into_iter().max().unwrap_or(u64::MAX);
+    Some(Hierarchy::from_curves(&latency, &bandwidth, top))
+}
+
+/// A bandwidth for people, from GB/s: `950 GB/s`, `95.3 GB/s`, `4.71 TB/s`, `32.3 TB/s`
+/// (about three significant digits; TB/s from 1000 GB/s).
+pub fn bandwidth_text(gb_per_s: f64) -> String {
+    let (value, unit) = if gb_per_s >= 1000.0 {
+        (gb_per_s / 1000.0, "TB/s")
+    } else {
+        (gb_per_s, "GB/s")
+    };
+    let digits = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.digits$} {unit}")
+}
+
+/// A capacity's resolution for people: `±4.4%`, `±19%`, `±100%`.
+pub fn resolution_text(fraction: f64) -> String {
+    let percent = fraction * 100.0;
+    if percent < 10.0 {
+        format!("±{percent:.1}%")
+    } else {
+        format!("±{percent:.0}%")
+    }
+}
+
+/// A size for people, in binary units: `256 KB`, `60 MB`, `1.5 GB`, `4.2 MB` (one decimal
+/// under 10, whole numbers above).
+pub fn size_text(bytes: f64) -> String {
+    const KB: f64 = 1024.0;
+    let (value, unit) = if bytes >= KB * KB * KB {
+        (bytes / (KB * KB * KB), "GB")
+    } else if bytes >= KB * KB {
+        (bytes / (KB * KB), "MB")
+    } else {
+        (bytes / KB, "KB")
+    };
+    if value < 10.0 && (value - value.round()).abs() > 0.05 {
+        format!("{value:.1} {unit}")
+    } else {
+        format!("{value:.0} {unit}")
+    }
+}
+
+/// The sweep's two curves from a report: `(latency ns per load, ns per byte)` points of the
+/// measured `mem.sweep.latency.*` and `mem.sweep.bandwidth.*` cases.
+pub fn curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
+    let known_cases = cases_in(&[Suite::Memory]);
+    let mut latency = Vec::new();
+    let mut bandwidth = Vec::new();
+    for case in &report.cases {
+        if case.status != CaseStatus::Measured || !case.id.starts_with("mem.sweep.") {
+            continue;
+        }
+        let (Some(known), Some(derived)) =
+            (find_case(&known_cases, &case.id), report.derived(case))
+        else {
+            continue;
+        };
+        let bytes = known.params.working_set;
+        if known.work().unit == Unit::DependentLoad {
+            if let Some(per_s) = derived.loads_per_s {
+                latency.push(Point {
+                    bytes,
+                    cost: 1e9 / per_s,
+                });
+            }
+        } else if let Some(per_s) = derived.bytes_per_s {
+            bandwidth.push(Point {
+                bytes,
+                cost: 1e9 / per_s,
+            });
+        }
+    }
+    (latency, bandwidth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::levels::tests::{grid, h200, sample, KB, MB};
+    use super::*;
+
+    #[test]
+    fn sizes_read_well() {
+        assert_eq!(size_text(4096.0), "4 KB");
+        assert_eq!(size_text(192.4 * 1024.0), "192 KB");
+        assert_eq!(size_text(4.2 * 1048576.0), "4.2 MB");
+        assert_eq!(size_text(64.0 * 1048576.0), "64 MB");
+        assert_eq!(size_text(1.5 * 1073741824.0), "1.5 GB");
+    }
+
+    #[test]
+    fn bandwidths_and_resolutions_read_well() {
+        assert_eq!(bandwidth_text(32286.2), "32.3 TB/s");
+        assert_eq!(bandwidth_text(4709.2), "4.71 TB/s");
+        assert_eq!(bandwidth_text(999.4), "999 GB/s");
+        assert_eq!(bandwidth_text(95.31), "95.3 GB/s");
+        assert_eq!(bandwidth_text(9.531), "9.53 GB/s");
+        assert_eq!(resolution_text(2f64.powf(1.0 / 16.0) - 1.0), "±4.4%");
+        assert_eq!(resolution_text(1.0), "±100%");
+    }
+
+    #[test]
+    fn bandwidth_levels_take_the_name_of_the_nearest_latency_level() {
+        let latency = sample(&grid(16), h200);
+        // All SMs at once: the L1 rate lasts past the L1 (lines shared between workgroups).
+        let bandwidth = sample(&grid(16), |w| {
+            if w <= 1.0 * MB {
+                1.0 / 32000.0
+            } else if w <= 40.0 * MB {
+                1.0 / 11000.0
+            } else {
+                1.0 / 4700.0
+            }
+        });
+        let h = Hierarchy::from_curves(&latency, &bandwidth, 512 << 20);
+        let names: Vec<&str> = h.latency_levels.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["L1", "L2 near", "L2 far", "memory"]);
+        let names: Vec<&str> = h.bandwidth_levels.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["L1", "L2 near", "memory"]);
+        assert!((h.bandwidth_of("L1").unwrap() - 32000.0).abs() < 1e-6);
+        assert_eq!(h.bandwidth_of("L2 far"), None);
+        // Without a latency curve the bandwidth levels are named on their own.
+        let alone = Hierarchy::from_curves(&[], &bandwidth, 512 << 20);
+        let names: Vec<&str> = alone
+            .bandwidth_levels
+            .iter()
+            .map(|l| l.name.as_str())
+            .collect();
+        assert_eq!(names, ["L1", "L2", "memory"]);
+        // A curve that stops early has no memory level.
+        let short: Vec<Point> = latency
+            .iter()
+            .copied()
+            .filter(|p| p.bytes as f64 <= 1.0 * MB)
+            .collect();
+        let h = Hierarchy::from_curves(&short, &[], 512 << 20);
+        let names: Vec<&str> = h.latency_levels.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["L1", "L2"]);
+        assert!(h.latency_levels[0].level.last as f64 <= 200.0 * KB);
+    }
+}

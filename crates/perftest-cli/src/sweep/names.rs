@@ -1,0 +1,117 @@
+//! Names for the levels of a latency curve: L1, L2 near, L2 far, memory; L1, L2, L3, memory.
+//!
+//! The rule ([`level_names`]), from the smallest working set up:
+//! - the last level is **memory** when the sweep went past every cache (it reached the top of
+//!   the sweep's sizes, and there are at least two levels); otherwise it is a cache too;
+//! - every other level is a cache. Caches are numbered L1, L2, ... in order, except that a
+//!   cache whose capacity is at most [`PARTITION_RATIO`] times the one before it is a further
+//!   **partition** of the same cache: the pair is named `L2 near` and `L2 far` (a third is
+//!   `L2 far 2`). A partitioned cache's far part holds as much again as its near part (the
+//!   H200's and H100's L2: the second half of the capacity, at about 1.8x the latency), while
+//!   a separate next cache is many times larger than the one before it (a CPU's L2 and L3, a
+//!   GPU's L2 and infinity cache: 8x and more).
+
+use super::levels::Level;
+
+/// The largest ratio between the capacities of two consecutive caches for the second to count
+/// as another partition of the first (3x).
+pub const PARTITION_RATIO: f64 = 3.0;
+
+/// The name of each of `levels` (in order, smallest working sets first); `last_is_memory` says
+/// whether the curve reached past every cache, so that its last level is memory.
+pub fn level_names(levels: &[Level], last_is_memory: bool) -> Vec<String> {
+    let memory = last_is_memory && levels.len() >= 2;
+    let caches = if memory {
+        &levels[..levels.len() - 1]
+    } else {
+        levels
+    };
+    // Group the caches: each group is one numbered cache, its members its partitions.
+    let mut groups: Vec<usize> = Vec::new();
+    for (i, level) in caches.iter().enumerate() {
+        let partition = i > 0
+            && match (caches[i - 1].capacity(), level.capacity()) {
+                (Some(before), Some(this)) => this as f64 <= before as f64 * PARTITION_RATIO,
+                _ => false,
+            };
+        match groups.last_mut() {
+            Some(count) if partition => *count += 1,
+            _ => groups.push(1),
+        }
+    }
+    let mut names = Vec::with_capacity(levels.len());
+    for (number, &count) in groups.iter().enumerate() {
+        let n = number + 1;
+        for part in 0..count {
+            names.push(match (count, part) {
+                (1, _) => format!("L{n}"),
+                (_, 0) => format!("L{n} near"),
+                (_, 1) => format!("L{n} far"),
+                (_, k) => format!("L{n} far {k}"),
+            });
+        }
+    }
+    if memory {
+        names.push("memory".to_string());
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::levels::levels;
+    use super::super::levels::tests::{cpu, grid, h100, h200, sample};
+    use super::*;
+
+    #[test]
+    fn hopper_has_a_near_and_a_far_l2() {
+        for model in [h200, h100] {
+            let names = level_names(&levels(&sample(&grid(16), model)), true);
+            assert_eq!(names, ["L1", "L2 near", "L2 far", "memory"]);
+        }
+        // The doubling sweep misses the far plateau: one L2.
+        let names = level_names(&levels(&sample(&grid(1), h200)), true);
+        assert_eq!(names, ["L1", "L2", "memory"]);
+    }
+
+    #[test]
+    fn a_cpu_has_three_numbered_caches() {
+        let names = level_names(&levels(&sample(&grid(16), cpu)), true);
+        assert_eq!(names, ["L1", "L2", "L3", "memory"]);
+    }
+
+    #[test]
+    fn a_sweep_that_stops_early_names_no_memory() {
+        let found = levels(&sample(&grid(16)[..130], cpu));
+        assert_eq!(level_names(&found, false), ["L1", "L2"]);
+        assert_eq!(level_names(&found, true), ["L1", "memory"]);
+        assert_eq!(level_names(&found[..1], true), ["L1"]);
+        assert!(level_names(&[], true).is_empty());
+    }
+
+    #[test]
+    fn three_partitions_and_an_infinity_cache() {
+        let level = |last: u64| Level {
+            first: last / 2,
+            last,
+            beyond: Some(last + last / 16),
+            cost: 1.0,
+            points: 4,
+        };
+        let found = [
+            level(16 << 10),
+            level(4 << 20),
+            level(8 << 20),
+            level(12 << 20),
+            level(128 << 20),
+            Level {
+                beyond: None,
+                ..level(512 << 20)
+            },
+        ];
+        assert_eq!(
+            level_names(&found, true),
+            ["L1", "L2 near", "L2 far", "L2 far 2", "L3", "memory"]
+        );
+    }
+}

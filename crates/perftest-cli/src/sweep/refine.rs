@@ -1,0 +1,238 @@
+//! Where to measure next: the working sets that bracket every transition of a curve to 1/16
+//! octave.
+//!
+//! The doubling sweep knows each capacity only to a factor of two, and may hold a single point
+//! of a plateau (the far L2 on the H200) that no rule can tell from a transition. [`refine`]
+//! returns the sizes to measure so that, measured and fed back, the gaps close:
+//!
+//! - it looks at every gap between consecutive measured sizes from a level's last size to the
+//!   next level's first size (or the largest size measured, after the last level): those gaps
+//!   hold the transition, and any plateau hidden in it;
+//! - a gap wider than [`TARGET_OCTAVES`] gets up to [`POINTS_PER_GAP`] sizes, evenly spaced in
+//!   log2 size (rounded to the granule), just enough to cut it into parts of 1/16 octave or
+//!   less: a one-octave gap becomes four quarter-octave gaps, then sixteenths;
+//! - widest gaps first, at most [`RefineLimits::max_points`] sizes per round.
+//!
+//! Each round measures the sizes, finds the levels again and asks again, until it returns
+//! nothing. A sharp step on the doubling grid takes two rounds and six sizes to reach 1/16
+//! octave; in all, a transition spanning `w` octaves costs at most `16 w` sizes, however
+//! many rounds. The far-L2 plateau appears in the first round, as its quarter-octave points
+//! agree.
+
+use super::levels::{clean, octaves, Level, Point};
+
+/// The resolution every transition is refined to: 1/16 octave, a ratio of 2^(1/16) = 1.044.
+pub const TARGET_OCTAVES: f64 = 1.0 / 16.0;
+
+/// The most sizes one gap gets in one round (three cut it into quarters).
+pub const POINTS_PER_GAP: usize = 3;
+
+/// How far past [`TARGET_OCTAVES`] a gap may be and count as refined (1%, for sizes rounded to
+/// a granule).
+const SLACK: f64 = 1.01;
+
+/// What a round of refinement may ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefineLimits {
+    /// Every size asked for is a multiple of this many bytes (at least 1): 4096 keeps the
+    /// bandwidth sweep's sets whole multiples of one workgroup's load.
+    pub granule: u64,
+    /// The most sizes one round asks for.
+    pub max_points: usize,
+}
+
+impl Default for RefineLimits {
+    fn default() -> Self {
+        RefineLimits {
+            granule: 4096,
+            max_points: 64,
+        }
+    }
+}
+
+/// The working sets to measure next so that every transition between `levels` (found on
+/// `points`) is bracketed to [`TARGET_OCTAVES`]; empty when it already is, or when the granule
+/// leaves nothing new to measure. Sorted, none already measured.
+pub fn refine(points: &[Point], levels: &[Level], limits: RefineLimits) -> Vec<u64> {
+    let sizes: Vec<u64> = clean(points).iter().map(|p| p.bytes).collect();
+    let Some(&largest) = sizes.last() else {
+        return Vec::new();
+    };
+    let mut gaps: Vec<(u64, u64)> = Vec::new();
+    for (i, level) in levels.iter().enumerate() {
+        if level.beyond.is_none() {
+            continue;
+        }
+        let end = levels.get(i + 1).map_or(largest, |next| next.first);
+        for pair in sizes.windows(2) {
+            let (from, to) = (pair[0], pair[1]);
+            if from >= level.last && to <= end && octaves(from, to) > TARGET_OCTAVES * SLACK {
+                gaps.push((from, to));
+            }
+        }
+    }
+    gaps.sort_by(|a, b| {
+        octaves(b.0, b.1)
+            .total_cmp(&octaves(a.0, a.1))
+            .then(a.0.cmp(&b.0))
+    });
+    gaps.dedup();
+    let granule = limits.granule.max(1);
+    let mut wanted: Vec<u64> = Vec::new();
+    for (from, to) in gaps {
+        let width = octaves(from, to);
+        let parts = (width / (TARGET_OCTAVES * SLACK)).ceil().max(1.0) as usize;
+        let count = (parts - 1).clamp(1, POINTS_PER_GAP);
+        for k in 1..=count {
+            if wanted.len() >= limits.max_points {
+                break;
+            }
+            let exact = from as f64 * 2f64.powf(width * k as f64 / (count + 1) as f64);
+            let size = ((exact / granule as f64).round() as u64).max(1) * granule;
+            let new = size > from
+                && size < to
+                && sizes.binary_search(&size).is_err()
+                && !wanted.contains(&size);
+            if new {
+                wanted.push(size);
+            }
+        }
+    }
+    wanted.sort_unstable();
+    wanted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::levels::levels;
+    use super::super::levels::tests::{
+        assert_brackets, cpu, grid, h100, h200, noise, sample, KB, MB,
+    };
+    use super::*;
+
+    /// Refines `model` from the doubling grid until nothing is asked: (rounds, sizes added,
+    /// final points).
+    fn converge(model: impl Fn(f64) -> f64, limits: RefineLimits) -> (usize, usize, Vec<Point>) {
+        let mut points = sample(&grid(1), &model);
+        let start = points.len();
+        for round in 0..20 {
+            let more = refine(&points, &levels(&points), limits);
+            if more.is_empty() {
+                return (round, points.len() - start, points);
+            }
+            assert!(more.len() <= limits.max_points);
+            for bytes in more {
+                assert_eq!(bytes % limits.granule, 0);
+                assert!(points.iter().all(|p| p.bytes != bytes), "{bytes} again");
+                points.push(Point {
+                    bytes,
+                    cost: model(bytes as f64),
+                });
+            }
+        }
+        panic!("no convergence in 20 rounds");
+    }
+
+    #[test]
+    fn the_h200_converges_to_near_and_far_l2_at_a_sixteenth_octave() {
+        let (rounds, added, points) = converge(h200, RefineLimits::default());
+        assert_brackets(&levels(&points), &[200.0 * KB, 30.0 * MB, 60.0 * MB], 0.045);
+        // Two sharp steps and a plateau hidden in the third: a handful of rounds, a few dozen
+        // sizes against the sweep's 18.
+        assert!(rounds <= 4, "{rounds} rounds");
+        assert!(added <= 30, "{added} sizes");
+    }
+
+    #[test]
+    fn the_h100_and_noisy_curves_converge() {
+        let (_, _, points) = converge(h100, RefineLimits::default());
+        assert_brackets(&levels(&points), &[224.0 * KB, 25.0 * MB, 50.0 * MB], 0.045);
+        let noisy = |w: f64| h200(w) * noise(w, 0.05);
+        let (rounds, _, points) = converge(noisy, RefineLimits::default());
+        assert_brackets(&levels(&points), &[200.0 * KB, 30.0 * MB, 60.0 * MB], 0.045);
+        assert!(rounds <= 5, "{rounds} rounds");
+    }
+
+    #[test]
+    fn a_cpu_curve_converges_within_its_bound() {
+        // A CPU's L1 is small: 1/16 octave of 48 KB is 2 KB, finer than 4 KB.
+        let limits = RefineLimits {
+            granule: 128,
+            max_points: 64,
+        };
+        let (_, added, points) = converge(cpu, limits);
+        let found = levels(&points);
+        assert_eq!(found.len(), 4, "{found:#?}");
+        for level in &found[..3] {
+            assert!(level.resolution().unwrap() <= 0.045, "{level:?}");
+        }
+        // At most 16 sizes per octave of the transitions the doubling sweep showed (from a
+        // level's last size to the next level's first).
+        let start = levels(&sample(&grid(1), cpu));
+        let transitions: f64 = start
+            .windows(2)
+            .map(|pair| octaves(pair[0].last, pair[1].first))
+            .sum();
+        assert!(
+            added as f64 <= 16.0 * transitions,
+            "{added} sizes for {transitions} octaves"
+        );
+    }
+
+    #[test]
+    fn one_round_is_bounded_and_cuts_a_doubling_into_quarters() {
+        let points = sample(&grid(1), h200);
+        let found = levels(&points);
+        let limits = RefineLimits {
+            granule: 4096,
+            max_points: 5,
+        };
+        let more = refine(&points, &found, limits);
+        assert_eq!(more.len(), 5, "{more:?}");
+        let all = refine(&points, &found, RefineLimits::default());
+        // L1 (128-256 KB), near L2 to far (16-32 MB), far to memory (32-64 MB): three each.
+        assert_eq!(all.len(), 9, "{all:?}");
+        let quarter = |from: f64, k: i32| {
+            ((from * 2f64.powf(f64::from(k) / 4.0) / 4096.0).round() as u64) * 4096
+        };
+        for k in 1..=3 {
+            assert!(all.contains(&quarter(128.0 * KB, k)), "{all:?}");
+            assert!(all.contains(&quarter(32.0 * MB, k)), "{all:?}");
+        }
+        // Already at a sixteenth of an octave: nothing to ask.
+        let dense = sample(&grid(16), h200);
+        assert!(refine(&dense, &levels(&dense), RefineLimits::default()).is_empty());
+        assert!(refine(&[], &[], RefineLimits::default()).is_empty());
+    }
+
+    #[test]
+    fn a_coarse_granule_stops_refinement() {
+        // Sizes of 4 and 8 KB with a 4 KB granule: nothing fits between them.
+        let points = [
+            Point {
+                bytes: 4096,
+                cost: 1.0,
+            },
+            Point {
+                bytes: 6144,
+                cost: 1.0,
+            },
+            Point {
+                bytes: 8192,
+                cost: 10.0,
+            },
+            Point {
+                bytes: 16384,
+                cost: 10.0,
+            },
+        ];
+        let found = levels(&points);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(refine(&points, &found, RefineLimits::default()).is_empty());
+        let fine = RefineLimits {
+            granule: 128,
+            max_points: 64,
+        };
+        assert_eq!(refine(&points, &found, fine).len(), 3);
+    }
+}
