@@ -51,7 +51,14 @@ pub fn run(seconds: u32) -> Result<(), String> {
     let target_dir = root.join("target/fuzz");
     let mut build = cargo();
     build
-        .args(["build", "--release", "--bins", "--target", HOST, "--manifest-path"])
+        .args([
+            "build",
+            "--release",
+            "--bins",
+            "--target",
+            HOST,
+            "--manifest-path",
+        ])
         .arg(fuzz.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(&target_dir)
@@ -63,7 +70,13 @@ pub fn run(seconds: u32) -> Result<(), String> {
     let mut checks = Checks::new("fuzzing");
     for (name, what) in TARGETS {
         let binary = target_dir.join(HOST).join("release").join(name);
-        let result = run_target(&binary, &fuzz.join("seeds").join(name), &target_dir, name, seconds);
+        let result = run_target(
+            &binary,
+            &fuzz.join("seeds").join(name),
+            &target_dir,
+            name,
+            seconds,
+        );
         let label = format!("{name} ({what}), {seconds} s");
         checks.check(
             &label,

@@ -1,6 +1,7 @@
 //! The commands that drive cargo: compiling shaders, running the benchmark, running the tests.
 
 use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 use crate::workspace::{self, cargo};
 use crate::{packages, shaders, Outcome};
@@ -52,7 +53,7 @@ pub fn run(args: &[String]) -> Outcome {
 /// ending with a summary. `ARGS` go to `cargo test`.
 pub fn test(args: &[String]) -> Outcome {
     let root = workspace::root();
-    let mut results: Vec<(&str, Result<(), String>)> = Vec::new();
+    let mut summary = Summary::start();
 
     step("system packages");
     let wanted: Vec<&str> = packages::RUNTIME
@@ -60,14 +61,14 @@ pub fn test(args: &[String]) -> Outcome {
         .chain(packages::TEST)
         .copied()
         .collect();
-    results.push(("system packages", packages::ensure(&wanted)));
+    summary.record(("system packages", packages::ensure(&wanted)));
 
     step("cargo xtask shaders --check");
     let check = shaders::check(&root);
     if let Err(message) = &check {
         eprintln!("{message}");
     }
-    results.push(("cargo xtask shaders --check", check));
+    summary.record(("cargo xtask shaders --check", check));
 
     step("cargo test (validation layers on)");
     let mut test = cargo();
@@ -76,7 +77,7 @@ pub fn test(args: &[String]) -> Outcome {
     if std::env::var_os(VALIDATION_ENV).is_none() {
         test.env(VALIDATION_ENV, "1");
     }
-    results.push(("cargo test", succeeded(&mut test)));
+    summary.record(("cargo test", succeeded(&mut test)));
 
     step("startup_diagnostics example on lavapipe (validation on)");
     let example = succeeded(cargo().args([
@@ -92,7 +93,7 @@ pub fn test(args: &[String]) -> Outcome {
         "10000",
         "llvmpipe",
     ]));
-    results.push(("startup_diagnostics example", example));
+    summary.record(("startup_diagnostics example", example));
 
     step("wgpu_engine example on lavapipe (validation on)");
     let wgpu_example = |extra: &[&str]| {
@@ -114,7 +115,7 @@ pub fn test(args: &[String]) -> Outcome {
             .arg("llvmpipe");
         command
     };
-    results.push(("wgpu_engine example", succeeded(&mut wgpu_example(&[]))));
+    summary.record(("wgpu_engine example", succeeded(&mut wgpu_example(&[]))));
 
     step("wgpu_engine counts validation messages (a deliberate error must exit 3)");
     let guard =
@@ -127,12 +128,12 @@ pub fn test(args: &[String]) -> Outcome {
                 )),
             }
         });
-    results.push(("wgpu_engine validation guard", guard));
+    summary.record(("wgpu_engine validation guard", guard));
 
     step("cargo fmt --check");
     let fmt = ensure_component("fmt", "rustfmt")
         .and_then(|()| succeeded(cargo().args(["fmt", "--all", "--", "--check"])));
-    results.push(("cargo fmt --check", fmt));
+    summary.record(("cargo fmt --check", fmt));
 
     step("cargo clippy");
     let clippy = ensure_component("clippy", "clippy").and_then(|()| {
@@ -145,24 +146,27 @@ pub fn test(args: &[String]) -> Outcome {
             "warnings",
         ]))
     });
-    results.push(("cargo clippy", clippy));
+    summary.record(("cargo clippy", clippy));
 
     step("other targets: clippy for Windows (MSVC), macOS and Android");
-    results.push(("other targets", crate::cross::check()));
+    summary.record(("other targets", crate::cross::check()));
+
+    step("fuzzing: the report reader, the pipeline-cache reader and the command line");
+    summary.record(("fuzzing", crate::fuzz::run(CI_FUZZ_SECONDS)));
 
     step("release archives: Linux .tar.gz and Windows .zip, opened and run");
     let archives = [crate::dist::LINUX, crate::windows::TARGET]
         .iter()
         .map(|target| crate::dist::build_and_pack(target))
         .collect::<Result<Vec<_>, _>>();
-    results.push((
+    summary.record((
         "release archives",
         archives.and_then(|archives| crate::dist::check(&archives)),
     ));
 
     step("the Windows build under Wine on lavapipe");
     let release = root.join("target");
-    results.push((
+    summary.record((
         "Windows under Wine",
         crate::windows::check(
             &release
@@ -172,21 +176,53 @@ pub fn test(args: &[String]) -> Outcome {
         ),
     ));
 
-    eprintln!("\nsummary:");
-    let mut failed = Vec::new();
-    for (name, result) in &results {
-        match result {
-            Ok(()) => eprintln!("  ok      {name}"),
-            Err(message) => {
-                eprintln!("  FAILED  {name}: {}", first_line(message));
-                failed.push(*name);
-            }
+    summary.finish()
+}
+
+/// Seconds each fuzz target runs in `cargo xtask test`.
+const CI_FUZZ_SECONDS: u32 = 20;
+
+/// The steps' results and how long each took.
+struct Summary {
+    steps: Vec<(&'static str, Result<(), String>, Duration)>,
+    since: Instant,
+}
+
+impl Summary {
+    /// An empty summary whose first step starts now.
+    fn start() -> Summary {
+        Summary {
+            steps: Vec::new(),
+            since: Instant::now(),
         }
     }
-    if failed.is_empty() {
-        Ok(0)
-    } else {
-        Err(format!("failed: {}", failed.join(", ")))
+
+    /// Records a step's result; its time runs from the previous record (or the start).
+    fn record(&mut self, (name, result): (&'static str, Result<(), String>)) {
+        let now = Instant::now();
+        self.steps.push((name, result, now - self.since));
+        self.since = now;
+    }
+
+    /// Prints every step with its time; an error naming the failed steps.
+    fn finish(self) -> Outcome {
+        eprintln!("\nsummary:");
+        let mut failed = Vec::new();
+        for (name, result, took) in &self.steps {
+            let time = format!("{:>6.1} s", took.as_secs_f64());
+            match result {
+                Ok(()) => eprintln!("  ok      {time}  {name}"),
+                Err(message) => {
+                    eprintln!("  FAILED  {time}  {name}: {}", first_line(message));
+                    failed.push(*name);
+                }
+            }
+        }
+        if failed.is_empty() {
+            Ok(0)
+        } else {
+            Err(format!("failed: {}", failed.join(", ")))
+        }
     }
 }
 
