@@ -134,6 +134,12 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_verify: bool,
 
+    /// Measure the latency sweep on its doubling grid only. By default the sweep then measures
+    /// the working sets between its levels too (at most 4 rounds), until every transition is
+    /// known to 1/16 of an octave.
+    #[arg(long)]
+    pub no_refine: bool,
+
     /// GPU time of one measurement, in milliseconds (0.5 to 1000).
     #[arg(
         long,

@@ -62,6 +62,8 @@ pub struct Options {
     pub fence_timeout: Duration,
     /// Print phase timings.
     pub verbose: bool,
+    /// Refine the latency sweep between its levels (not `--no-refine`).
+    pub refine: bool,
     /// Run on every physical device at once.
     pub all_devices: bool,
     /// File the pipeline cache is loaded from and saved to.
@@ -256,6 +258,7 @@ impl Options {
             validation: args.validation,
             fence_timeout: Duration::from_millis(u64::from(timeout_ms)),
             verbose: args.verbose,
+            refine: !args.no_refine,
             all_devices: args.all_devices,
             pipeline_cache: args.pipeline_cache.clone(),
             shader_stats: args.shader_stats,

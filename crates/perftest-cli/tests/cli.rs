@@ -1747,17 +1747,60 @@ fn the_sweep_runs_on_lavapipe_within_a_small_working_set() {
         .nth(1)
         .unwrap_or_else(|| panic!("no cache-hierarchy section:\n{run}"));
     assert!(section.contains("cycles@1000MHz"), "{run}");
-    // One row per working set, 4 KB to 256 KB, each with a latency in ns.
+    // One row per working set, 4 KB to 256 KB, each with a latency in ns; the refined sweep
+    // may add sizes between levels (on lavapipe, whatever the CPU's caches show), never
+    // beyond --max-working-set.
     let rows: Vec<&str> = section
         .lines()
         .filter(|l| l.trim_start().starts_with(char::is_numeric))
         .collect();
-    assert_eq!(rows.len(), 7, "{run}");
+    for size in [
+        "4 KB", "8 KB", "16 KB", "32 KB", "64 KB", "128 KB", "256 KB",
+    ] {
+        assert!(
+            rows.iter().any(|r| r.trim_start().starts_with(size)),
+            "{size}:\n{run}"
+        );
+    }
+    assert!(rows.len() >= 7, "{run}");
+    let sizes: Vec<f64> = rows
+        .iter()
+        .map(|r| {
+            let words: Vec<&str> = r.split_whitespace().collect();
+            let scale = if words[1] == "MB" { 1024.0 } else { 1.0 };
+            words[0].parse::<f64>().unwrap() * scale
+        })
+        .collect();
+    assert!(
+        sizes.windows(2).all(|w| w[0] < w[1]),
+        "rows in order of size:\n{run}"
+    );
+    assert!(sizes.iter().all(|&kb| kb <= 256.0), "{run}");
     for row in &rows {
         let latency: f64 = row.split_whitespace().nth(2).unwrap().parse().unwrap();
         assert!(latency > 0.0, "{row}");
     }
     assert!(section.contains("Latency levels:"), "{run}");
+    // --no-refine keeps the doubling grid.
+    let plain = perftest_small(&[
+        "--suite",
+        "memory",
+        "--filter",
+        "mem.sweep.latency",
+        "--max-working-set",
+        "256KB",
+        "--no-refine",
+    ]);
+    plain.expect_code(SUCCESS);
+    let cases = plain
+        .stdout
+        .lines()
+        .filter(|l| {
+            l.strip_prefix("Latency ")
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .count();
+    assert_eq!(cases, 7, "{plain}");
     assert!(section.contains("Bandwidth levels:"), "{run}");
     // The latency rows show ns in the table, not loads per second.
     let table_row = out.lines().find(|l| l.starts_with("Latency 4KB")).unwrap();

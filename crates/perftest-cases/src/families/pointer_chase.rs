@@ -52,9 +52,10 @@ pub fn sweep_sizes() -> Vec<u64> {
     (12..=29).map(|shift| 1u64 << shift).collect()
 }
 
-/// A size as ids and names write it: `4kb` / `4KB`, `1mb` / `1MB`.
+/// A size as ids and names write it: `4kb` / `4KB`, `1mb` / `1MB`; whole megabytes in MB,
+/// anything else in KB (`20992kb`), so that every size of a refined sweep has its own id.
 pub fn size_words(bytes: u64) -> (String, String) {
-    let (value, unit) = if bytes >= 1 << 20 {
+    let (value, unit) = if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
         (bytes >> 20, "MB")
     } else {
         (bytes >> 10, "KB")
@@ -63,6 +64,50 @@ pub fn size_words(bytes: u64) -> (String, String) {
         format!("{value}{}", unit.to_lowercase()),
         format!("{value}{unit}"),
     )
+}
+
+/// The id prefix of the latency sweep's cases.
+pub const LATENCY_ID_PREFIX: &str = "mem.sweep.latency.";
+
+/// The smallest step between two working sets of a chase (a page: the sizes a refined sweep
+/// measures between the doubling sweep's are multiples of it).
+pub const SIZE_GRANULE: u64 = 4 << 10;
+
+/// The latency case of a working set of `bytes` (a multiple of [`SIZE_GRANULE`]): the sweep's
+/// own sizes, and those a refined sweep adds between them.
+pub fn latency_case(bytes: u64) -> Case {
+    let (id, name) = size_words(bytes);
+    Case {
+        id: format!("{LATENCY_ID_PREFIX}{id}"),
+        name: format!("Latency {name} (pointer chase)"),
+        suite: Suite::Memory,
+        family: FamilyRef(&PointerChase),
+        params: Params {
+            format: None,
+            width: 2,
+            variant: 0,
+            working_set: bytes,
+            count: 0,
+        },
+        pattern: Pattern::Random,
+    }
+}
+
+/// The latency case an id names (`mem.sweep.latency.48mb`, `...20992kb`), for any size of
+/// whole kilobytes from 4 KB up: reports of refined sweeps hold sizes the suite does not list.
+pub fn latency_case_for_id(id: &str) -> Option<Case> {
+    let word = id.strip_prefix(LATENCY_ID_PREFIX)?;
+    let (digits, shift) = if let Some(d) = word.strip_suffix("mb") {
+        (d, 20)
+    } else {
+        (word.strip_suffix("kb")?, 10)
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+        return None;
+    }
+    let bytes = digits.parse::<u64>().ok()?.checked_mul(1 << shift)?;
+    let case = latency_case(bytes);
+    (bytes >= SIZE_GRANULE && bytes % SIZE_GRANULE == 0 && case.id == id).then_some(case)
 }
 
 /// The nodes of a working set of `bytes`.
@@ -123,26 +168,7 @@ impl Family for PointerChase {
     }
 
     fn cases(&self) -> Vec<Case> {
-        sweep_sizes()
-            .into_iter()
-            .map(|bytes| {
-                let (id, name) = size_words(bytes);
-                Case {
-                    id: format!("mem.sweep.latency.{id}"),
-                    name: format!("Latency {name} (pointer chase)"),
-                    suite: Suite::Memory,
-                    family: FamilyRef(&PointerChase),
-                    params: Params {
-                        format: None,
-                        width: 2,
-                        variant: 0,
-                        working_set: bytes,
-                        count: 0,
-                    },
-                    pattern: Pattern::Random,
-                }
-            })
-            .collect()
+        sweep_sizes().into_iter().map(latency_case).collect()
     }
 
     fn loop_trip(&self) -> u32 {
@@ -184,6 +210,36 @@ impl Family for PointerChase {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refined_sizes_have_ids_that_read_back() {
+        for bytes in [
+            4 << 10,
+            192 << 10,
+            1 << 20,
+            20992 << 10,
+            48 << 20,
+            512 << 20,
+        ] {
+            let case = latency_case(bytes);
+            let back = latency_case_for_id(&case.id).unwrap();
+            assert_eq!(back.params.working_set, bytes, "{}", case.id);
+        }
+        assert_eq!(latency_case(20992 << 10).id, "mem.sweep.latency.20992kb");
+        assert_eq!(latency_case(48 << 20).id, "mem.sweep.latency.48mb");
+        for bad in [
+            "mem.sweep.latency.",
+            "mem.sweep.latency.0kb",
+            "mem.sweep.latency.1kb",
+            "mem.sweep.latency.1024kb",
+            "mem.sweep.latency.-4kb",
+            "mem.sweep.latency.4gb",
+            "mem.sweep.bandwidth.4kb",
+            "mem.sweep.latency.99999999999999999999mb",
+        ] {
+            assert!(latency_case_for_id(bad).is_none(), "{bad}");
+        }
+    }
 
     #[test]
     fn eighteen_sizes_from_4kb_to_512mb() {

@@ -3,6 +3,7 @@
 //! ([`verify`]).
 
 pub mod measure;
+pub mod refine;
 pub mod rounds;
 pub mod suite;
 pub mod verify;

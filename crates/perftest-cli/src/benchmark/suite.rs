@@ -70,6 +70,17 @@ pub struct PhaseTimes {
     pub measurement: Duration,
 }
 
+impl PhaseTimes {
+    /// Adds the times of `other` (a later run of more cases, such as a refinement round).
+    pub fn add(&mut self, other: &PhaseTimes) {
+        self.pipelines += other.pipelines;
+        self.verification += other.verification;
+        self.warmup += other.warmup;
+        self.sizing += other.sizing;
+        self.measurement += other.measurement;
+    }
+}
+
 /// Runs the timing suite; `progress(i, n, case)` is called before each case is sized.
 ///
 /// Where the driver reports pipeline statistics, each case that got a pipeline carries them
@@ -84,9 +95,38 @@ pub fn run_timing(
     progress: &mut dyn FnMut(usize, usize, &Case),
 ) -> (Report, RunEnd, PhaseTimes) {
     bench.set_capture_internal_representations(options.dump_shaders.is_some());
-    let (mut report, end, phases) = run_phases(bench, cases, options, verify_first, stop, progress);
-    let by_id: std::collections::HashMap<&str, &Case> =
-        cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let (mut report, mut end, mut phases) =
+        run_phases(bench, cases, options, verify_first, stop, progress);
+    let mut refined: Vec<Case> = Vec::new();
+    if options.refine {
+        for _ in 0..crate::benchmark::refine::MAX_ROUNDS {
+            if !matches!(end, RunEnd::Complete) || stop.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+            let sizes = crate::benchmark::refine::next_sizes(&report, options.max_working_set);
+            if sizes.is_empty() {
+                break;
+            }
+            let extra: Vec<Case> = sizes
+                .into_iter()
+                .map(perftest_cases::families::pointer_chase::latency_case)
+                .collect();
+            let (more, more_end, more_phases) =
+                run_phases(bench, &extra, options, verify_first, stop, progress);
+            report.cases.extend(more.cases);
+            report.finished_at = more.finished_at;
+            report.complete &= more.complete;
+            phases.add(&more_phases);
+            end = more_end;
+            refined.extend(extra);
+        }
+        crate::benchmark::refine::order_latency_cases(&mut report);
+    }
+    let by_id: std::collections::HashMap<&str, &Case> = cases
+        .iter()
+        .chain(&refined)
+        .map(|c| (c.id.as_str(), c))
+        .collect();
     for result in &mut report.cases {
         if let Some(case) = by_id.get(result.id.as_str()) {
             result.shader_stats = report_stats(bench.pipeline_executables_of(case));
