@@ -304,11 +304,31 @@ fn a_foreign_cache_file_falls_back() {
 }
 
 #[test]
-fn a_file_that_is_no_cache_falls_back() {
+fn a_file_that_is_no_cache_is_never_overwritten() {
+    let instance = instance();
     let dir = TempDir::new("garbage");
     let path = dir.path("pipelines.cache");
-    fs::write(&path, b"#!/bin/sh\necho this is not a pipeline cache\n").unwrap();
-    falls_back(&dir, &path, "magic");
+    let script = b"#!/bin/sh\necho this is not a pipeline cache\n";
+    fs::write(&path, script).unwrap();
+    let mut bench = lavapipe_bench(&instance);
+    let report = bench
+        .probe(
+            &few_cases(),
+            &generous(PipelineCacheSource::File(path.clone())),
+        )
+        .unwrap();
+    drop(bench);
+    assert_eq!(report.measured.len(), 3, "{report}");
+    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    assert!(
+        report.warnings[0].contains("not a perftest pipeline cache"),
+        "{:?}",
+        report.warnings
+    );
+    // It used to be replaced by a cache; now it is left exactly as it was.
+    assert_eq!(fs::read(&path).unwrap(), script);
+    assert_eq!(fs::read_dir(&dir.0).unwrap().count(), 1);
+    assert_no_validation_messages(&instance);
 }
 
 #[cfg(unix)]
@@ -316,8 +336,10 @@ fn a_file_that_is_no_cache_falls_back() {
 fn a_cache_path_that_is_a_symbolic_link_is_not_written_through() {
     let instance = instance();
     let dir = TempDir::new("symlink");
-    let target = dir.path("precious.txt");
-    fs::write(&target, b"keep me").unwrap();
+    // A perftest cache of another device (so read and ignored), reached through a link.
+    let target = dir.path("precious.cache");
+    let kept = encode(b"another device's data");
+    fs::write(&target, &kept).unwrap();
     let link = dir.path("pipelines.cache");
     std::os::unix::fs::symlink(&target, &link).unwrap();
     let mut bench = lavapipe_bench(&instance);
@@ -329,10 +351,10 @@ fn a_cache_path_that_is_a_symbolic_link_is_not_written_through() {
         .unwrap();
     drop(bench);
     assert_eq!(report.measured.len(), 3);
-    // Reading it gives "not a cache"; saving is refused.
+    // Reading it gives "ignored" (another device); saving through the link is refused.
     assert_eq!(report.warnings.len(), 2, "{:?}", report.warnings);
     assert!(report.warnings[1].contains("symbolic link"));
-    assert_eq!(fs::read(&target).unwrap(), b"keep me");
+    assert_eq!(fs::read(&target).unwrap(), kept);
     assert!(fs::symlink_metadata(&link)
         .unwrap()
         .file_type()

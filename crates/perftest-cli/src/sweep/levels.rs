@@ -13,7 +13,8 @@
 //! 3. **Edges.** A run's end points are dropped while they lie more than [`EDGE_DEVIATION`]
 //!    from its median: a transition's first or last points that the spread let in.
 //! 4. **Plateaus.** A trimmed run with at least [`MIN_POINTS`] points spanning at least
-//!    [`MIN_OCTAVES`] is a candidate; the widest (in octaves; then most points; then leftmost)
+//!    [`MIN_OCTAVES`], or at least [`DENSE_MIN_POINTS`] spanning at least
+//!    [`DENSE_MIN_OCTAVES`] (a narrow plateau that a refined sweep shows), is a candidate; the widest (in octaves; then most points; then leftmost)
 //!    is a level, and the rule runs again on the points left and right of it, so levels never
 //!    overlap. Points on no level are transitions.
 //! 5. **Steps.** Two neighbouring levels whose costs differ by less than [`MIN_STEP`] are one
@@ -41,6 +42,14 @@ pub const MIN_POINTS: usize = 2;
 
 /// The narrowest plateau, in octaves of working set from its first to its last size (1/2).
 pub const MIN_OCTAVES: f64 = 0.5;
+
+/// The fewest points of a narrower plateau, one that a dense (refined) sweep shows: at least
+/// this many points over at least [`DENSE_MIN_OCTAVES`] (the H200's far L2 partition spans
+/// about 0.2 octave of one SM's chase).
+pub const DENSE_MIN_POINTS: usize = 4;
+
+/// The narrowest plateau of [`DENSE_MIN_POINTS`] or more points (1/8 octave).
+pub const DENSE_MIN_OCTAVES: f64 = 0.125;
 
 /// The least ratio between the costs of two neighbouring levels (25%): a plateau closer than
 /// that to the next is the slow end of a transition or the trimmed edge of a level.
@@ -218,7 +227,9 @@ fn widest_run(points: &[Point], lo: usize, hi: usize) -> Option<(usize, usize)> 
         }
         let run = trim_edges(points, a, b);
         let (o, p) = score(run);
-        if p + 1 < MIN_POINTS || o < MIN_OCTAVES - 1e-9 {
+        let wide = p + 1 >= MIN_POINTS && o >= MIN_OCTAVES - 1e-9;
+        let dense = p + 1 >= DENSE_MIN_POINTS && o >= DENSE_MIN_OCTAVES - 1e-9;
+        if !(wide || dense) {
             continue;
         }
         let better = best.is_none_or(|current| {

@@ -63,6 +63,92 @@ mod tests {
     use super::super::levels::tests::{cpu, grid, h100, h200, sample};
     use super::*;
 
+    /// The H200's refined latency sweep as measured (ns per load by working set, from
+    /// `perftest --suite memory` with the sweep refined): L1, L2 near, L2 far and memory, each
+    /// cache's capacity to 1/16 octave.
+    #[test]
+    fn the_h200s_refined_sweep_reads_as_four_levels() {
+        use crate::sweep::{levels, Point};
+        let measured: [(u64, f64); 59] = [
+            (4096, 17.7),
+            (8192, 17.8),
+            (16384, 17.9),
+            (32768, 18.0),
+            (65536, 18.3),
+            (131072, 19.0),
+            (155648, 19.2),
+            (163840, 19.3),
+            (167936, 19.4),
+            (176128, 19.6),
+            (184320, 19.6),
+            (192512, 28.4),
+            (200704, 49.8),
+            (204800, 61.3),
+            (212992, 62.2),
+            (221184, 63.9),
+            (229376, 100.3),
+            (233472, 93.9),
+            (241664, 96.7),
+            (249856, 108.7),
+            (253952, 119.9),
+            (262144, 126.4),
+            (266240, 129.0),
+            (274432, 130.1),
+            (278528, 129.6),
+            (286720, 135.7),
+            (299008, 141.7),
+            (311296, 143.2),
+            (372736, 142.6),
+            (442368, 142.5),
+            (524288, 143.1),
+            (1048576, 142.9),
+            (2097152, 142.8),
+            (4194304, 142.8),
+            (8388608, 143.0),
+            (16777216, 145.4),
+            (19951616, 145.8),
+            (23728128, 146.2),
+            (24776704, 146.3),
+            (25874432, 146.3),
+            (27021312, 147.4),
+            (28217344, 153.8),
+            (29466624, 154.8),
+            (30769152, 178.6),
+            (32133120, 199.6),
+            (33554432, 233.5),
+            (35041280, 240.0),
+            (36589568, 263.6),
+            (38211584, 264.2),
+            (39903232, 264.3),
+            (41668608, 267.2),
+            (43515904, 337.6),
+            (45441024, 337.6),
+            (47452160, 338.5),
+            (56430592, 338.5),
+            (67108864, 338.8),
+            (134217728, 338.6),
+            (268435456, 338.4),
+            (536870912, 339.2),
+        ];
+        let points: Vec<Point> = measured
+            .iter()
+            .map(|&(bytes, cost)| Point { bytes, cost })
+            .collect();
+        let found = levels(&points);
+        let names = level_names(&found, true);
+        assert_eq!(names, ["L1", "L2 near", "L2 far", "memory"], "{found:?}");
+        assert_eq!(found[0].capacity(), Some(184_320));
+        assert_eq!(found[1].capacity(), Some(28_217_344));
+        assert_eq!(found[2].capacity(), Some(41_668_608));
+        for level in &found[..3] {
+            assert!(level.resolution().is_some_and(|r| r <= 0.045), "{level:?}");
+        }
+        assert!(
+            (found[2].cost / found[1].cost - 1.8).abs() < 0.1,
+            "{found:?}"
+        );
+    }
+
     #[test]
     fn hopper_has_a_near_and_a_far_l2() {
         for model in [h200, h100] {

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::levels::{MIN_OCTAVES, MIN_POINTS, PLATEAU_SPREAD};
+use super::levels::{DENSE_MIN_OCTAVES, DENSE_MIN_POINTS, MIN_OCTAVES, MIN_POINTS, PLATEAU_SPREAD};
 use super::{bandwidth_text, hierarchy, resolution_text, size_text, Hierarchy, NamedLevel, Point};
 use crate::report::Report;
 
@@ -10,8 +10,9 @@ use crate::report::Report;
 pub(crate) fn rule_text() -> String {
     format!(
         "Levels are the curve's plateaus: runs of at least {MIN_POINTS} working sets over at least \
-         {MIN_OCTAVES} octave whose costs stay within {:.0}% of each other; a level's capacity is \
-         its last size, within the step to the next size measured (its resolution).",
+         {MIN_OCTAVES} octave (or {DENSE_MIN_POINTS} over {DENSE_MIN_OCTAVES} octave) whose costs \
+         stay within {:.0}% of each other; a level's capacity is its last size, within the step \
+         to the next size measured (its resolution).",
         (PLATEAU_SPREAD - 1.0) * 100.0
     )
 }

@@ -1,0 +1,65 @@
+//! The README's cache-hierarchy figures come from the committed H200 and H100 memory runs: the
+//! levels the section finds in each report (latency, capacity with its resolution) are the
+//! ones the README states, and the H200's levels table is quoted verbatim.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+
+use perftest_cli::report_file::load_report;
+use perftest_cli::sweep::section;
+
+/// The rows of the section's latency-levels table.
+fn level_rows(text: &str) -> Vec<String> {
+    text.lines()
+        .skip_while(|l| !l.contains("Latency levels:"))
+        .skip(2)
+        .take_while(|l| l.starts_with("    "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_readme_states_the_levels_of_the_committed_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    for (file, quoted) in [
+        ("nvidia-h200-memory.json", true),
+        ("nvidia-h100-memory.json", false),
+    ] {
+        let report = load_report(&root.join("results").join(file)).unwrap();
+        let text = section(&report, report.settings.clock_mhz).expect("a sweep section");
+        let rows = level_rows(&text);
+        let names: Vec<&str> = rows
+            .iter()
+            .map(|r| r.split("  ").find(|w| !w.trim().is_empty()).unwrap().trim())
+            .collect();
+        assert_eq!(
+            names,
+            ["L1", "L2 near", "L2 far", "memory"],
+            "{file}:\n{text}"
+        );
+        for row in &rows {
+            if quoted {
+                assert!(
+                    readme.contains(row.as_str()),
+                    "{file}: README lacks {row:?}"
+                );
+            }
+            // The latency and, for caches, the capacity with its resolution.
+            let words: Vec<&str> = row.split_whitespace().collect();
+            let latency = words.iter().find(|w| w.contains('.')).unwrap();
+            assert!(
+                readme.contains(latency),
+                "{file}: README lacks latency {latency}"
+            );
+            if let Some(at) = words.iter().position(|w| w.starts_with('±')) {
+                let capacity = format!("{} {} {}", words[at - 2], words[at - 1], words[at]);
+                assert!(
+                    readme.contains(&capacity),
+                    "{file}: README lacks {capacity}"
+                );
+            }
+        }
+    }
+}
