@@ -96,6 +96,16 @@ pub struct Case {
 }
 
 impl Case {
+    /// The bytes the case reads, for `--max-working-set`: its working set where its family
+    /// varies it, else the original's 16 KB input (every case that does not vary its working
+    /// set reads at most that much).
+    pub fn footprint(&self) -> u64 {
+        match self.params.working_set {
+            0 => crate::data::INPUT_BYTES as u64,
+            bytes => bytes,
+        }
+    }
+
     /// One case per access pattern (in [`Pattern::ALL`] order): ids `{id}.{pattern}` and names
     /// `{name} {pattern}`, the original's naming.
     pub fn per_pattern(

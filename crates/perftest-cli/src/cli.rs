@@ -115,7 +115,8 @@ pub struct RunArgs {
     pub filter: Vec<String>,
 
     /// Leave out cases whose working set is larger than SIZE (bytes, or with KB, MB or GB:
-    /// `64MB`), e.g. to run the memory suite's sweep within a small device's memory.
+    /// `64MB`), e.g. to run the memory suite's sweep within a small device's memory; a case
+    /// that does not vary its working set counts as the original's 16 KB.
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
     pub max_working_set: Option<String>,
 
@@ -261,6 +262,31 @@ pub fn normalize_args<I: IntoIterator<Item = OsString>>(args: I) -> Vec<OsString
     out
 }
 
+/// perftest's own message for argument errors that clap words misleadingly, if `error` is one:
+/// a second bare word (`perftest llvm llvm2`) is not a subcommand that "cannot be used with
+/// [NAME]" but one device name too many.
+pub fn own_usage_message(error: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    if error.kind() != clap::error::ErrorKind::ArgumentConflict {
+        return None;
+    }
+    match (
+        error.get(ContextKind::InvalidSubcommand),
+        error.get(ContextKind::PriorArg),
+    ) {
+        (Some(ContextValue::String(word)), Some(ContextValue::String(prior)))
+            if prior == "[NAME]" =>
+        {
+            Some(format!(
+                "perftest: unexpected argument '{word}': give one device NAME at most (a \
+                 case-insensitive part of its name; add -N to pick among several that match)\n  \
+                 For more information, try '--help'.\n"
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// Turns clap's rendered error into perftest's form: the first line is `perftest: MESSAGE` (the
 /// message's own continuation lines joined into it), then clap's `tip:` lines and its pointer
 /// to `--help`; the usage block is left out. Ends with a newline.
@@ -293,6 +319,18 @@ pub fn usage_error_text(rendered: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_second_device_name_is_called_what_it_is() {
+        let error = parse(&["llvm", "llvm2"]).unwrap_err();
+        let text = own_usage_message(&error).expect("perftest's own message");
+        assert!(
+            text.starts_with("perftest: unexpected argument 'llvm2'"),
+            "{text}"
+        );
+        assert!(!text.contains("subcommand"), "{text}");
+        assert!(own_usage_message(&parse(&["--samples", "x"]).unwrap_err()).is_none());
+    }
 
     fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
         let args = std::iter::once("perftest")

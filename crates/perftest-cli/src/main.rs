@@ -9,7 +9,9 @@ use clap::Parser;
 use perftest_cases::{all_cases, cases_in, find_case, select_cases, Suite};
 use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
-use perftest_cli::cli::{normalize_args, usage_error_text, Cli, Command, CompareFormat};
+use perftest_cli::cli::{
+    normalize_args, own_usage_message, usage_error_text, Cli, Command, CompareFormat,
+};
 use perftest_cli::compare::{compare, render};
 use perftest_cli::export::{comparison_html, exporter, ExportFormat, OutputError, OutputTarget};
 use perftest_cli::gate::{judge, GateLimits};
@@ -73,7 +75,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
             // One line starting with `perftest:`, then clap's hints (see the README).
-            eprint!("{}", usage_error_text(&e.render().to_string()));
+            let text =
+                own_usage_message(&e).unwrap_or_else(|| usage_error_text(&e.render().to_string()));
+            eprint!("{text}");
             return ExitCode::from(exit_code::USAGE as u8);
         }
         Err(e) => {
@@ -243,7 +247,7 @@ fn run(options: &Options) -> Result<i32, Failure> {
     let mut cases = select_cases(&in_suites, &options.filters)
         .map_err(|e| Failure::new(exit_code::USAGE, e))?;
     if let Some(max) = options.max_working_set {
-        cases.retain(|c| c.params.working_set <= max);
+        cases.retain(|c| c.footprint() <= max);
         if cases.is_empty() {
             return Err(Failure::new(
                 exit_code::USAGE,

@@ -1826,6 +1826,14 @@ fn max_working_set_and_clock_are_checked() {
     ]);
     run.expect_code(USAGE);
     assert!(run.stderr.contains("leaves no case"), "{run}");
+    // The original suite's cases read 16 KB: a smaller limit leaves none of them (it used to
+    // leave all 138, and exit 0).
+    let run = perftest(&["--max-working-set", "1KB", "--list-cases"]);
+    run.expect_code(USAGE);
+    assert!(run.stderr.contains("leaves no case"), "{run}");
+    let run = perftest(&["--max-working-set", "16KB", "--list-cases"]);
+    run.expect_code(SUCCESS);
+    assert_eq!(run.stdout.lines().count(), ALL_CASES, "{run}");
 }
 
 /// Negative and non-finite numbers reach the option's own check and get its one-line message
