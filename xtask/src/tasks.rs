@@ -180,7 +180,7 @@ pub fn test(args: &[String]) -> Outcome {
 }
 
 /// Seconds each fuzz target runs in `cargo xtask test`.
-const CI_FUZZ_SECONDS: u32 = 20;
+const CI_FUZZ_SECONDS: u32 = 10;
 
 /// The steps' results and how long each took.
 struct Summary {

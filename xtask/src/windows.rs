@@ -229,6 +229,23 @@ pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
         "Ctrl-C stops a run: partial JSON written, exit 130",
         ctrl_c(&wine, &reports),
     );
+    checks.check(
+        "PERFTEST_VULKAN_LOADER naming vulkan-1.dll by its path loads it",
+        {
+            wine.perftest(&["--list"])
+                .env(
+                    "PERFTEST_VULKAN_LOADER",
+                    "C:\\windows\\system32\\vulkan-1.dll",
+                )
+                .output()
+                .map_err(|e| e.to_string())
+                .and_then(|output| {
+                    let r = Ran::new(&output, without_noise(&output.stderr));
+                    r.expect_code(0)?;
+                    r.expect_stdout("1: llvmpipe")
+                })
+        },
+    );
     checks.check("a missing vulkan-1.dll is a one-line error (exit 1)", {
         wine.perftest(&["--list"])
             .env("PERFTEST_VULKAN_LOADER", "C:\\nowhere\\vulkan-1.dll")
