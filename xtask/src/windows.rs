@@ -101,19 +101,7 @@ pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
         .and_then(|()| wine.give_to_nobody(&reports));
     let timed = |windows_path: &str| -> Result<(), String> {
         made.clone()?;
-        let r = run(&[
-            "--filter",
-            "Buffer<R8>.Load",
-            "--target-ms",
-            "2",
-            "--samples",
-            "3",
-            "--no-verify",
-            "--format",
-            "json",
-            "--output",
-            windows_path,
-        ])?;
+        let r = run(&short_run(windows_path))?;
         r.expect_code(0)
     };
     let first = reports.join("run 1.json");
@@ -171,18 +159,7 @@ pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
         },
     );
     checks.check("--output NUL is written in place, never replaced", {
-        run(&[
-            "--filter",
-            "Buffer<R8>.Load uniform",
-            "--target-ms",
-            "2",
-            "--samples",
-            "3",
-            "--no-verify",
-            "--output",
-            "NUL",
-        ])
-        .and_then(|r| {
+        run(&short_run("NUL")).and_then(|r| {
             r.expect_code(0)?;
             let stray: Vec<String> = [wine.dir(), &wine.drive_c()]
                 .iter()
@@ -203,19 +180,7 @@ pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
             .map_err(|e| e.to_string())
             .and_then(|()| wine.give_to_nobody(&locked))
             .and_then(|()| set_read_only(&locked))
-            .and_then(|()| {
-                run(&[
-                    "--filter",
-                    "Buffer<R8>.Load uniform",
-                    "--target-ms",
-                    "2",
-                    "--samples",
-                    "3",
-                    "--no-verify",
-                    "--output",
-                    "C:\\perftest reports\\locked.json",
-                ])
-            })
+            .and_then(|()| run(&short_run("C:\\perftest reports\\locked.json")))
             .and_then(|r| {
                 r.expect_code(1)?;
                 r.expect_stderr("read-only")?;
@@ -259,6 +224,23 @@ pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
             })
     });
     checks.finish()
+}
+
+/// The arguments of a short timed run of three cases writing its JSON report to `output`.
+fn short_run(output: &str) -> Vec<&str> {
+    vec![
+        "--filter",
+        "Buffer<R8>.Load",
+        "--target-ms",
+        "2",
+        "--samples",
+        "3",
+        "--no-verify",
+        "--format",
+        "json",
+        "--output",
+        output,
+    ]
 }
 
 /// The first case id of each family (the first three parts of the id) of the modern, texture

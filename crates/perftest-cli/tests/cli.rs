@@ -488,11 +488,7 @@ fn missing_vulkan_loader_is_a_runtime_failure() {
 fn a_loader_that_cannot_be_loaded_is_checked_first() {
     let dir = scratch("loader-files");
     let fifo = dir.join("libvulkan.so.1");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     let system = [
         "/usr/lib/x86_64-linux-gnu/libvulkan.so.1",
         "/usr/lib/libvulkan.so.1",
@@ -850,6 +846,12 @@ fn make_device(path: &Path, major: u32, minor: u32) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Creates a FIFO (`mkfifo`) inside the test's own directory.
+fn make_fifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", path.display());
+}
+
 fn is_fifo(path: &Path) -> bool {
     use std::os::unix::fs::FileTypeExt;
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_fifo())
@@ -891,11 +893,7 @@ fn output_goes_to_what_the_path_names() {
 
     // A FIFO: written directly, read by the other end.
     let fifo = dir.join("fifo");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read(fifo).unwrap())
@@ -989,11 +987,7 @@ fn a_late_write_failure_still_prints_the_table() {
 fn render_refuses_what_is_not_a_regular_file() {
     let dir = scratch("render-kinds");
     let fifo = dir.join("fifo");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     perftest(&["render", path_str(&fifo)])
         .expect_one_line_error(FAILURE, &[path_str(&fifo), "not a regular file (a FIFO)"]);
     perftest(&["compare", path_str(&dir), path_str(&fifo)])
@@ -1468,11 +1462,7 @@ fn pipeline_cache_file_is_saved_reused_and_repaired() {
 fn a_fifo_without_reader_yields_to_one_stop_signal() {
     let dir = scratch("fifo-no-reader");
     let fifo = dir.join("fifo");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     for (signal, code) in [("INT", INTERRUPTED), ("TERM", TERMINATED)] {
         let args = small(&[
             "--filter",
@@ -1558,11 +1548,7 @@ fn pipeline_cache_never_overwrites_what_is_not_a_cache() {
     run.expect_code(SUCCESS);
     let before = std::fs::read(&report).unwrap();
     let fifo = dir.join("fifo");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     let device = dir.join("null");
     let have_device = make_device(&device, 1, 3);
     let subdir = dir.join("sub");

@@ -561,7 +561,8 @@ pub(crate) mod tests {
             .collect();
         assert_eq!(lines.len(), 2, "latency and bandwidth");
         let points = |i: usize| lines[i].attribute("points").unwrap().split(' ').count();
-        assert_eq!((points(0), points(1)), (18, 17));
+        // The refined latency sweep (59 working sets) and the bandwidth sweep (17).
+        assert_eq!((points(0), points(1)), (59, 17));
         let shades = section
             .descendants()
             .filter(|n| n.attribute("class") == Some("level"))
@@ -572,7 +573,16 @@ pub(crate) mod tests {
             .filter(|n| n.has_tag_name("td"))
             .filter_map(|n| n.text())
             .collect();
-        for cell in ["L1", "L2", "memory", "128 KB", "±100%", "4.71 TB/s", "696"] {
+        for cell in [
+            "L1",
+            "L2 near",
+            "L2 far",
+            "memory",
+            "180 KB",
+            "±4.4%",
+            "4.61 TB/s",
+            "670",
+        ] {
             assert!(cells.contains(&cell), "{cell}: {cells:?}");
         }
         let section_text: String = section.descendants().filter_map(|n| n.text()).collect();

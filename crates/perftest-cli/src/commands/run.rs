@@ -1,0 +1,646 @@
+//! The benchmark run (`perftest [-N] [NAME] [OPTIONS]`): the cases chosen, the device set up,
+//! then `--list`, `--list-cases`, `--verify` or a timed run on one device or on every device.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use perftest_cases::{all_cases, cases_in, find_case, select_cases, Suite};
+use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
+use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
+use perftest_cli::export::{exporter, ExportFormat, OutputError, OutputTarget};
+use perftest_cli::node::{self, OutlierRule, DEVICE_PLACEHOLDER};
+use perftest_cli::options::{Mode, Options};
+use perftest_cli::output::exit_code;
+use perftest_cli::output::printable::{printable, printable_path};
+use perftest_cli::output::progress::Progress;
+use perftest_cli::report::{CaseStatus, Report};
+use perftest_cli::shader_stats;
+use perftest_cli::stop_signals::StopSignals;
+use perftest_core::pipeline_cache::{check_cache_path, CacheFileError};
+use perftest_core::{
+    compute_targets, first_family_per_device, listing, select, Bench, ComputeTarget, Context,
+    Error, Instance, InstanceOptions,
+};
+
+use super::{core_failure, output_failure, print_stdout, Failure, STARTED};
+
+/// Environment variable naming the Vulkan loader library to use instead of the system's.
+pub(crate) const LOADER_ENV: &str = "PERFTEST_VULKAN_LOADER";
+
+pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
+    let in_suites = cases_in(&options.suites);
+    if in_suites.is_empty() {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            no_cases_message(&options.suites),
+        ));
+    }
+    let mut cases = select_cases(&in_suites, &options.filters)
+        .map_err(|e| Failure::new(exit_code::USAGE, e))?;
+    if let Some(max) = options.max_working_set {
+        cases.retain(|c| c.footprint() <= max);
+        if cases.is_empty() {
+            return Err(Failure::new(
+                exit_code::USAGE,
+                format!("--max-working-set {max} bytes leaves no case to run"),
+            ));
+        }
+    }
+    if options.mode == Mode::ListCases {
+        // One suite (the default): `id name`, as before suites existed; several: the suite
+        // first.
+        let several = options.suites.len() > 1;
+        let lines: Vec<String> = cases
+            .iter()
+            .map(|c| match several {
+                true => format!("{:<9} {:<40} {}", c.suite.name(), c.id, c.name),
+                false => format!("{:<40} {}", c.id, c.name),
+            })
+            .collect();
+        print_stdout(&lines.join("\n"))?;
+        return Ok(exit_code::SUCCESS);
+    }
+    if find_case(&all_cases(), &options.baseline).is_none() {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            format!(
+                "--baseline '{}' is not a case id (see --list-cases)",
+                options.baseline
+            ),
+        ));
+    }
+    // Before any GPU work: a path that can never be written is reported now, not after the run.
+    let output = match options.output.as_deref() {
+        // Checked per device once the devices are known (the path holds {device}).
+        Some(_) if options.all_devices => None,
+        Some(path) => Some(OutputTarget::check(path).map_err(output_failure)?),
+        None => None,
+    };
+    // A pipeline-cache path that is not a perftest cache is never overwritten: refused now.
+    if let Some(cache) = &options.pipeline_cache {
+        check_cache_path(cache).map_err(|e| {
+            let code = match e {
+                CacheFileError::Unreadable { .. } => exit_code::FAILURE,
+                _ => exit_code::USAGE,
+            };
+            // A newline in the path must not split the one-line message.
+            Failure::new(
+                code,
+                format!("--pipeline-cache {}", printable(&e.to_string())),
+            )
+        })?;
+    }
+    // Installed before the device is set up, so a stop signal at any point ends the run
+    // cleanly (a failure to install them only loses that comfort).
+    let signals = match options.mode {
+        Mode::Time { .. } => StopSignals::install().unwrap_or_default(),
+        _ => StopSignals::default(),
+    };
+    // Checked now, created only when shaders are written (not for --list or a refused run).
+    if let Some(dir) = &options.dump_shaders {
+        shader_stats::check_dump_dir(dir).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
+    }
+
+    let instance_options = InstanceOptions {
+        validation: options.validation,
+        synchronization_validation: options.validation,
+        // Set but empty means unset, as for the loader's own variables.
+        loader_path: std::env::var_os(LOADER_ENV)
+            .filter(|path| !path.is_empty())
+            .map(Into::into),
+    };
+    let instance = Arc::new(Instance::new(&instance_options).map_err(core_failure)?);
+    let targets =
+        compute_targets(instance.handle(), instance.api_version()).map_err(core_failure)?;
+    let summaries: Vec<_> = targets.iter().map(|t| t.summary.clone()).collect();
+    if options.mode == Mode::ListDevices {
+        if summaries.is_empty() {
+            return Err(core_failure(Error::NoComputeTarget));
+        }
+        // Driver strings are printed with control characters escaped.
+        let shown: Vec<_> = summaries
+            .iter()
+            .cloned()
+            .map(|mut s| {
+                s.name = printable(&s.name).into_owned();
+                s
+            })
+            .collect();
+        print_stdout(&listing(&shown))?;
+        return Ok(validation_code(&instance, exit_code::SUCCESS));
+    }
+    if summaries.is_empty() {
+        return Err(core_failure(Error::NoComputeTarget));
+    }
+    if let (true, Mode::Time { verify_first }) = (options.all_devices, options.mode) {
+        let code = run_all_devices(&instance, &targets, &cases, options, verify_first, &signals);
+        return match code {
+            Ok(code) => Ok(validation_code(&instance, code)),
+            Err(failure) => {
+                validation_code(&instance, failure.code);
+                Err(failure)
+            }
+        };
+    }
+    let chosen = select(&summaries, &options.device).map_err(|e| core_failure(e.into()))?;
+    let target = &targets[chosen];
+    let result = (|| {
+        let mut context = Context::new(instance.clone(), target).map_err(core_failure)?;
+        context.set_fence_timeout(options.fence_timeout);
+        let mut bench = Bench::new(context).map_err(core_failure)?;
+        match options.mode {
+            Mode::Verify => run_verify(&mut bench, &cases),
+            Mode::Time { verify_first } => run_time(
+                &mut bench,
+                &cases,
+                options,
+                verify_first,
+                output.as_ref(),
+                &signals,
+            ),
+            Mode::ListCases | Mode::ListDevices => Ok(exit_code::SUCCESS),
+        }
+        // `bench` drops here, before the validation messages are collected.
+    })();
+    // Validation messages are reported on every path; a failure keeps its own exit code.
+    match result {
+        Ok(code) => Ok(validation_code(&instance, code)),
+        Err(failure) => {
+            validation_code(&instance, failure.code);
+            Err(failure)
+        }
+    }
+}
+
+/// The usage error for suites that hold no case yet.
+pub(crate) fn no_cases_message(suites: &[Suite]) -> String {
+    let names: Vec<&str> = suites.iter().map(|s| s.name()).collect();
+    let with_cases: Vec<&str> = Suite::ALL
+        .into_iter()
+        .filter(|&s| !cases_in(&[s]).is_empty())
+        .map(Suite::name)
+        .collect();
+    format!(
+        "--suite {}: {} no cases yet; suites with cases: {}",
+        names.join(","),
+        if names.len() == 1 {
+            "this suite has"
+        } else {
+            "these suites have"
+        },
+        with_cases.join(", ")
+    )
+}
+
+/// Reports validation messages on stderr; turns a success into [`exit_code::VALIDATION`]
+/// (any other code — a failure, a verification mismatch, an interrupt — takes precedence).
+pub(crate) fn validation_code(instance: &Instance, code: i32) -> i32 {
+    if !instance.validation_enabled() {
+        return code;
+    }
+    let messages = instance.validation_messages();
+    if messages.is_empty() {
+        eprintln!("perftest: validation: 0 messages");
+        return code;
+    }
+    eprintln!("perftest: validation: {} message(s)", messages.len());
+    for m in messages.iter().take(20) {
+        eprintln!("  {:?} {}: {}", m.severity, m.id, m.text);
+    }
+    if code == exit_code::SUCCESS {
+        exit_code::VALIDATION
+    } else {
+        code
+    }
+}
+
+pub(crate) fn run_verify(
+    bench: &mut Bench,
+    cases: &[perftest_cases::Case],
+) -> Result<i32, Failure> {
+    let progress = Progress::new(cases.len());
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    let mut lines = Vec::new();
+    let mut fatal = None;
+    for (i, case) in cases.iter().enumerate() {
+        progress.case(i, &case.name);
+        let verdict = verify_case(bench, case);
+        match &verdict {
+            Verdict::Pass { .. } => passed += 1,
+            Verdict::Fail(_) => failed += 1,
+            Verdict::Skip(_) => skipped += 1,
+            Verdict::Error { message, fatal: f } => {
+                failed += 1;
+                if *f {
+                    fatal = Some(message.clone());
+                }
+            }
+        }
+        lines.push(verdict_line(case, &verdict));
+        if fatal.is_some() {
+            break; // the device cannot be trusted for the remaining cases
+        }
+    }
+    progress.finish();
+    let device = &bench.context().target().summary;
+    lines.push(format!(
+        "verified on {}: {passed} passed, {failed} failed, {skipped} skipped",
+        printable(&device.describe())
+    ));
+    print_stdout(&lines.join("\n"))?;
+    if let Some(e) = fatal {
+        return Err(Failure::new(exit_code::FAILURE, e));
+    }
+    Ok(if failed > 0 {
+        exit_code::VERIFICATION
+    } else {
+        exit_code::SUCCESS
+    })
+}
+
+pub(crate) fn run_time(
+    bench: &mut Bench,
+    cases: &[perftest_cases::Case],
+    options: &Options,
+    verify_first: bool,
+    output: Option<&OutputTarget>,
+    signals: &StopSignals,
+) -> Result<i32, Failure> {
+    if options.verbose {
+        let setup = STARTED
+            .get()
+            .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
+        eprintln!("perftest: instance and device ready after {setup:.0} ms");
+    }
+    let progress = Progress::new(cases.len());
+    let (report, end, phases) = run_timing(
+        bench,
+        cases,
+        options,
+        verify_first,
+        signals.flag(),
+        &mut |i, _, case| progress.case(i, &case.name),
+    );
+    progress.finish();
+    if options.verbose {
+        print_phases("", &phases);
+        print_recorded_share(&report);
+    }
+    // Without --output, stdout gets the report in --format; with it, the text table.
+    let stdout_format = if output.is_some() {
+        ExportFormat::Text
+    } else {
+        options.format
+    };
+    let delivered = deliver(
+        &report,
+        &end,
+        stdout_format,
+        options.format,
+        output,
+        signals,
+    )?;
+    shader_outputs(bench, cases, &report, options)?;
+    run_exit_code(&report, end, delivered, signals)
+}
+
+/// `--verbose`: how much of the wall time since the process started is recorded GPU
+/// measurement (the samples of every case).
+pub(crate) fn print_recorded_share(report: &Report) {
+    let recorded_ns: f64 = report
+        .cases
+        .iter()
+        .filter_map(|c| c.measurement.as_ref())
+        .flat_map(|m| &m.samples_ns)
+        .sum();
+    let wall = STARTED
+        .get()
+        .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
+    let recorded = recorded_ns / 1e6;
+    let share = if wall > 0.0 {
+        recorded / wall * 100.0
+    } else {
+        0.0
+    };
+    eprintln!(
+        "perftest: wall time {wall:.0} ms, of which {recorded:.0} ms recorded GPU measurement ({share:.1}%)"
+    );
+}
+
+pub(crate) fn print_phases(prefix: &str, phases: &PhaseTimes) {
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    eprintln!(
+        "perftest: {prefix}pipelines {:.0} ms, verification {:.0} ms, clock warm-up {:.0} ms, sizing {:.0} ms, measurements {:.0} ms",
+        ms(phases.pipelines),
+        ms(phases.verification),
+        ms(phases.warmup),
+        ms(phases.sizing),
+        ms(phases.measurement)
+    );
+}
+
+/// Prints a finished (or stopped) run's report on stdout in `stdout_format`, then writes it in
+/// `file_format` to `output` — only when the run completed or measured at least one case, so
+/// an early stop never replaces an earlier report. Returns the error of a failed write.
+pub(crate) fn deliver(
+    report: &Report,
+    end: &RunEnd,
+    stdout_format: ExportFormat,
+    file_format: ExportFormat,
+    output: Option<&OutputTarget>,
+    signals: &StopSignals,
+) -> Result<Option<OutputError>, Failure> {
+    let render = |format: ExportFormat| {
+        exporter(format)
+            .serialize(report)
+            .map_err(|e| Failure::new(exit_code::FAILURE, e))
+    };
+    // The table first, so a report that cannot be written loses nothing that was measured.
+    print_stdout(&String::from_utf8_lossy(&render(stdout_format)?))?;
+    let measured = report
+        .cases
+        .iter()
+        .filter(|c| c.status == CaseStatus::Measured)
+        .count();
+    let mut written = None;
+    let mut write_error = None;
+    if let Some(target) = output {
+        let path = printable_path(target.path());
+        if matches!(end, RunEnd::Complete) || measured > 0 {
+            match target.write(&render(file_format)?) {
+                Ok(()) => written = Some(path),
+                Err(e) => write_error = Some(e),
+            }
+        } else {
+            // An incomplete run that measured nothing must not replace an earlier report.
+            eprintln!(
+                "perftest: nothing was measured, so {path} was not written (an existing file is left as it was)"
+            );
+        }
+    }
+    if let RunEnd::Interrupted = end {
+        let at = written.map_or_else(String::new, |p| format!(", written to {p}"));
+        eprintln!(
+            "perftest: interrupted by {}: {measured} case(s) measured{at}",
+            signals.name()
+        );
+    }
+    Ok(write_error)
+}
+
+/// The exit code of one device's run: a failed write or a fatal device error (1), a stop
+/// signal (128 + its number), a verification mismatch (4), else success.
+pub(crate) fn run_exit_code(
+    report: &Report,
+    end: RunEnd,
+    write_error: Option<OutputError>,
+    signals: &StopSignals,
+) -> Result<i32, Failure> {
+    // A stop request that arrived while the results were being written (a FIFO nobody read)
+    // still ends the process with its code.
+    let stopped = signals.received().is_some();
+    if let Some(e) = write_error {
+        if stopped {
+            eprintln!(
+                "perftest: {}",
+                perftest_cli::output::printable::printable(&e.to_string())
+            );
+            return Ok(signals.exit_code());
+        }
+        let also = match &end {
+            RunEnd::Fatal(fatal) => format!(" (and the run stopped: {fatal})"),
+            _ => String::new(),
+        };
+        return Err(Failure::new(
+            exit_code::FAILURE,
+            format!("{e}; the results are in the table above{also}"),
+        ));
+    }
+    let verification_failed = report.cases.iter().any(|c| {
+        c.status
+            .reason()
+            .is_some_and(|r| r.starts_with("verification failed"))
+    });
+    match end {
+        RunEnd::Interrupted => Ok(signals.exit_code()),
+        RunEnd::Fatal(e) => Err(Failure::new(exit_code::FAILURE, e)),
+        RunEnd::Complete if stopped => {
+            eprintln!(
+                "perftest: {} arrived while the results were written",
+                signals.name()
+            );
+            Ok(signals.exit_code())
+        }
+        RunEnd::Complete if verification_failed => Ok(exit_code::VERIFICATION),
+        RunEnd::Complete => Ok(exit_code::SUCCESS),
+    }
+}
+
+/// The output of device `number` (its `--list` number) for `--all-devices`: `{device}` in the
+/// path replaced by the number, or `perftest-device-N.EXT` in the directory the path names.
+pub(crate) fn device_output(
+    path: &Path,
+    number: usize,
+    format: ExportFormat,
+) -> Result<OutputTarget, Failure> {
+    let text = path.to_string_lossy();
+    let file = if let Some(file) = perftest_cli::node::with_device_number(path, number) {
+        file
+    } else if text.ends_with('/') || path.is_dir() {
+        path.join(format!("perftest-device-{number}.{}", format.extension()))
+    } else {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            format!(
+                "--output {}: with --all-devices the path must contain {DEVICE_PLACEHOLDER} or name a directory",
+                printable_path(path)
+            ),
+        ));
+    };
+    OutputTarget::check(&file).map_err(output_failure)
+}
+
+/// One device's share of an `--all-devices` run.
+pub(crate) struct DeviceRun {
+    number: usize,
+    description: String,
+    outcome: Result<(Report, RunEnd, PhaseTimes), Failure>,
+}
+
+/// `--all-devices`: the suite on every physical device at once (one thread each, the first
+/// compute family of each device), each report printed and written, then the node summary.
+pub(crate) fn run_all_devices(
+    instance: &Arc<Instance>,
+    targets: &[ComputeTarget],
+    cases: &[perftest_cases::Case],
+    options: &Options,
+    verify_first: bool,
+    signals: &StopSignals,
+) -> Result<i32, Failure> {
+    let picked = first_family_per_device(targets);
+    // Every output is checked before any GPU work.
+    let outputs = picked
+        .iter()
+        .map(|&i| {
+            options
+                .output
+                .as_deref()
+                .map(|p| device_output(p, i + 1, options.format))
+                .transpose()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let runs: Vec<DeviceRun> = std::thread::scope(|scope| {
+        let handles: Vec<_> = picked
+            .iter()
+            .map(|&i| {
+                let target = &targets[i];
+                let instance = Arc::clone(instance);
+                scope.spawn(move || {
+                    let outcome = (|| {
+                        let mut context = Context::new(instance, target).map_err(core_failure)?;
+                        context.set_fence_timeout(options.fence_timeout);
+                        let mut bench = Bench::new(context).map_err(core_failure)?;
+                        Ok(run_timing(
+                            &mut bench,
+                            cases,
+                            options,
+                            verify_first,
+                            signals.flag(),
+                            &mut |_, _, _| {},
+                        ))
+                    })();
+                    DeviceRun {
+                        number: i + 1,
+                        description: target.summary.describe(),
+                        outcome,
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .zip(&picked)
+            .map(|(h, &i)| {
+                h.join().unwrap_or_else(|_| DeviceRun {
+                    number: i + 1,
+                    description: targets[i].summary.describe(),
+                    outcome: Err(Failure::new(
+                        exit_code::FAILURE,
+                        "the device's thread panicked",
+                    )),
+                })
+            })
+            .collect()
+    });
+
+    let mut code = exit_code::SUCCESS;
+    let mut worst = |c: i32| code = worse(code, c);
+    let mut summarized: Vec<(String, String, Report)> = Vec::new();
+    for (run, output) in runs.into_iter().zip(&outputs) {
+        print_stdout(&format!(
+            "== device {}: {} ==",
+            run.number,
+            printable(&run.description)
+        ))?;
+        match run.outcome {
+            Err(f) => {
+                eprintln!("perftest: device {}: {}", run.number, printable(&f.message));
+                worst(f.code);
+            }
+            Ok((report, end, phases)) => {
+                if options.verbose {
+                    print_phases(&format!("device {}: ", run.number), &phases);
+                }
+                let write_error = deliver(
+                    &report,
+                    &end,
+                    ExportFormat::Text,
+                    options.format,
+                    output.as_ref(),
+                    signals,
+                )?;
+                match run_exit_code(&report, end, write_error, signals) {
+                    Ok(c) => worst(c),
+                    Err(f) => {
+                        eprintln!("perftest: device {}: {}", run.number, printable(&f.message));
+                        worst(f.code);
+                    }
+                }
+                summarized.push((format!("#{}", run.number), run.description, report));
+            }
+        }
+    }
+    let reports: Vec<&Report> = summarized.iter().map(|(_, _, r)| r).collect();
+    let labels: Vec<String> = summarized.iter().map(|(l, _, _)| l.clone()).collect();
+    let summary = node::summarize(&reports, &labels, OutlierRule::default());
+    print_stdout(&node::render(&summary, &|r| summarized[r].1.clone()))?;
+    if !summary.flagged_reports().is_empty() {
+        worst(exit_code::OUTLIER);
+    }
+    Ok(code)
+}
+
+/// The exit code that wins when several devices end differently: a failure, then a stop
+/// signal, then a verification mismatch, then an outlier, then success.
+pub(crate) fn worse(a: i32, b: i32) -> i32 {
+    let rank = |c: i32| match c {
+        exit_code::SUCCESS => 0,
+        exit_code::OUTLIER => 1,
+        exit_code::VERIFICATION => 2,
+        exit_code::VALIDATION => 3,
+        c if c > 128 => 4,
+        exit_code::USAGE => 5,
+        _ => 6,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
+
+/// `--shader-stats` and `--dump-shaders`: the statistics block on stdout and one file per
+/// case, or a note (once) where the driver offers neither.
+pub(crate) fn shader_outputs(
+    bench: &Bench,
+    cases: &[perftest_cases::Case],
+    report: &perftest_cli::report::Report,
+    options: &Options,
+) -> Result<(), Failure> {
+    if !options.shader_stats && options.dump_shaders.is_none() {
+        return Ok(());
+    }
+    if let Some(dir) = &options.dump_shaders {
+        shader_stats::prepare_dump_dir(dir).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
+    }
+    if !bench.context().shader_statistics_available() {
+        eprintln!(
+            "perftest: {}",
+            shader_stats::unavailable_note(&report.device.name)
+        );
+        return Ok(());
+    }
+    if options.shader_stats {
+        print_stdout(&shader_stats::text_block(report))?;
+    }
+    if let Some(dir) = &options.dump_shaders {
+        let mut written = 0;
+        for case in cases {
+            let executables = bench.pipeline_executables_of(case);
+            written +=
+                usize::from(shader_stats::dump(dir, &case.id, executables).map_err(|e| {
+                    Failure::new(
+                        exit_code::FAILURE,
+                        format!("cannot write into --dump-shaders {}: {e}", dir.display()),
+                    )
+                })?);
+        }
+        if written == 0 {
+            eprintln!(
+                "perftest: note: the driver gave no internal shader representations; nothing was written to {}",
+                dir.display()
+            );
+        }
+    }
+    Ok(())
+}
