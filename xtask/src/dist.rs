@@ -1,6 +1,7 @@
 //! `cargo xtask dist`: release archives, `perftest-<version>-<target>.tar.gz` for Linux and
-//! `.zip` for Windows, each holding the binary, README.md, LICENSE.md and a SHA256SUMS file of
-//! those three; then every archive is opened again, its sums checked and its binary run (the
+//! `.zip` for Windows, each holding the binary, README.md, LICENSE.md, the man page
+//! (`man/perftest.1`), the shell completions (`completions/`) and a SHA256SUMS file of all of
+//! them; then every archive is opened again, its sums checked and its binary run (the
 //! Windows one under Wine).
 
 use std::fs::{self, File};
@@ -19,8 +20,26 @@ pub const LINUX: &str = "x86_64-unknown-linux-gnu";
 /// The version in the archives' names.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The documents shipped beside the binary.
-const DOCUMENTS: [&str; 2] = ["README.md", "LICENSE.md"];
+/// The documents shipped beside the binary: (path in the workspace, name in the archive). The
+/// man page and completions are the committed ones (`cargo xtask docs`).
+const DOCUMENTS: [(&str, &str); 7] = [
+    ("README.md", "README.md"),
+    ("LICENSE.md", "LICENSE.md"),
+    ("docs/man/perftest.1", "man/perftest.1"),
+    (
+        "docs/completions/perftest.bash",
+        "completions/perftest.bash",
+    ),
+    ("docs/completions/_perftest", "completions/_perftest"),
+    (
+        "docs/completions/perftest.fish",
+        "completions/perftest.fish",
+    ),
+    (
+        "docs/completions/_perftest.ps1",
+        "completions/_perftest.ps1",
+    ),
+];
 
 /// `cargo xtask dist [--target TARGET]...`: builds, packs and checks (Linux and Windows by
 /// default).
@@ -83,8 +102,8 @@ pub fn build_and_pack(target: &str) -> Result<PathBuf, String> {
     fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let mut files: Vec<(String, Vec<u8>, u32)> = Vec::new();
     files.push((binary_name(target).to_string(), read(&binary)?, 0o755));
-    for document in DOCUMENTS {
-        files.push((document.to_string(), read(&root.join(document))?, 0o644));
+    for (source, name) in DOCUMENTS {
+        files.push((name.to_string(), read(&root.join(source))?, 0o644));
     }
     let sums: String = files
         .iter()
@@ -307,13 +326,14 @@ pub fn check(archives: &[PathBuf]) -> Result<(), String> {
     checks.finish()
 }
 
-/// The archive holds exactly the binary, the documents and SHA256SUMS in the folder `stem`,
-/// and the sums match.
+/// The archive holds exactly the binary, the documents and SHA256SUMS (of all the others) in
+/// the folder `stem`, and the sums match.
 fn check_contents(stem: &str, target: &str, entries: &Entries) -> Result<(), String> {
     let mut names: Vec<&str> = entries.iter().map(|(n, _)| n.as_str()).collect();
     names.sort_unstable();
-    let mut expected: Vec<String> = [binary_name(target), "README.md", "LICENSE.md", "SHA256SUMS"]
-        .iter()
+    let mut expected: Vec<String> = std::iter::once(binary_name(target))
+        .chain(DOCUMENTS.iter().map(|(_, name)| *name))
+        .chain(std::iter::once("SHA256SUMS"))
         .map(|n| format!("{stem}/{n}"))
         .collect();
     expected.sort_unstable();
@@ -337,8 +357,11 @@ fn check_contents(stem: &str, target: &str, entries: &Entries) -> Result<(), Str
         }
         listed += 1;
     }
-    if listed != 3 {
-        return Err(format!("SHA256SUMS lists {listed} files, expected 3"));
+    let wanted = DOCUMENTS.len() + 1;
+    if listed != wanted {
+        return Err(format!(
+            "SHA256SUMS lists {listed} files, expected {wanted}"
+        ));
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ mod cross;
 mod dist;
 mod fuzz;
 mod manifest;
+mod manpage;
 mod packages;
 mod shaders;
 mod tasks;
@@ -39,6 +40,7 @@ commands:
   dist [--target TARGET]...
                    release archives in target/dist/ (Linux .tar.gz and Windows .zip by
                    default), each opened again and its binary run
+  docs [--check]   write (or check) the man page and shell completions in docs/
   fuzz [SECONDS]   build the libFuzzer targets (report, pipeline cache, command line) and
                    run each for SECONDS (30)
   help             print this message
@@ -66,6 +68,11 @@ fn main() -> ExitCode {
             .map(|()| 0),
         Some("dist") => dist::command(&rest).map(|()| 0),
         Some("fuzz") => fuzz::command(&rest).map(|()| 0),
+        Some("docs") => match rest.as_slice() {
+            [] => manpage::command(&workspace::root(), false).map(|()| 0),
+            [flag] if flag == "--check" => manpage::command(&workspace::root(), true).map(|()| 0),
+            _ => Err(format!("usage: cargo xtask docs [--check]\n\n{USAGE}")),
+        },
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(0)

@@ -70,6 +70,12 @@ pub fn test(args: &[String]) -> Outcome {
     }
     summary.record(("cargo xtask shaders --check", check));
 
+    step("cargo xtask docs --check (man page and completions)");
+    summary.record((
+        "man page and completions",
+        crate::manpage::command(&root, true),
+    ));
+
     step("cargo test (validation layers on)");
     let mut test = cargo();
     test.args(["test", "--workspace", "--all-targets", "--no-fail-fast"])
