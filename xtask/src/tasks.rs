@@ -136,6 +136,35 @@ pub fn test(args: &[String]) -> Outcome {
         });
     summary.record(("wgpu_engine validation guard", guard));
 
+    step("cargo doc (warnings are errors) and the documentation's examples");
+    let docs = succeeded(
+        cargo()
+            .args([
+                "doc",
+                "--no-deps",
+                "-p",
+                "perftest-core",
+                "-p",
+                "perftest-cases",
+                "-p",
+                "perftest-cli",
+            ])
+            .env("RUSTDOCFLAGS", "-D warnings"),
+    )
+    .and_then(|()| {
+        succeeded(cargo().args([
+            "test",
+            "--doc",
+            "-p",
+            "perftest-core",
+            "-p",
+            "perftest-cases",
+            "-p",
+            "perftest-cli",
+        ]))
+    });
+    summary.record(("cargo doc and doc tests", docs));
+
     step("cargo fmt --check");
     let fmt = ensure_component("fmt", "rustfmt")
         .and_then(|()| succeeded(cargo().args(["fmt", "--all", "--", "--check"])));

@@ -264,7 +264,7 @@ pub fn normalize_args<I: IntoIterator<Item = OsString>>(args: I) -> Vec<OsString
 
 /// perftest's own message for argument errors that clap words misleadingly, if `error` is one:
 /// a second bare word (`perftest llvm llvm2`) is not a subcommand that "cannot be used with
-/// [NAME]" but one device name too many.
+/// `[NAME]`" but one device name too many.
 pub fn own_usage_message(error: &clap::Error) -> Option<String> {
     use clap::error::{ContextKind, ContextValue};
     if error.kind() != clap::error::ErrorKind::ArgumentConflict {

@@ -1,5 +1,5 @@
 //! Refining the latency sweep: once the doubling sweep is measured, the working sets that the
-//! pure rule [`crate::sweep::refine`] asks for are measured too, round after round, until every
+//! pure rule [`crate::sweep::refine()`] asks for are measured too, round after round, until every
 //! transition between two levels is bracketed to 1/16 of an octave or [`MAX_ROUNDS`] rounds
 //! are done. The refined cases are ordinary latency cases of other sizes
 //! ([`latency_case`]), verified and measured like the sweep's own.

@@ -10,7 +10,7 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use super::StopEvent;
 
-/// The signals that stop a run, in the order of [`SIGNALS`]: SIGINT (Ctrl-C), SIGTERM and
+/// The signals that stop a run, in the order of `SIGNALS`: SIGINT (Ctrl-C), SIGTERM and
 /// SIGHUP, each ending the run with the shell's `128 + signal number`.
 pub const STOP_EVENTS: &[StopEvent] = &[
     StopEvent {

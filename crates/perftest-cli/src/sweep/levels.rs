@@ -24,7 +24,7 @@
 //! A plateau between two levels is a level of its own: the far partition of an L2, hit at
 //! about 1.8x the near partition's latency, is a plateau like any other. One point between two
 //! levels is not (one point cannot show a plateau); a denser sweep there decides
-//! ([`super::refine`]).
+//! ([`super::refine()`]).
 //!
 //! Each level's **capacity** is where the curve leaves it: the last size on the plateau, known
 //! to within the ratio between that size and the next size measured, which is off the plateau

@@ -4,9 +4,9 @@
 //! and bandwidth. Vulkan reports no cache sizes; this is how to learn them.
 //!
 //! Everything here is a pure function of the curves:
-//! - [`levels`]: the plateau rule that cuts a curve into levels (and [`outliers`]),
+//! - [`levels()`]: the plateau rule that cuts a curve into levels (and [`outliers`]),
 //! - [`names`]: what each latency level is called,
-//! - [`refine`]: which working sets to measure next to bracket every transition to 1/16 octave,
+//! - [`refine()`]: which working sets to measure next to bracket every transition to 1/16 octave,
 //! - [`section`]: the text and Markdown reports' cache-hierarchy section; the HTML and SVG
 //!   reports draw the curves from the same [`Hierarchy`].
 
