@@ -139,30 +139,11 @@ pub fn test(args: &[String]) -> Outcome {
     step("cargo doc (warnings are errors) and the documentation's examples");
     let docs = succeeded(
         cargo()
-            .args([
-                "doc",
-                "--no-deps",
-                "-p",
-                "perftest-core",
-                "-p",
-                "perftest-cases",
-                "-p",
-                "perftest-cli",
-            ])
+            .args(["doc", "--no-deps"])
+            .args(LIBRARIES)
             .env("RUSTDOCFLAGS", "-D warnings"),
     )
-    .and_then(|()| {
-        succeeded(cargo().args([
-            "test",
-            "--doc",
-            "-p",
-            "perftest-core",
-            "-p",
-            "perftest-cases",
-            "-p",
-            "perftest-cli",
-        ]))
-    });
+    .and_then(|()| succeeded(cargo().args(["test", "--doc"]).args(LIBRARIES)));
     summary.record(("cargo doc and doc tests", docs));
 
     step("cargo fmt --check");
@@ -213,6 +194,16 @@ pub fn test(args: &[String]) -> Outcome {
 
     summary.finish()
 }
+
+/// The crates whose documentation is built and whose examples are tested.
+const LIBRARIES: [&str; 6] = [
+    "-p",
+    "perftest-core",
+    "-p",
+    "perftest-cases",
+    "-p",
+    "perftest-cli",
+];
 
 /// Seconds each fuzz target runs in `cargo xtask test`.
 const CI_FUZZ_SECONDS: u32 = 10;

@@ -196,34 +196,30 @@ pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
     );
     checks.check(
         "PERFTEST_VULKAN_LOADER naming vulkan-1.dll by its path loads it",
-        {
-            wine.perftest(&["--list"])
-                .env(
-                    "PERFTEST_VULKAN_LOADER",
-                    "C:\\windows\\system32\\vulkan-1.dll",
-                )
-                .output()
-                .map_err(|e| e.to_string())
-                .and_then(|output| {
-                    let r = Ran::new(&output, without_noise(&output.stderr));
-                    r.expect_code(0)?;
-                    r.expect_stdout("1: llvmpipe")
-                })
-        },
+        list_with_loader(&wine, "C:\\windows\\system32\\vulkan-1.dll").and_then(|r| {
+            r.expect_code(0)?;
+            r.expect_stdout("1: llvmpipe")
+        }),
     );
-    checks.check("a missing vulkan-1.dll is a one-line error (exit 1)", {
-        wine.perftest(&["--list"])
-            .env("PERFTEST_VULKAN_LOADER", "C:\\nowhere\\vulkan-1.dll")
-            .output()
-            .map_err(|e| e.to_string())
-            .and_then(|output| {
-                let r = Ran::new(&output, without_noise(&output.stderr));
-                r.expect_code(1)?;
-                r.expect_stderr("cannot load the Vulkan loader")?;
-                r.expect_stderr("vulkan-1.dll comes with every GPU driver")
-            })
-    });
+    checks.check(
+        "a missing vulkan-1.dll is a one-line error (exit 1)",
+        list_with_loader(&wine, "C:\\nowhere\\vulkan-1.dll").and_then(|r| {
+            r.expect_code(1)?;
+            r.expect_stderr("cannot load the Vulkan loader")?;
+            r.expect_stderr("vulkan-1.dll comes with every GPU driver")
+        }),
+    );
     checks.finish()
+}
+
+/// `perftest.exe --list` with `PERFTEST_VULKAN_LOADER` set to `loader`.
+fn list_with_loader(wine: &Wine, loader: &str) -> Result<Ran, String> {
+    let output = wine
+        .perftest(&["--list"])
+        .env("PERFTEST_VULKAN_LOADER", loader)
+        .output()
+        .map_err(|e| e.to_string())?;
+    Ok(Ran::new(&output, without_noise(&output.stderr)))
 }
 
 /// The arguments of a short timed run of three cases writing its JSON report to `output`.
