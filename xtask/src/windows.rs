@@ -224,9 +224,14 @@ fn list_with_loader(wine: &Wine, loader: &str) -> Result<Ran, String> {
 
 /// The arguments of a short timed run of three cases writing its JSON report to `output`.
 fn short_run(output: &str) -> Vec<&str> {
+    short_run_of("Buffer<R8>.Load", output)
+}
+
+/// The arguments of a short timed run of the cases `filter` selects, writing JSON to `output`.
+fn short_run_of<'a>(filter: &'a str, output: &'a str) -> Vec<&'a str> {
     vec![
         "--filter",
-        "Buffer<R8>.Load",
+        filter,
         "--target-ms",
         "2",
         "--samples",
@@ -300,20 +305,11 @@ fn valid_report(path: &Path, complete: bool) -> Result<(), String> {
 
 /// A short report made by the Linux build.
 fn linux_report(linux: &Path, path: &Path) -> Result<(), String> {
+    let output = path
+        .to_str()
+        .ok_or_else(|| format!("{} is not UTF-8", path.display()))?;
     let status = Command::new(linux)
-        .args([
-            "--filter",
-            "Buffer<RG8>.Load",
-            "--target-ms",
-            "2",
-            "--samples",
-            "3",
-            "--no-verify",
-            "--format",
-            "json",
-            "--output",
-        ])
-        .arg(path)
+        .args(short_run_of("Buffer<RG8>.Load", output))
         .stdout(Stdio::null())
         .status()
         .map_err(|e| e.to_string())?;
