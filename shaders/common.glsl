@@ -33,7 +33,9 @@ layout(set = 0, binding = 1) writeonly buffer Output {
     vec4 results[];
 };
 
+#ifndef NO_SHARED_MEMORY
 shared vec4 lds[256];
+#endif
 
 uint hash1(uint x) {
     return x * 0x3504f333u;
@@ -73,6 +75,17 @@ uvec2 textureStart() {
     return uvec2(0u);
 }
 
+#ifdef NO_SHARED_MEMORY
+// Keeps the results alive without shared memory (for kernels that must declare none): each
+// thread stores its own value, only when writeIndex is set (verification).
+void finish(vec4 value) {
+    if (params.writeIndex != 0xffffffffu) {
+        uint group = gl_WorkGroupID.x +
+            gl_NumWorkGroups.x * (gl_WorkGroupID.y + gl_NumWorkGroups.y * gl_WorkGroupID.z);
+        results[params.writeIndex + group * (LOCAL_X * LOCAL_Y) + gl_LocalInvocationIndex] = value;
+    }
+}
+#else
 // Keeps the loads alive: the sum goes through shared memory to a store that only happens when
 // writeIndex is set (verification), a branch never taken while timing.
 void finish(vec4 value) {
@@ -85,3 +98,4 @@ void finish(vec4 value) {
         results[params.writeIndex + group * (LOCAL_X * LOCAL_Y) + localIndex] = lds[localIndex];
     }
 }
+#endif

@@ -4,8 +4,12 @@
 #define FAMILY_WORDS 1
 #include "common.glsl"
 
-// The family's own specialization constants (perftest_cases::Family::constants).
-layout(constant_id = 5) const uint FAMILY_A = 0;
+// The family's own specialization constants (perftest_cases::Family::constants). A kernel that
+// sizes an array by FAMILY_A defines FAMILY_A_DEFAULT (an array's default size must be positive).
+#ifndef FAMILY_A_DEFAULT
+#define FAMILY_A_DEFAULT 0u
+#endif
+layout(constant_id = 5) const uint FAMILY_A = FAMILY_A_DEFAULT;
 layout(constant_id = 6) const uint FAMILY_B = 0;
 layout(constant_id = 7) const uint FAMILY_C = 0;
 

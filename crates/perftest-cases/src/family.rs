@@ -59,6 +59,13 @@ pub trait Family: Send + Sync {
         0
     }
 
+    /// Whether the family measures bandwidth (bytes per second over a working set) rather than
+    /// a rate of operations: reports then show its cases in GB/s, never in Gload/s. Default:
+    /// no.
+    fn reports_bandwidth(&self) -> bool {
+        false
+    }
+
     /// What `case` needs from the device beyond the basics (format features, descriptor
     /// indexing, device addresses, limits); default: nothing.
     fn needs(&self, _case: &Case) -> Vec<DeviceNeed> {

@@ -30,7 +30,8 @@ pub const ORIGINAL_DISPATCHES: u64 = 30;
 pub struct Derived {
     /// Statistics of the per-dispatch times, in nanoseconds.
     pub summary: Summary,
-    /// Median nanoseconds per workgroup.
+    /// Median nanoseconds per workgroup; for a measurement with smaller dispatches (a pointer
+    /// chase), the time of one more workgroup ([`marginal_ns_per_group`]).
     pub ns_per_group: f64,
     /// Loads (or the case's unit: stores, atomics) per second: `groups * 65536 / median`, or
     /// the case's own `ops_per_group` instead of 65536.
@@ -70,10 +71,16 @@ impl Derived {
             return None;
         }
         let summary = Summary::of(&measurement.samples_ns)?;
-        let groups = measurement.groups as f64;
-        let ns_per_group = summary.median / groups;
         let per_group = case.ops_per_group.unwrap_or(LOADS_PER_GROUP) as f64;
-        let loads_per_s = finite_positive(groups * per_group / (summary.median * 1e-9));
+        let groups = measurement.groups as f64;
+        let (ns_per_group, loads_per_s) = match marginal_ns_per_group(measurement, summary.median) {
+            Some(marginal) => (marginal, per_group / (marginal * 1e-9)),
+            None => (
+                summary.median / groups,
+                groups * per_group / (summary.median * 1e-9),
+            ),
+        };
+        let loads_per_s = finite_positive(loads_per_s);
         let bytes_per_s = loads_per_s
             .map(|l| l * f64::from(case.bytes_per_load))
             .and_then(finite_positive);
@@ -90,6 +97,29 @@ impl Derived {
             noisy: summary.cv > NOISY_CV,
         })
     }
+}
+
+/// The time of one more workgroup, from a measurement with smaller dispatches
+/// ([`Measurement::short`]): the difference of the two medians over the difference of the
+/// group counts, so whatever every dispatch pays once cancels. `None` without smaller
+/// dispatches, or when the difference is not a positive time (noise larger than the work).
+pub fn marginal_ns_per_group(measurement: &Measurement, median_ns: f64) -> Option<f64> {
+    let short = measurement.short.as_ref()?;
+    let short_median = Summary::of(&short.samples_ns)?.median;
+    let extra_groups = measurement
+        .groups
+        .checked_sub(short.groups)
+        .filter(|&g| g > 0)?;
+    finite_positive((median_ns - short_median) / extra_groups as f64)
+}
+
+/// The time every dispatch of `measurement` pays once, from its smaller dispatches: the median
+/// less its groups at [`marginal_ns_per_group`] (for a pointer chase, the lap that refills the
+/// L1); `None` without smaller dispatches.
+pub fn fixed_ns_per_dispatch(measurement: &Measurement) -> Option<f64> {
+    let median = Summary::of(&measurement.samples_ns)?.median;
+    let per_group = marginal_ns_per_group(measurement, median)?;
+    Some(median - per_group * measurement.groups as f64)
 }
 
 /// `Some(value)` for a finite, positive value.
@@ -180,6 +210,7 @@ pub(crate) mod tests {
             samples_ns: samples_ns.to_vec(),
             warmup_dispatches: 4,
             steady: true,
+            short: None,
         }
     }
 
@@ -224,6 +255,29 @@ pub(crate) mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+    }
+
+    #[test]
+    fn smaller_dispatches_cancel_what_every_dispatch_pays() {
+        // 2000 groups at 1 us each plus 150 us per dispatch (a chase's L1 refill), and 1000.
+        let mut m = measurement(2000, &[2.15e6, 2.15e6, 2.16e6]);
+        m.short = Some(ShortDispatches {
+            groups: 1000,
+            dims: [1000, 1, 1],
+            samples_ns: vec![1.15e6, 1.15e6, 1.14e6],
+        });
+        assert!((marginal_ns_per_group(&m, 2.15e6).unwrap() - 1000.0).abs() < 1e-9);
+        assert!((fixed_ns_per_dispatch(&m).unwrap() - 150e3).abs() < 1e-6);
+        let mut chase = CaseResult::measured(&case("typed.r8.uniform"), m.clone());
+        chase.ops_per_group = Some(256);
+        let d = Derived::compute(&chase, None).unwrap();
+        assert!((d.ns_per_group - 1000.0).abs() < 1e-9);
+        assert!((d.loads_per_s.unwrap() - 256e6).abs() < 1.0);
+        // Noise larger than the work: no marginal figure, the plain median per group instead.
+        m.short.as_mut().unwrap().samples_ns = vec![2.2e6];
+        assert_eq!(marginal_ns_per_group(&m, 2.15e6), None);
+        let plain = CaseResult::measured(&case("typed.r8.uniform"), m);
+        assert!((Derived::compute(&plain, None).unwrap().ns_per_group - 1075.0).abs() < 1e-9);
     }
 
     #[test]

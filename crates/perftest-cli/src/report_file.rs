@@ -233,6 +233,35 @@ pub fn check_values(report: &Report) -> Result<(), String> {
                 i + 1
             )));
         }
+        if let Some(short) = &m.short {
+            if short.dims.contains(&0) || short.groups != group_total(short.dims) {
+                return Err(at(format!(
+                    "short.groups {} is not the product of short.dims {:?} (each at least 1)",
+                    short.groups, short.dims
+                )));
+            }
+            if short.groups >= m.groups {
+                return Err(at(format!(
+                    "short.groups {} is not fewer than groups {}",
+                    short.groups, m.groups
+                )));
+            }
+            if short.samples_ns.is_empty() {
+                return Err(at("short dispatches without samples".into()));
+            }
+            if let Some((i, s)) = short
+                .samples_ns
+                .iter()
+                .enumerate()
+                .find(|(_, s)| !(s.is_finite() && **s > 0.0 && **s <= MAX_SAMPLE_NS))
+            {
+                return Err(at(format!(
+                    "short sample {} is {s} ns (samples must be positive and at most \
+                     {MAX_SAMPLE_NS:e} ns)",
+                    i + 1
+                )));
+            }
+        }
     }
     Ok(())
 }
@@ -242,6 +271,7 @@ mod tests {
     use super::*;
     use crate::export::{Exporter, JsonExporter};
     use crate::report::tests::sample_report;
+    use crate::report::ShortDispatches;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("perftest-read-{}-{name}", std::process::id()));
@@ -382,7 +412,37 @@ mod tests {
     #[test]
     fn impossible_values_are_refused() {
         type Edit = fn(&mut Report);
-        let edits: [(Edit, &str); 8] = [
+        let edits: [(Edit, &str); 11] = [
+            (
+                |r| {
+                    r.cases[0].measurement.as_mut().unwrap().short = Some(ShortDispatches {
+                        groups: 4000,
+                        dims: [4000, 1, 1],
+                        samples_ns: vec![1e6],
+                    })
+                },
+                "short.groups 4000 is not fewer than groups 4000",
+            ),
+            (
+                |r| {
+                    r.cases[0].measurement.as_mut().unwrap().short = Some(ShortDispatches {
+                        groups: 3,
+                        dims: [2, 1, 1],
+                        samples_ns: vec![1e6],
+                    })
+                },
+                "short.groups 3 is not the product",
+            ),
+            (
+                |r| {
+                    r.cases[0].measurement.as_mut().unwrap().short = Some(ShortDispatches {
+                        groups: 2000,
+                        dims: [2000, 1, 1],
+                        samples_ns: vec![-1.0],
+                    })
+                },
+                "short sample 1 is -1 ns",
+            ),
             (
                 |r| r.cases[0].measurement.as_mut().unwrap().samples_ns[1] = -5.0,
                 "sample 2 is -5 ns",

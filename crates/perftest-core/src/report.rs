@@ -212,6 +212,24 @@ pub struct Measurement {
     /// True when the size was confirmed on target and the medians of the first and second half
     /// of the samples agree within 2%.
     pub steady: bool,
+    /// Dispatches of a second, smaller size, timed right after `samples_ns` (a pointer chase
+    /// has them: about half the groups). The difference of the two medians is the time of the
+    /// groups the larger dispatch has in addition, free of whatever every dispatch pays once
+    /// (for a chase, the lap that refills the L1, which each dispatch starts empty). Absent for
+    /// other cases and in older reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short: Option<ShortDispatches>,
+}
+
+/// The smaller dispatches of a [`Measurement`] (see [`Measurement::short`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShortDispatches {
+    /// Workgroups per dispatch (the product of `dims`, fewer than the measurement's).
+    pub groups: u64,
+    /// Dispatch dimensions X, Y, Z.
+    pub dims: [u32; 3],
+    /// GPU time of each of these dispatches, in nanoseconds.
+    pub samples_ns: Vec<f64>,
 }
 
 impl Report {

@@ -35,6 +35,10 @@ impl Family for CacheSweep {
         "Bandwidth over working sets"
     }
 
+    fn reports_bandwidth(&self) -> bool {
+        true
+    }
+
     fn cases(&self) -> Vec<Case> {
         sweep_sizes()
             .into_iter()

@@ -11,6 +11,7 @@ use crate::suite::Suite;
 pub mod atomic;
 pub mod bindless_texture;
 pub mod buffer_path;
+pub mod cache_carveout;
 pub mod cache_sweep;
 pub mod constant_paths;
 pub mod descriptor_index;
@@ -62,6 +63,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &shared_memory::SharedMemory,
     &pointer_chase::PointerChase,
     &cache_sweep::CacheSweep,
+    &cache_carveout::CacheCarveout,
     &texture_shape::TextureShape,
     &texture_storage::TextureStorage,
     &texel_buffer_formats::TexelBufferFormats,

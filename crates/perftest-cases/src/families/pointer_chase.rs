@@ -96,7 +96,14 @@ pub fn latency_case(bytes: u64) -> Case {
 /// The latency case an id names (`mem.sweep.latency.48mb`, `...20992kb`), for any size of
 /// whole kilobytes from 4 KB up: reports of refined sweeps hold sizes the suite does not list.
 pub fn latency_case_for_id(id: &str) -> Option<Case> {
-    let word = id.strip_prefix(LATENCY_ID_PREFIX)?;
+    let bytes = size_of_word(id.strip_prefix(LATENCY_ID_PREFIX)?)?;
+    let case = latency_case(bytes);
+    (bytes >= SIZE_GRANULE && bytes % SIZE_GRANULE == 0 && case.id == id).then_some(case)
+}
+
+/// The bytes a size word of an id names (`48mb`, `20992kb`; see [`size_words`]), or `None`
+/// for anything else (no leading zeros, no overflow).
+pub fn size_of_word(word: &str) -> Option<u64> {
     let (digits, shift) = if let Some(d) = word.strip_suffix("mb") {
         (d, 20)
     } else {
@@ -105,9 +112,14 @@ pub fn latency_case_for_id(id: &str) -> Option<Case> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
         return None;
     }
-    let bytes = digits.parse::<u64>().ok()?.checked_mul(1 << shift)?;
-    let case = latency_case(bytes);
-    (bytes >= SIZE_GRANULE && bytes % SIZE_GRANULE == 0 && case.id == id).then_some(case)
+    digits.parse::<u64>().ok()?.checked_mul(1 << shift)
+}
+
+/// The case of a latency curve an id names: the latency sweep's
+/// ([`latency_case_for_id`]) or a carve-out curve's
+/// ([`super::cache_carveout::carveout_case_for_id`]).
+pub fn chase_case_for_id(id: &str) -> Option<Case> {
+    latency_case_for_id(id).or_else(|| super::cache_carveout::carveout_case_for_id(id))
 }
 
 /// The nodes of a working set of `bytes`.

@@ -152,8 +152,10 @@ pub fn chain_warm_dispatches(lap: u64, per_dispatch: u64) -> u32 {
 /// anything else would evict): `warm` untimed dispatches of `sizing.dims` (in submissions of
 /// at most `batch_max`), one more that sizes the dispatch again on warm caches, then `samples`
 /// timed dispatches back to back in one submission.
-/// Steady when the samples' median lands within [`SIZE_TOLERANCE`] of the per-dispatch target
-/// and the halves agree.
+/// Then as many dispatches of half the groups ([`short_dims`]), so that what every dispatch pays
+/// once cancels in the difference. Steady when the halves of both sets of samples agree (or,
+/// without smaller dispatches, when the samples' median lands within [`SIZE_TOLERANCE`] of the
+/// per-dispatch target and the halves agree).
 pub fn measure_alone<T: DispatchTimer>(
     timer: &mut T,
     settings: &LoopSettings,
@@ -185,13 +187,44 @@ pub fn measure_alone<T: DispatchTimer>(
     let per_dispatch = settings.target_ns / f64::from(samples);
     let on_target = median(&samples_ns)
         .is_some_and(|m| ((m - per_dispatch) / per_dispatch).abs() <= SIZE_TOLERANCE);
+    // Then as many dispatches of half the groups: what every dispatch pays once (the lap that
+    // refills the L1, which each dispatch starts empty) cancels in the difference.
+    let groups = group_total(dims);
+    let short = match short_dims(settings, groups) {
+        Some(short_dims) => {
+            check_stop(stop)?;
+            let short_ns = timer.time(short_dims, samples).map_err(LoopError::Timer)?;
+            Some(crate::report::ShortDispatches {
+                groups: group_total(short_dims),
+                dims: short_dims,
+                samples_ns: short_ns,
+            })
+        }
+        None => None,
+    };
+    // With smaller dispatches the figure does not depend on the dispatch's size (what every
+    // dispatch pays cancels), so missing the target matters less than both sets of samples
+    // agreeing with themselves.
+    let agree = halves_agree(&samples_ns, settings.steady_tolerance);
+    let steady = match &short {
+        Some(short) => agree && halves_agree(&short.samples_ns, settings.steady_tolerance),
+        None => on_target && agree,
+    };
     Ok(crate::report::Measurement {
-        groups: group_total(dims),
+        groups,
         dims,
-        steady: on_target && halves_agree(&samples_ns, settings.steady_tolerance),
+        steady,
         samples_ns,
         warmup_dispatches: sizing.probes + warm + 1,
+        short,
     })
+}
+
+/// The dimensions of a chain's smaller dispatches: half of `groups` (rounded down, laid out like
+/// any dispatch), or `None` when that leaves no fewer groups than `groups`, or none at all.
+pub fn short_dims(settings: &LoopSettings, groups: u64) -> Option<[u32; 3]> {
+    let dims = settings.split((groups / 2).max(1));
+    (group_total(dims) < groups).then_some(dims)
 }
 
 impl LoopSettings {
@@ -396,6 +429,14 @@ mod tests {
     }
 
     #[test]
+    fn short_dispatches_have_half_the_groups() {
+        let s = settings();
+        assert_eq!(short_dims(&s, 2000).map(group_total), Some(1000));
+        assert_eq!(short_dims(&s, 3).map(group_total), Some(1));
+        assert_eq!(short_dims(&s, 1), None);
+    }
+
+    #[test]
     fn a_chain_warms_up_for_about_one_lap() {
         assert_eq!(chain_warm_dispatches(0, 1000), 1);
         assert_eq!(chain_warm_dispatches(32, 1000), 2);
@@ -416,7 +457,16 @@ mod tests {
         let m = measure_alone(&mut gpu, &s, sizing, 7, 4, &stop).unwrap();
         assert_eq!(m.samples_ns.len(), s.samples as usize);
         let counts: Vec<u32> = gpu.calls.iter().map(|&(_, n)| n).collect();
-        assert_eq!(counts, [4, 3, 1, s.samples]);
+        assert_eq!(counts, [4, 3, 1, s.samples, s.samples]);
+        // The short dispatches: half the groups, as many samples; the difference of the medians
+        // is the time of the other half alone, without the 5 us every dispatch pays.
+        let short = m.short.as_ref().unwrap();
+        assert_eq!(short.groups, m.groups / 2);
+        assert_eq!(short.samples_ns.len(), s.samples as usize);
+        let long = m.samples_ns[0];
+        let per_group = (long - short.samples_ns[0]) / (m.groups - short.groups) as f64;
+        assert!((per_group - 1000.0).abs() < 1e-6, "{per_group}");
+        assert!((long / m.groups as f64 - 1000.0) > 2.0);
         assert_eq!(m.warmup_dispatches, 11);
         // 2000 groups x 1000 ns is the 2 ms per-dispatch target already: the warm re-size keeps
         // it (up to the 5 us dispatch overhead).

@@ -1,59 +1,99 @@
-//! Refining the latency sweep: once the doubling sweep is measured, the working sets that the
-//! pure rule [`crate::sweep::refine()`] asks for are measured too, round after round, until every
-//! transition between two levels is bracketed to 1/16 of an octave or [`MAX_ROUNDS`] rounds
-//! are done. The refined cases are ordinary latency cases of other sizes
-//! ([`latency_case`]), verified and measured like the sweep's own.
+//! Refining the latency curves: once the doubling sweep (and each carve-out curve) is measured,
+//! the working sets that the pure rule [`crate::sweep::refine()`] asks for are measured too,
+//! round after round, until every transition between two levels is bracketed to 1/16 of an
+//! octave or [`MAX_ROUNDS`] rounds are done. The refined cases are ordinary cases of their
+//! curve at other sizes ([`latency_case`], [`carveout_case`]), verified and measured like the
+//! curve's own.
 
 use std::collections::HashSet;
 
-use perftest_cases::families::pointer_chase::{
-    latency_case, latency_case_for_id, LATENCY_ID_PREFIX,
-};
+use perftest_cases::families::cache_carveout::{carveout_case, ID_PREFIX as CARVEOUT_PREFIX};
+use perftest_cases::families::pointer_chase::{chase_case_for_id, latency_case, LATENCY_ID_PREFIX};
+use perftest_cases::Case;
 
 use crate::report::Report;
-use crate::sweep::{curves, levels, refine, RefineLimits};
+use crate::sweep::{carveouts, curves, levels, refine, refine_edge, RefineLimits};
 
-/// The most refinement rounds one run makes (a synthetic H200 needs at most four).
-pub const MAX_ROUNDS: usize = 4;
+/// The most refinement rounds one run makes (a synthetic H200 needs at most four; the real
+/// one's noisy far-L2 edge, with unsteady points left out, up to six).
+pub const MAX_ROUNDS: usize = 6;
 
-/// The working sets to measure next for the latency sweep in `report` (at most
-/// `max_working_set`): empty when it has no sweep to refine or every transition is bracketed.
-pub fn next_sizes(report: &Report, max_working_set: Option<u64>) -> Vec<u64> {
-    let (latency, _) = curves(report);
-    if latency.len() < 4 {
-        return Vec::new();
-    }
-    let found = levels(&latency);
+/// How many granules (4 KB) from a size the rules ask for a replacement may lie, when that
+/// size was measured already and left out of the curve as unsteady.
+const NUDGE_GRANULES: u64 = 3;
+
+/// The cases to measure next, for the latency sweep in `report` and for each of its carve-out
+/// curves (working sets of at most `max_working_set`): empty when there is nothing to refine
+/// or every transition is bracketed. A size that was measured but left out of its curve as
+/// unsteady is replaced by the nearest size within [`NUDGE_GRANULES`] granules not measured
+/// yet, so a gap that an unsteady point left open still closes.
+pub fn next_cases(report: &Report, max_working_set: Option<u64>) -> Vec<Case> {
     let measured: HashSet<&str> = report.cases.iter().map(|c| c.id.as_str()).collect();
-    refine(&latency, &found, RefineLimits::default())
-        .into_iter()
-        .filter(|&bytes| max_working_set.is_none_or(|max| bytes <= max))
-        .filter(|&bytes| !measured.contains(latency_case(bytes).id.as_str()))
-        .collect()
-}
-
-/// Puts the latency sweep's cases in order of working set, from where the first of them stands
-/// (refined sizes are measured after the sweep, and read best among their neighbours).
-pub fn order_latency_cases(report: &mut Report) {
-    let Some(first) = report
-        .cases
-        .iter()
-        .position(|c| c.id.starts_with(LATENCY_ID_PREFIX))
-    else {
-        return;
+    let granule = RefineLimits::default().granule;
+    let mut wanted: Vec<Case> = Vec::new();
+    let mut add = |sizes: Vec<u64>, case: &dyn Fn(u64) -> Case| {
+        for bytes in sizes {
+            let nudged = (0..=NUDGE_GRANULES)
+                .flat_map(|k| [bytes + k * granule, bytes.saturating_sub(k * granule)])
+                .filter(|&b| b >= granule)
+                .filter(|&b| max_working_set.is_none_or(|max| b <= max))
+                .map(case)
+                .find(|c| {
+                    !measured.contains(c.id.as_str()) && !wanted.iter().any(|w| w.id == c.id)
+                });
+            wanted.extend(nudged);
+        }
     };
-    let mut latency = Vec::new();
-    let mut rest = Vec::new();
-    for case in std::mem::take(&mut report.cases) {
-        if case.id.starts_with(LATENCY_ID_PREFIX) {
-            latency.push(case);
-        } else {
-            rest.push(case);
+    let (latency, _) = curves(report);
+    if latency.len() >= 4 {
+        add(
+            refine(&latency, &levels(&latency), RefineLimits::default()),
+            &latency_case,
+        );
+    }
+    // A carve-out curve needs its L1's edge only.
+    for curve in carveouts(report, &[]) {
+        if let Some(l1) = curve.l1.filter(|_| curve.points.len() >= 4) {
+            add(
+                refine_edge(&curve.points, &l1, RefineLimits::default()),
+                &|bytes| carveout_case(curve.shared, bytes),
+            );
         }
     }
-    latency.sort_by_key(|c| latency_case_for_id(&c.id).map_or(u64::MAX, |k| k.params.working_set));
-    rest.splice(first..first, latency);
-    report.cases = rest;
+    wanted
+}
+
+/// The curve a chase case's id belongs to (its id without the working set), or `None` for
+/// other cases.
+fn curve_of(id: &str) -> Option<&str> {
+    let known = id.starts_with(LATENCY_ID_PREFIX) || id.starts_with(CARVEOUT_PREFIX);
+    known.then(|| id.rsplit_once('.').map_or(id, |(curve, _)| curve))
+}
+
+/// Puts each latency curve's cases (the sweep's and each carve-out declaration's) in order of
+/// working set, from where the curve's first case stands (refined sizes are measured after
+/// the sweep, and read best among their neighbours).
+pub fn order_chase_cases(report: &mut Report) {
+    let mut curves: Vec<String> = Vec::new();
+    for case in &report.cases {
+        if let Some(curve) = curve_of(&case.id) {
+            if !curves.iter().any(|c| c == curve) {
+                curves.push(curve.to_string());
+            }
+        }
+    }
+    for curve in curves {
+        let in_curve = |id: &str| curve_of(id) == Some(curve.as_str());
+        let Some(first) = report.cases.iter().position(|c| in_curve(&c.id)) else {
+            continue;
+        };
+        let (mut chase, mut rest): (Vec<_>, Vec<_>) = std::mem::take(&mut report.cases)
+            .into_iter()
+            .partition(|c| in_curve(&c.id));
+        chase.sort_by_key(|c| chase_case_for_id(&c.id).map_or(u64::MAX, |k| k.params.working_set));
+        rest.splice(first..first, chase);
+        report.cases = rest;
+    }
 }
 
 #[cfg(test)]
@@ -77,8 +117,13 @@ mod tests {
             named("b.middle"),
             named("mem.sweep.latency.20992kb"),
             named("mem.sweep.latency.192kb"),
+            named("mem.carveout.shared16kb.512kb"),
+            named("c.last"),
+            named("mem.carveout.shared48kb.16kb"),
+            named("mem.carveout.shared16kb.16kb"),
+            named("mem.carveout.shared16kb.200kb"),
         ];
-        order_latency_cases(&mut report);
+        order_chase_cases(&mut report);
         let ids: Vec<&str> = report.cases.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(
             ids,
@@ -88,13 +133,60 @@ mod tests {
                 "mem.sweep.latency.192kb",
                 "mem.sweep.latency.1mb",
                 "mem.sweep.latency.20992kb",
-                "b.middle"
+                "b.middle",
+                "mem.carveout.shared16kb.16kb",
+                "mem.carveout.shared16kb.200kb",
+                "mem.carveout.shared16kb.512kb",
+                "c.last",
+                "mem.carveout.shared48kb.16kb",
             ]
         );
     }
 
     #[test]
+    fn a_carveout_curve_is_refined_with_its_own_cases() {
+        use crate::report::tests::measurement;
+        use crate::report::CaseResult;
+        let mut report = sample_report();
+        // The doubling curve of 16 KB declared: L1 up to 128 KB, L2 from 256 KB.
+        for bytes in perftest_cases::families::cache_carveout::curve_sizes() {
+            let ns = if bytes <= 128 << 10 { 18.0 } else { 130.0 };
+            report.cases.push(CaseResult::measured(
+                &carveout_case(16 << 10, bytes),
+                measurement(1000, &[ns * 256e3; 3]),
+            ));
+        }
+        let next = next_cases(&report, None);
+        assert!(!next.is_empty());
+        for case in &next {
+            assert!(
+                case.id.starts_with("mem.carveout.shared16kb."),
+                "{}",
+                case.id
+            );
+            let bytes = case.params.working_set;
+            assert!(bytes > 128 << 10 && bytes < 256 << 10, "{}", case.id);
+        }
+        // Limited to working sets of at most 128 KB, nothing is left to refine.
+        assert!(next_cases(&report, Some(128 << 10)).is_empty());
+        // Sizes measured but unsteady (left out of the curve) are replaced by their neighbours.
+        for case in &next {
+            let mut unsteady = CaseResult::measured(case, measurement(1000, &[130.0 * 256e3; 3]));
+            if let Some(m) = unsteady.measurement.as_mut() {
+                m.steady = false;
+            }
+            report.cases.push(unsteady);
+        }
+        let again = next_cases(&report, None);
+        assert_eq!(again.len(), next.len());
+        for (a, b) in again.iter().zip(&next) {
+            let step = a.params.working_set.abs_diff(b.params.working_set);
+            assert!(step > 0 && step <= 3 * 4096, "{} for {}", a.id, b.id);
+        }
+    }
+
+    #[test]
     fn a_report_without_a_sweep_needs_nothing() {
-        assert!(next_sizes(&sample_report(), None).is_empty());
+        assert!(next_cases(&sample_report(), None).is_empty());
     }
 }

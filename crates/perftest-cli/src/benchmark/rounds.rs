@@ -90,6 +90,7 @@ impl Entry {
             samples_ns: self.samples_ns.clone(),
             warmup_dispatches: self.warmup_dispatches,
             steady: self.size_checked && halves_agree(&self.samples_ns, settings.steady_tolerance),
+            short: None,
         })
     }
 

@@ -103,14 +103,10 @@ pub fn run_timing(
             if !matches!(end, RunEnd::Complete) || stop.load(std::sync::atomic::Ordering::SeqCst) {
                 break;
             }
-            let sizes = crate::benchmark::refine::next_sizes(&report, options.max_working_set);
-            if sizes.is_empty() {
+            let extra = crate::benchmark::refine::next_cases(&report, options.max_working_set);
+            if extra.is_empty() {
                 break;
             }
-            let extra: Vec<Case> = sizes
-                .into_iter()
-                .map(perftest_cases::families::pointer_chase::latency_case)
-                .collect();
             let (more, more_end, more_phases) =
                 run_phases(bench, &extra, options, verify_first, stop, progress);
             report.cases.extend(more.cases);
@@ -120,7 +116,7 @@ pub fn run_timing(
             end = more_end;
             refined.extend(extra);
         }
-        crate::benchmark::refine::order_latency_cases(&mut report);
+        crate::benchmark::refine::order_chase_cases(&mut report);
     }
     let by_id: std::collections::HashMap<&str, &Case> = cases
         .iter()

@@ -137,11 +137,20 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
         ));
     }
     if report.cases.iter().any(|c| c.unit == DEPENDENT_LOAD) {
-        notes.push(
-            "Latency cases (pointer chase, one dependent load at a time): the Gload/s column gives \
-             the time per load, and ms, x and GB/s do not apply."
-                .to_string(),
-        );
+        let mut note = "Latency cases (pointer chase, one dependent load at a time): the Gload/s \
+                        column gives the time per load, and ms, x and GB/s do not apply."
+            .to_string();
+        let two_sizes = report.cases.iter().any(|c| {
+            c.unit == DEPENDENT_LOAD && c.measurement.as_ref().is_some_and(|m| m.short.is_some())
+        });
+        if two_sizes {
+            note.push_str(
+                " Each is timed at two dispatch sizes and the time per load is their difference \
+                 over the extra loads, so what every dispatch pays once (the lap that refills the \
+                 L1, which each dispatch starts empty) cancels.",
+            );
+        }
+        notes.push(note);
     }
     let baseline = report.baseline();
     if baseline.and_then(|b| report.derived(b)).is_none() {

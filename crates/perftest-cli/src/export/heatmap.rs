@@ -65,6 +65,9 @@ pub(crate) struct FamilyGrid<'a> {
     pub(crate) best: Option<f64>,
     /// Every case is a latency case (a chain of dependent loads): cells show ns per load.
     pub(crate) latency: bool,
+    /// The family measures bandwidth (`Family::reports_bandwidth`) and every case moves this
+    /// many bytes per load: cells show GB/s (TB/s where large), not Gload/s.
+    pub(crate) bandwidth_bytes: Option<f64>,
     /// The first case at each (row, column), as an index into `cases`.
     cells: HashMap<(usize, usize), usize>,
 }
@@ -131,13 +134,32 @@ fn row_label(case: &CaseResult, column: &str) -> String {
 /// The unit of latency cases in reports.
 const DEPENDENT_LOAD: &str = "dependent-load";
 
-/// A cell's text: Gload/s, or for latency grids the time per load.
+/// A cell's text: Gload/s, for latency grids the time per load, for bandwidth grids GB/s.
 fn cell_text(grid: &FamilyGrid<'_>, gloads: f64) -> String {
     if grid.latency {
         format!("{:.1} ns", 1.0 / gloads)
+    } else if let Some(bytes) = grid.bandwidth_bytes {
+        crate::sweep::bandwidth_text(gloads * bytes)
     } else {
         gload(gloads)
     }
+}
+
+/// A cell's value with its unit, for titles and tooltips: `20.0 ns per load`, `4.71 TB/s`,
+/// `2084 Gload/s`.
+fn value_text(grid: &FamilyGrid<'_>, gloads: f64) -> String {
+    if grid.latency {
+        format!("{} per load", cell_text(grid, gloads))
+    } else if grid.bandwidth_bytes.is_some() {
+        cell_text(grid, gloads)
+    } else {
+        format!("{} Gload/s", gload(gloads))
+    }
+}
+
+/// Whether the report's family `label` measures bandwidth (unknown families do not).
+fn reports_bandwidth(label: &str) -> bool {
+    perftest_cases::families::family(label).is_some_and(|f| f.reports_bandwidth())
 }
 
 /// A grid may have this many empty cells per case and still be drawn ([`FamilyGrid::drawable`]).
@@ -165,6 +187,8 @@ pub(crate) fn family_grids(report: &Report) -> Vec<FamilyGrid<'_>> {
                 cases: Vec::new(),
                 best: None,
                 latency: case.unit == DEPENDENT_LOAD,
+                bandwidth_bytes: reports_bandwidth(&case.family)
+                    .then_some(f64::from(case.bytes_per_load)),
                 cells: HashMap::new(),
             });
             indexes.push(GridIndex::default());
@@ -172,6 +196,9 @@ pub(crate) fn family_grids(report: &Report) -> Vec<FamilyGrid<'_>> {
         });
         let (grid, found) = (&mut grids[index], &mut indexes[index]);
         grid.latency &= case.unit == DEPENDENT_LOAD;
+        if grid.bandwidth_bytes != Some(f64::from(case.bytes_per_load)) {
+            grid.bandwidth_bytes = None;
+        }
         let (key, column) = split_id(&case.id);
         let column_label = if column.is_empty() { "-" } else { column };
         let column = *found.columns.entry(column_label).or_insert_with(|| {
@@ -247,10 +274,7 @@ pub(crate) fn write_heatmap(
     let best = grid.best;
     let subtitle = best.map_or_else(
         || "(nothing measured)".to_string(),
-        |b| match grid.latency {
-            true => format!("(best {} per load)", cell_text(grid, b)),
-            false => format!("(best {} Gload/s)", gload(b)),
-        },
+        |b| format!("(best {})", value_text(grid, b)),
     );
     writeln!(
         out,
@@ -297,10 +321,7 @@ pub(crate) fn write_heatmap(
             let (fill, ink, text, tip) = match (cell, value, best) {
                 (Some(g), Some(v), Some(b)) => {
                     let (fill, ink) = colour(v / b);
-                    let value = match grid.latency {
-                        true => format!("{} per load", cell_text(grid, v)),
-                        false => format!("{} Gload/s", gload(v)),
-                    };
+                    let value = value_text(grid, v);
                     let tip = format!(
                         "{}: {value}, {:.0}% of the family's best",
                         g.case.name,
@@ -346,7 +367,7 @@ pub(crate) const LEGEND_SIZE: (f64, f64) = (420.0, 34.0);
 pub(crate) fn write_legend(out: &mut String, x: f64, y: f64) -> std::fmt::Result {
     writeln!(
         out,
-        r#"<text x="{}" y="{}" class="n">cell: Gload/s; colour: share of the family's best</text>"#,
+        r#"<text x="{}" y="{}" class="n">cell: Gload/s (latency: ns per load; bandwidth: GB/s); colour: share of the family's best</text>"#,
         px(x),
         px(y + 12.0)
     )?;

@@ -173,9 +173,12 @@ fn write_family(
     writeln!(out, r#"<div class="charts">"#)?;
     let (w, h) = heatmap_size(grid, label_w);
     svg_open(out, w, h)?;
-    let title = match grid.latency {
-        true => "Latency by working set",
-        false => "Gload/s by pattern",
+    let title = if grid.latency {
+        "Latency by working set"
+    } else if grid.bandwidth_bytes.is_some() {
+        "Bandwidth by working set"
+    } else {
+        "Gload/s by pattern"
     };
     write_heatmap(out, grid, title, (0.0, 0.0), label_w)?;
     writeln!(out, "</svg>")?;
@@ -277,12 +280,56 @@ fn write_hierarchy(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> s
         }
         writeln!(out, "</tbody></table>")?;
     }
+    if let Some(line) = crate::sweep::section::inverted_levels(&h.latency_levels) {
+        writeln!(out, "<p><strong>{}</strong></p>", escape(&line))?;
+    }
+    if !h.carveout.is_empty() {
+        write_carveout(out, h, clock_mhz)?;
+    }
+    if !h.unsteady.is_empty() {
+        writeln!(
+            out,
+            "<p>{}</p>",
+            escape(&crate::sweep::section::unsteady_text(&h.unsteady))
+        )?;
+    }
     writeln!(
         out,
         "<p>{}</p>",
         escape(&crate::sweep::section::rule_text())
     )?;
     writeln!(out, "</section>")
+}
+
+/// The carve-out table: the L1 each declared shared-memory size leaves.
+fn write_carveout(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> std::fmt::Result {
+    use crate::sweep::section::{
+        carveout_cells, carveout_not_measured, carveout_titles, CARVEOUT_TITLE,
+    };
+    writeln!(
+        out,
+        r#"<h3 id="carveout">{}</h3>"#,
+        escape(CARVEOUT_TITLE.trim_end_matches(':'))
+    )?;
+    write!(out, r#"<table class="data"><thead><tr>"#)?;
+    for (i, title) in carveout_titles(clock_mhz).iter().enumerate() {
+        let class = if i == 0 { "" } else { r#" class="num""# };
+        write!(out, "<th{class}>{}</th>", escape(title))?;
+    }
+    writeln!(out, "</tr></thead><tbody>")?;
+    for c in h.carveout.iter().filter(|c| c.not_measured.is_none()) {
+        write!(out, "<tr>")?;
+        for (i, cell) in carveout_cells(c, clock_mhz).iter().enumerate() {
+            let class = if i == 0 { "" } else { r#" class="num""# };
+            write!(out, "<td{class}>{}</td>", escape(cell))?;
+        }
+        writeln!(out, "</tr>")?;
+    }
+    writeln!(out, "</tbody></table>")?;
+    for line in carveout_not_measured(&h.carveout) {
+        writeln!(out, "<p>{}</p>", escape(&line))?;
+    }
+    Ok(())
 }
 
 fn write_not_measured(out: &mut String, report: &Report) -> std::fmt::Result {
@@ -561,8 +608,10 @@ pub(crate) mod tests {
             .collect();
         assert_eq!(lines.len(), 2, "latency and bandwidth");
         let points = |i: usize| lines[i].attribute("points").unwrap().split(' ').count();
-        // The refined latency sweep (59 working sets) and the bandwidth sweep (17).
-        assert_eq!((points(0), points(1)), (59, 17));
+        // Every steady point of the refined latency sweep and of the bandwidth sweep.
+        let (latency, bandwidth) = crate::sweep::curves(&report);
+        assert!(latency.len() > 50, "{}", latency.len());
+        assert_eq!((points(0), points(1)), (latency.len(), bandwidth.len()));
         let shades = section
             .descendants()
             .filter(|n| n.attribute("class") == Some("level"))
@@ -580,8 +629,10 @@ pub(crate) mod tests {
             "memory",
             "180 KB",
             "±4.4%",
-            "4.61 TB/s",
-            "670",
+            "4.71 TB/s",
+            "693",
+            "none (the sweep)",
+            "48 KB",
         ] {
             assert!(cells.contains(&cell), "{cell}: {cells:?}");
         }

@@ -1,6 +1,6 @@
 //! The throughput of a case with the spread of its samples, shared by the dashboard exports.
 
-use crate::report::{CaseResult, Derived, LOADS_PER_GROUP};
+use crate::report::{CaseResult, Derived};
 
 /// A case's Gload/s: from the median sample, and from the slowest and fastest samples.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -13,17 +13,19 @@ pub(crate) struct ThroughputSpread {
     pub(crate) highest: f64,
 }
 
-/// The spread of a measured case; `None` when a figure would not be finite and positive.
-pub(crate) fn throughput_spread(case: &CaseResult, derived: &Derived) -> Option<ThroughputSpread> {
-    let groups = case.measurement.as_ref()?.groups as f64;
-    let gload = |ns: f64| {
-        let value = groups * LOADS_PER_GROUP as f64 / ns;
+/// The spread of a measured case; `None` when a figure would not be finite and positive. The
+/// median is the case's own figure ([`Derived::loads_per_s`]); the slowest and fastest samples
+/// scale it by their time against the median's.
+pub(crate) fn throughput_spread(_case: &CaseResult, derived: &Derived) -> Option<ThroughputSpread> {
+    let median = derived.loads_per_s? / 1e9;
+    let s = &derived.summary;
+    let scaled = |ns: f64| {
+        let value = median * s.median / ns;
         (value.is_finite() && value > 0.0).then_some(value)
     };
-    let s = &derived.summary;
     Some(ThroughputSpread {
-        median: gload(s.median)?,
-        lowest: gload(s.max)?,
-        highest: gload(s.min)?,
+        median: scaled(s.median)?,
+        lowest: scaled(s.max)?,
+        highest: scaled(s.min)?,
     })
 }

@@ -7,9 +7,11 @@
 //! - [`levels()`]: the plateau rule that cuts a curve into levels (and [`outliers`]),
 //! - [`names`]: what each latency level is called,
 //! - [`refine()`]: which working sets to measure next to bracket every transition to 1/16 octave,
+//! - [`carveout`]: the L1 each declared shared-memory size leaves (the carve-out family),
 //! - [`section`]: the text and Markdown reports' cache-hierarchy section; the HTML and SVG
 //!   reports draw the curves from the same [`Hierarchy`].
 
+pub mod carveout;
 pub mod levels;
 pub mod names;
 pub mod refine;
@@ -18,12 +20,13 @@ pub(crate) mod section;
 use perftest_cases::families::pointer_chase::sweep_sizes;
 use perftest_cases::{cases_in, find_case, Suite, Unit};
 
+pub use self::carveout::{carveouts, Carveout};
 pub use self::levels::{levels, outliers, Level, Point};
 pub use self::names::level_names;
-pub use self::refine::{refine, RefineLimits};
+pub use self::refine::{refine, refine_edge, RefineLimits};
 pub use self::section::section;
 
-use crate::report::{CaseStatus, Report, ReportFigures};
+use crate::report::{CaseResult, CaseStatus, Report, ReportFigures};
 
 /// A level of a curve with its name (`L1`, `L2 near`, `memory`).
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +53,14 @@ pub struct Hierarchy {
     pub latency_outliers: Vec<Point>,
     /// Bandwidth points left out as outliers.
     pub bandwidth_outliers: Vec<Point>,
+    /// The L1 beside each declared shared-memory size (empty without carve-out cases).
+    pub carveout: Vec<Carveout>,
+    /// Names of the cases left out as unsteady measurements ([`unsteady`]).
+    pub unsteady: Vec<String>,
+    /// The latency curve's unsteady points (in the table, on no level).
+    pub latency_unsteady: Vec<Point>,
+    /// The bandwidth curve's unsteady points.
+    pub bandwidth_unsteady: Vec<Point>,
 }
 
 impl Hierarchy {
@@ -86,6 +97,10 @@ impl Hierarchy {
             bandwidth,
             latency_levels,
             bandwidth_levels,
+            carveout: Vec::new(),
+            unsteady: Vec::new(),
+            latency_unsteady: Vec::new(),
+            bandwidth_unsteady: Vec::new(),
         }
     }
 
@@ -116,14 +131,22 @@ fn nearest(named: &[NamedLevel], level: &Level) -> String {
         .map_or_else(String::new, |(_, n)| n.name.clone())
 }
 
-/// The hierarchy of a report's measured sweep cases, or `None` when it has none.
+/// The hierarchy of a report's measured sweep and carve-out cases, or `None` when it has none.
 pub fn hierarchy(report: &Report) -> Option<Hierarchy> {
     let (latency, bandwidth) = curves(report);
-    if latency.is_empty() && bandwidth.is_empty() {
+    let carveout = carveouts(report, &latency);
+    if latency.is_empty() && bandwidth.is_empty() && carveout.is_empty() {
         return None;
     }
     let top = sweep_sizes().into_iter().max().unwrap_or(u64::MAX);
-    Some(Hierarchy::from_curves(&latency, &bandwidth, top))
+    let (latency_unsteady, bandwidth_unsteady) = unsteady_curves(report);
+    Some(Hierarchy {
+        carveout,
+        unsteady: unsteady_names(report),
+        latency_unsteady,
+        bandwidth_unsteady,
+        ..Hierarchy::from_curves(&latency, &bandwidth, top)
+    })
 }
 
 /// A bandwidth for people, from GB/s: `950 GB/s`, `95.3 GB/s`, `4.71 TB/s`, `32.3 TB/s`
@@ -172,14 +195,47 @@ pub fn size_text(bytes: f64) -> String {
     }
 }
 
+/// Whether a measured case's measurement is unsteady (its dispatch missed the size it was
+/// given, or the halves of its samples disagree): such a point is left out of the curves'
+/// levels and named by the section, since it need not show the level it lies on.
+pub fn unsteady(case: &CaseResult) -> bool {
+    case.measurement.as_ref().is_some_and(|m| !m.steady)
+}
+
+/// The names of the sweep's and the carve-out family's measured cases that [`unsteady`] leaves
+/// out of the levels.
+pub fn unsteady_names(report: &Report) -> Vec<String> {
+    report
+        .cases
+        .iter()
+        .filter(|c| c.id.starts_with("mem.sweep.") || c.id.starts_with(carveout::CASE_PREFIX))
+        .filter(|c| c.status == CaseStatus::Measured && unsteady(c))
+        .map(|c| c.name.clone())
+        .collect()
+}
+
 /// The sweep's two curves from a report: `(latency ns per load, ns per byte)` points of the
-/// measured `mem.sweep.latency.*` and `mem.sweep.bandwidth.*` cases.
+/// measured `mem.sweep.latency.*` and `mem.sweep.bandwidth.*` cases (steady ones only).
 pub fn curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
+    curve_points(report, true)
+}
+
+/// The points of the sweep's measured cases that [`unsteady`] leaves out of [`curves`]:
+/// `(latency, bandwidth)`, shown in the section's table but on no level.
+pub fn unsteady_curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
+    curve_points(report, false)
+}
+
+/// The sweep's points whose measurement is steady (`steady`) or not.
+fn curve_points(report: &Report, steady: bool) -> (Vec<Point>, Vec<Point>) {
     let known_cases = cases_in(&[Suite::Memory]);
     let mut latency = Vec::new();
     let mut bandwidth = Vec::new();
     for case in &report.cases {
         if case.status != CaseStatus::Measured || !case.id.starts_with("mem.sweep.") {
+            continue;
+        }
+        if unsteady(case) == steady {
             continue;
         }
         // A refined sweep's sizes are not in the suite's list: their ids say their size.

@@ -77,9 +77,30 @@ pub fn refine(points: &[Point], levels: &[Level], limits: RefineLimits) -> Vec<u
             .then(a.0.cmp(&b.0))
     });
     gaps.dedup();
+    cut_gaps(&sizes, &gaps, limits)
+}
+
+/// The working sets to measure next so that the capacity of `level` (found on `points`) is
+/// bracketed to [`TARGET_OCTAVES`]: sizes in the one gap between its last size and the next
+/// size measured, and nothing about the rest of the curve (the carve-out curves need only the
+/// L1's edge). Empty when the level has no edge or it is bracketed already.
+pub fn refine_edge(points: &[Point], level: &Level, limits: RefineLimits) -> Vec<u64> {
+    let sizes: Vec<u64> = clean(points).iter().map(|p| p.bytes).collect();
+    match level.beyond {
+        Some(beyond) if octaves(level.last, beyond) > TARGET_OCTAVES * SLACK => {
+            cut_gaps(&sizes, &[(level.last, beyond)], limits)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Sizes that cut each gap (widest first) into parts of at most [`TARGET_OCTAVES`]: up to
+/// [`POINTS_PER_GAP`] per gap, evenly spaced in log2 size and rounded to the granule, none of
+/// `sizes` (sorted, measured already), at most `limits.max_points` in all; sorted.
+fn cut_gaps(sizes: &[u64], gaps: &[(u64, u64)], limits: RefineLimits) -> Vec<u64> {
     let granule = limits.granule.max(1);
     let mut wanted: Vec<u64> = Vec::new();
-    for (from, to) in gaps {
+    for &(from, to) in gaps {
         let width = octaves(from, to);
         let parts = (width / (TARGET_OCTAVES * SLACK)).ceil().max(1.0) as usize;
         let count = (parts - 1).clamp(1, POINTS_PER_GAP);
@@ -131,6 +152,46 @@ mod tests {
             }
         }
         panic!("no convergence in 20 rounds");
+    }
+
+    #[test]
+    fn an_edge_is_refined_alone_until_bracketed() {
+        // L1 to 180 KB, then a long transition to the L2: only the L1's edge is cut.
+        let model = |w: f64| {
+            if w <= 180.0 * KB {
+                18.0
+            } else {
+                18.0 + (w - 180.0 * KB) / KB
+            }
+        };
+        let mut points = sample(&grid(1), model);
+        points.retain(|p| p.bytes >= 16 << 10 && p.bytes <= 512 << 10);
+        let mut rounds = 0;
+        loop {
+            let l1 = levels(&points)[0];
+            let more = refine_edge(&points, &l1, RefineLimits::default());
+            if more.is_empty() {
+                assert!(l1.resolution().unwrap() <= 0.0443 * SLACK, "{l1:?}");
+                assert!(
+                    l1.last as f64 <= 180.0 * KB && l1.last as f64 > 170.0 * KB,
+                    "{l1:?}"
+                );
+                break;
+            }
+            for &bytes in &more {
+                assert!(
+                    bytes > l1.last && bytes < l1.beyond.unwrap(),
+                    "{bytes} {l1:?}"
+                );
+            }
+            points.extend(more.iter().map(|&bytes| Point {
+                bytes,
+                cost: model(bytes as f64),
+            }));
+            rounds += 1;
+            assert!(rounds < 6, "converges");
+        }
+        assert!(points.len() < 6 + 12, "{} points", points.len());
     }
 
     #[test]

@@ -3,7 +3,9 @@
 use std::fmt::Write;
 
 use super::levels::{DENSE_MIN_OCTAVES, DENSE_MIN_POINTS, MIN_OCTAVES, MIN_POINTS, PLATEAU_SPREAD};
-use super::{bandwidth_text, hierarchy, resolution_text, size_text, Hierarchy, NamedLevel, Point};
+use super::{
+    bandwidth_text, hierarchy, resolution_text, size_text, Carveout, Hierarchy, NamedLevel, Point,
+};
 use crate::report::Report;
 
 /// How the levels are found and what a capacity means, in one line under the levels.
@@ -78,12 +80,17 @@ pub(crate) fn hierarchy_text(h: &Hierarchy, clock_mhz: Option<f64>) -> String {
         .latency
         .iter()
         .chain(&h.bandwidth)
+        .chain(&h.latency_unsteady)
+        .chain(&h.bandwidth_unsteady)
         .map(|p| p.bytes)
         .collect();
     sizes.sort_unstable();
     sizes.dedup();
     let find =
         |curve: &[Point], bytes: u64| curve.iter().find(|p| p.bytes == bytes).map(|p| p.cost);
+    let latency_at = |bytes| find(&h.latency, bytes).or_else(|| find(&h.latency_unsteady, bytes));
+    let bandwidth_at =
+        |bytes| find(&h.bandwidth, bytes).or_else(|| find(&h.bandwidth_unsteady, bytes));
     let mut title = vec!["working set".to_string(), "latency ns".to_string()];
     if let Some(mhz) = clock_mhz {
         title.push(format!("cycles@{mhz:.0}MHz"));
@@ -91,7 +98,7 @@ pub(crate) fn hierarchy_text(h: &Hierarchy, clock_mhz: Option<f64>) -> String {
     title.extend(["bandwidth".to_string(), "level".to_string()]);
     let mut rows = vec![title];
     for &bytes in &sizes {
-        let ns = find(&h.latency, bytes);
+        let ns = latency_at(bytes);
         let mut row = vec![
             size_text(bytes as f64),
             ns.map_or_else(|| "-".to_string(), |ns| format!("{ns:.1}")),
@@ -99,10 +106,16 @@ pub(crate) fn hierarchy_text(h: &Hierarchy, clock_mhz: Option<f64>) -> String {
         if clock_mhz.is_some() {
             row.push(ns.and_then(cycles).unwrap_or_else(|| "-".to_string()));
         }
-        row.push(
-            find(&h.bandwidth, bytes).map_or_else(|| "-".to_string(), |c| bandwidth_text(1.0 / c)),
-        );
-        row.push(if h.latency.is_empty() {
+        row.push(bandwidth_at(bytes).map_or_else(|| "-".to_string(), |c| bandwidth_text(1.0 / c)));
+        let is_unsteady = |curve: &[Point]| curve.iter().any(|p| p.bytes == bytes);
+        let unsteady_here = if h.latency.is_empty() {
+            is_unsteady(&h.bandwidth_unsteady)
+        } else {
+            is_unsteady(&h.latency_unsteady)
+        };
+        row.push(if unsteady_here {
+            "unsteady".to_string()
+        } else if h.latency.is_empty() {
             place(&h.bandwidth_levels, &h.bandwidth_outliers, bytes)
         } else {
             place(&h.latency_levels, &h.latency_outliers, bytes)
@@ -110,7 +123,9 @@ pub(crate) fn hierarchy_text(h: &Hierarchy, clock_mhz: Option<f64>) -> String {
         rows.push(row);
     }
     let right: Vec<bool> = (0..rows[0].len()).map(|c| c + 1 < rows[0].len()).collect();
-    out.push_str(&aligned(&rows, &right, "  "));
+    if !sizes.is_empty() {
+        out.push_str(&aligned(&rows, &right, "  "));
+    }
 
     if !h.latency.is_empty() {
         latency_levels(&mut out, h, clock_mhz);
@@ -139,8 +154,95 @@ pub(crate) fn hierarchy_text(h: &Hierarchy, clock_mhz: Option<f64>) -> String {
             bandwidth_text(1.0 / c)
         });
     }
+    if !h.carveout.is_empty() {
+        let _ = writeln!(out, "  {}", CARVEOUT_TITLE);
+        let mut rows = vec![carveout_titles(clock_mhz)];
+        rows.extend(
+            h.carveout
+                .iter()
+                .filter(|c| c.not_measured.is_none())
+                .map(|c| carveout_cells(c, clock_mhz)),
+        );
+        let right: Vec<bool> = rows[0].iter().map(|t| t != "shared memory").collect();
+        out.push_str(&aligned(&rows, &right, "    "));
+        for line in carveout_not_measured(&h.carveout) {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+    if !h.unsteady.is_empty() {
+        let _ = writeln!(out, "  {}", unsteady_text(&h.unsteady));
+    }
     let _ = writeln!(out, "  {}", rule_text());
     out
+}
+
+/// The line naming the points left out as unsteady measurements.
+pub(crate) fn unsteady_text(names: &[String]) -> String {
+    format!(
+        "Left out of the levels as unsteady measurements (the dispatch missed its size, or the \
+         halves of the samples disagree): {}.",
+        names.join(", ")
+    )
+}
+
+/// The carve-out table's heading (text, Markdown and HTML reports).
+pub(crate) const CARVEOUT_TITLE: &str = "L1 beside shared memory (one SM's chase; the driver \
+     splits the L1 and shared memory per pipeline from what the kernel declares):";
+
+/// The carve-out table's column titles.
+pub(crate) fn carveout_titles(clock_mhz: Option<f64>) -> Vec<String> {
+    let mut titles = vec!["shared memory".to_string(), "L1 latency ns".to_string()];
+    if clock_mhz.is_some() {
+        titles.push("cycles".to_string());
+    }
+    titles.extend(["L1 capacity (one SM)".to_string(), "resolution".to_string()]);
+    titles
+}
+
+/// What a declaration's row calls it: its size, or `none (the sweep)`.
+fn declared(c: &Carveout) -> String {
+    if c.shared == 0 {
+        "none (the sweep)".to_string()
+    } else {
+        size_text(c.shared as f64)
+    }
+}
+
+/// One line per declaration that was not measured: `64 KB: skipped: <reason>`.
+pub(crate) fn carveout_not_measured(rows: &[Carveout]) -> Vec<String> {
+    rows.iter()
+        .filter_map(|c| {
+            let reason = c.not_measured.as_ref()?;
+            Some(format!("{} shared: not measured: {reason}", declared(c)))
+        })
+        .collect()
+}
+
+/// One measured declaration's cells under [`carveout_titles`]: what it declares (the latency
+/// sweep's kernel declares none), the L1's latency and capacity.
+pub(crate) fn carveout_cells(c: &Carveout, clock_mhz: Option<f64>) -> Vec<String> {
+    let mut cells = vec![declared(c)];
+    let dash = || "-".to_string();
+    cells.push(c.l1.map_or_else(dash, |l| format!("{:.1}", l.cost)));
+    if let Some(mhz) = clock_mhz {
+        cells.push(c.l1.map_or_else(dash, |l| format!("{:.0}", l.cost * mhz / 1e3)));
+    }
+    match c.l1.and_then(|l| l.capacity().zip(l.resolution())) {
+        Some((capacity, resolution)) => {
+            cells.push(size_text(capacity as f64));
+            cells.push(resolution_text(resolution));
+        }
+        None if c.l1.is_some() => {
+            let largest = c.points.last().map_or(0, |p| p.bytes);
+            cells.push(format!("beyond {}", size_text(largest as f64)));
+            cells.push(dash());
+        }
+        None => {
+            cells.push("no plateau at the smallest sets".to_string());
+            cells.push(dash());
+        }
+    }
+    cells
 }
 
 /// The latency levels: a table (name, latency, cycles, plateau, capacity and resolution,
@@ -230,6 +332,24 @@ fn latency_levels(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) {
     outlier_line(out, "latency", &h.latency_outliers, |c| {
         format!("{c:.1} ns")
     });
+    if let Some(line) = inverted_levels(levels) {
+        let _ = writeln!(out, "  {line}");
+    }
+}
+
+/// A warning when a level is faster than the one before it, which no cache hierarchy does:
+/// the smaller working sets were measured at a lower clock (seen once on a fresh H100, whose
+/// first chases ran at about 1/3.4 of the clock while the clocks dipped after the pipeline
+/// builds). `None` when the levels rise.
+pub(crate) fn inverted_levels(levels: &[NamedLevel]) -> Option<String> {
+    let pair = levels
+        .windows(2)
+        .find(|p| p[1].level.cost < p[0].level.cost)?;
+    Some(format!(
+        "Warning: {} ({:.1} ns) is slower than {} after it ({:.1} ns): no cache does that; the \
+         smaller working sets were probably measured at a lower clock. Run again.",
+        pair[0].name, pair[0].level.cost, pair[1].name, pair[1].level.cost
+    ))
 }
 
 fn outlier_line(out: &mut String, curve: &str, outliers: &[Point], value: impl Fn(f64) -> String) {
@@ -251,6 +371,26 @@ fn outlier_line(out: &mut String, curve: &str, outliers: &[Point], value: impl F
 pub(crate) mod tests {
     use super::super::levels::tests::{grid, h200, sample};
     use super::*;
+
+    #[test]
+    fn a_level_faster_than_the_one_before_is_flagged() {
+        let level = |name: &str, cost: f64| NamedLevel {
+            name: name.to_string(),
+            level: super::super::Level {
+                first: 4096,
+                last: 8192,
+                beyond: Some(16384),
+                cost,
+                points: 2,
+            },
+        };
+        assert_eq!(
+            inverted_levels(&[level("L1", 17.7), level("L2", 142.0)]),
+            None
+        );
+        let warning = inverted_levels(&[level("L1", 59.8), level("L2", 17.7), level("L3", 142.1)]);
+        assert!(warning.unwrap().contains("L1 (59.8 ns) is slower than L2"));
+    }
 
     /// The H200's doubling sweep as committed (ns per load; GB/s).
     pub(crate) fn h200_doubling() -> Hierarchy {

@@ -15,6 +15,7 @@ use crate::resources::Shared;
 mod atomic;
 mod bindless_texture;
 mod buffer_path;
+mod cache_carveout;
 mod cache_sweep;
 mod constant_paths;
 mod descriptor_index;
@@ -197,6 +198,7 @@ pub(crate) static PLANS: &[Plan] = &[
     shared_memory::PLAN,
     pointer_chase::PLAN,
     cache_sweep::PLAN,
+    cache_carveout::PLAN,
     texture_shape::PLAN,
     texture_storage::PLAN,
     texel_buffer_formats::PLAN,

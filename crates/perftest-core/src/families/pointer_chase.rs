@@ -15,7 +15,7 @@ use crate::resources::modern_buffer;
 pub(super) const PLAN: Plan = Plan {
     label: "pointer_chase",
     spirv: |_| include_bytes!("../../spirv/pointer_chase.spv"),
-    create: |_, _| Ok(Box::new(Chains(Vec::new()))),
+    create: |_, _| Ok(Box::new(Chains::default())),
     push_bytes: 32,
 };
 
@@ -26,8 +26,10 @@ struct Chain {
     address: u64,
 }
 
-/// The chains prepared so far.
-struct Chains(Vec<Chain>);
+/// The chains prepared so far (also the resources of `cache_carveout`, which chases the same
+/// chains).
+#[derive(Default)]
+pub(super) struct Chains(Vec<Chain>);
 
 impl Chains {
     fn chain(&self, case: &Case) -> Option<&Chain> {

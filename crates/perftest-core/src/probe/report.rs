@@ -129,6 +129,7 @@ impl ProbeReport {
                 samples_ns,
                 warmup_dispatches: 0,
                 steady: self.steady_clocks,
+                short: None,
             };
             CaseResult::measured(&m.case, measurement)
         });
