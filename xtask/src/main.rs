@@ -5,6 +5,7 @@
 //! the benchmark and `test` runs everything CI runs. Errors are printed as messages and turned
 //! into exit codes; nothing here panics on bad input.
 
+mod book;
 mod checks;
 mod cross;
 mod dist;
@@ -41,6 +42,7 @@ commands:
                    release archives in target/dist/ (Linux .tar.gz and Windows .zip by
                    default), each opened again and its binary run
   docs [--check]   write (or check) the man page and shell completions in docs/
+  book             build the manual (docs/, mdBook) into target/book/ and check its links
   fuzz [SECONDS]   build the libFuzzer targets (report, pipeline cache, command line) and
                    run each for SECONDS (30)
   help             print this message
@@ -68,6 +70,9 @@ fn main() -> ExitCode {
             .map(|()| 0),
         Some("dist") => dist::command(&rest).map(|()| 0),
         Some("fuzz") => fuzz::command(&rest).map(|()| 0),
+        Some("book") => no_arguments("book", &rest)
+            .and_then(|()| book::command(&workspace::root()))
+            .map(|()| 0),
         Some("docs") => match rest.as_slice() {
             [] => manpage::command(&workspace::root(), false).map(|()| 0),
             [flag] if flag == "--check" => manpage::command(&workspace::root(), true).map(|()| 0),
