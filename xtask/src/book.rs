@@ -263,8 +263,10 @@ pub fn broken_links(
     pages: &BTreeMap<String, String>,
     exists: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
-    let page_ids: BTreeMap<&str, BTreeSet<String>> =
-        pages.iter().map(|(p, html)| (p.as_str(), ids(html))).collect();
+    let page_ids: BTreeMap<&str, BTreeSet<String>> = pages
+        .iter()
+        .map(|(p, html)| (p.as_str(), ids(html)))
+        .collect();
     let mut broken = Vec::new();
     for (page, html) in pages {
         if page == "print.html" || page == "404.html" {
@@ -426,13 +428,16 @@ mod tests {
 
     #[test]
     fn the_readme_holds_nothing_the_book_lacks() {
-        let chapter = "# Getting started\n\n1. Run:\n\n   ```sh\n   perftest --list\n   ```\n".to_string();
+        let chapter =
+            "# Getting started\n\n1. Run:\n\n   ```sh\n   perftest --list\n   ```\n".to_string();
         let readme = "# perftest\n\n```sh\nperftest --list\n```\n";
         assert!(readme_problems(readme, std::slice::from_ref(&chapter)).is_ok());
         let extra = "# perftest\n\n```sh\nperftest --list\n```\n\n```sh\nperftest --secret\n```\n";
         let error = readme_problems(extra, std::slice::from_ref(&chapter)).unwrap_err();
         assert!(error.contains("\"perftest --secret\""), "{error}");
         let long = format!("{readme}{}", "x".repeat(README_MAX_BYTES));
-        assert!(readme_problems(&long, &[chapter]).unwrap_err().contains("bytes"));
+        assert!(readme_problems(&long, &[chapter])
+            .unwrap_err()
+            .contains("bytes"));
     }
 }

@@ -76,6 +76,13 @@ pub fn test(args: &[String]) -> Outcome {
         crate::manpage::command(&root, true),
     ));
 
+    step("cargo xtask book (the manual: mdBook, links and anchors)");
+    let book = crate::book::command(&root);
+    if let Err(message) = &book {
+        eprintln!("{message}");
+    }
+    summary.record(("the book", book));
+
     step("cargo test (validation layers on)");
     let mut test = cargo();
     test.args(["test", "--workspace", "--all-targets", "--no-fail-fast"])

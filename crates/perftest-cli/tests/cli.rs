@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-/// The documented exit codes (README "Exit codes").
+/// The documented exit codes (the book's "Exit codes" chapter).
 const SUCCESS: i32 = 0;
 const FAILURE: i32 = 1;
 const USAGE: i32 = 2;
@@ -278,7 +278,7 @@ fn clap_errors_are_usage_errors() {
     ] {
         let run = perftest(args);
         run.expect_code(USAGE);
-        // The README's promise: the first line starts with `perftest:` and says what is wrong.
+        // The documented promise: the first line starts with `perftest:` and says what is wrong.
         let first = run.stderr.lines().next().unwrap_or_default();
         assert!(first.starts_with("perftest: "), "{args:?}:\n{run}");
         assert!(first.contains(needle), "{args:?}: no {needle:?}:\n{run}");

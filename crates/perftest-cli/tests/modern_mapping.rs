@@ -1,4 +1,4 @@
-//! The README's table mapping perftest-vk's 161 "bindless" cases to perftest ids matches what
+//! The modern suite chapter's table mapping perftest-vk's 161 "bindless" cases to perftest ids matches what
 //! `perftest --list-cases --suite modern` lists.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
@@ -9,10 +9,13 @@ use std::process::Command;
 const BEGIN: &str = "<!-- perftest-vk mapping: begin -->";
 const END: &str = "<!-- perftest-vk mapping: end -->";
 
-/// The ids in the last column of the README's mapping table, in order.
+/// The ids in the last column of the chapter's mapping table, in order.
 fn table_ids() -> Vec<String> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
-        .expect("README.md");
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/src/suites/modern.md"
+    ))
+    .expect("docs/src/suites/modern.md");
     let start = readme.find(BEGIN).expect("mapping table start marker") + BEGIN.len();
     let end = readme[start..].find(END).expect("mapping table end marker") + start;
     readme[start..end]
@@ -51,7 +54,10 @@ fn readme_maps_each_perftest_vk_case_to_a_listed_modern_case() {
     let listed_set: HashSet<&str> = listed.iter().copied().collect();
     assert_eq!(listed_set.len(), listed.len(), "duplicate ids listed");
     let missing: Vec<&str> = unique.difference(&listed_set).copied().collect();
-    assert!(missing.is_empty(), "in the README, not listed: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "in the chapter, not listed: {missing:?}"
+    );
     // Everything listed beyond the mapping is the suite's own addition: the 256 MB sets.
     let extra: Vec<&str> = listed_set
         .difference(&unique)
@@ -60,6 +66,6 @@ fn readme_maps_each_perftest_vk_case_to_a_listed_modern_case() {
         .collect();
     assert!(
         extra.is_empty(),
-        "listed, not in the README's table: {extra:?}"
+        "listed, not in the chapter's table: {extra:?}"
     );
 }
