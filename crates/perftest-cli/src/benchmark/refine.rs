@@ -20,7 +20,7 @@ pub const MAX_ROUNDS: usize = 6;
 
 /// How many granules (4 KB) from a size the rules ask for a replacement may lie, when that
 /// size was measured already and left out of the curve as unsteady.
-const NUDGE_GRANULES: u64 = 3;
+pub const NUDGE_GRANULES: u64 = 3;
 
 /// The cases to measure next, for the latency sweep in `report` and for each of its carve-out
 /// curves (working sets of at most `max_working_set`): empty when there is nothing to refine

@@ -92,6 +92,7 @@ impl FamilyGrid<'_> {
     pub(crate) fn drawable(&self) -> bool {
         let cells = self.rows.len().saturating_mul(self.columns.len());
         cells <= (MAX_EMPTY_CELLS_PER_CASE + 1).saturating_mul(self.cases.len()) + 64
+            && self.columns.len() <= MAX_COLUMNS
     }
 }
 
@@ -161,6 +162,11 @@ fn value_text(grid: &FamilyGrid<'_>, gloads: f64) -> String {
 fn reports_bandwidth(label: &str) -> bool {
     perftest_cases::families::family(label).is_some_and(|f| f.reports_bandwidth())
 }
+
+/// The most columns a drawn grid has: a wider one (a refined latency sweep's 70 working sets in
+/// one row) would be too narrow to read; its cases stay in the table, and a sweep's curves
+/// show them.
+pub(crate) const MAX_COLUMNS: usize = 32;
 
 /// A grid may have this many empty cells per case and still be drawn ([`FamilyGrid::drawable`]).
 pub(crate) const MAX_EMPTY_CELLS_PER_CASE: usize = 8;
@@ -288,7 +294,7 @@ pub(crate) fn write_heatmap(
     if !grid.drawable() {
         return writeln!(
             out,
-            r#"<text x="{}" y="{}" class="l" text-anchor="start">{} cases in {} rows and {} columns: too sparse to draw as a grid (see the table)</text>"#,
+            r#"<text x="{}" y="{}" class="l" text-anchor="start">{} cases in {} rows and {} columns: too sparse or too wide to draw as a grid (see the table)</text>"#,
             px(x),
             px(top + 15.0),
             grid.cases.len(),
@@ -361,7 +367,7 @@ pub(crate) fn write_heatmap(
 }
 
 /// Size of the colour legend.
-pub(crate) const LEGEND_SIZE: (f64, f64) = (420.0, 34.0);
+pub(crate) const LEGEND_SIZE: (f64, f64) = (620.0, 34.0);
 
 /// Writes the colour legend (ten swatches, 0% to 100% of the family's best) at (`x`, `y`).
 pub(crate) fn write_legend(out: &mut String, x: f64, y: f64) -> std::fmt::Result {
@@ -491,6 +497,42 @@ mod tests {
         let mut svg = String::new();
         write_heatmap(&mut svg, chase, "Latency by working set", (0.0, 0.0), 100.0).unwrap();
         assert!(svg.contains(" ns per load)"), "{svg}");
+        assert!(chase.drawable());
+        // A refined sweep's one row of many working sets is too wide to read as a grid.
+        for kb in 0..MAX_COLUMNS as u64 {
+            let mut c = case.clone();
+            c.id = format!("mem.sweep.latency.{}kb", 12 + 4 * kb);
+            c.name = format!("Latency {}KB (pointer chase)", 12 + 4 * kb);
+            c.family = "pointer_chase".into();
+            report.cases.push(c);
+        }
+        let grids = family_grids(&report);
+        let wide = grids.iter().find(|g| g.family == "pointer_chase").unwrap();
+        assert!(wide.columns.len() > MAX_COLUMNS);
+        assert!(!wide.drawable());
+        let mut svg = String::new();
+        write_heatmap(&mut svg, wide, "Latency by working set", (0.0, 0.0), 100.0).unwrap();
+        assert!(svg.contains("too sparse or too wide"), "{svg}");
+    }
+
+    #[test]
+    fn bandwidth_grids_show_gb_per_s() {
+        let mut report = sample_report();
+        report.cases.truncate(1);
+        let mut case = report.cases[0].clone();
+        case.family = "cache_sweep".into();
+        case.bytes_per_load = 16;
+        case.id = "mem.sweep.bandwidth.8kb".into();
+        case.name = "Bandwidth 8KB (StructuredBuffer<uint4>.Load linear)".into();
+        report.cases = vec![case];
+        let grids = family_grids(&report);
+        assert_eq!(grids[0].bandwidth_bytes, Some(16.0));
+        // 2 Gload/s of 16 bytes: 32 GB/s; 2,000 Gload/s: 32 TB/s.
+        assert_eq!(cell_text(&grids[0], 2.0), "32.0 GB/s");
+        assert_eq!(cell_text(&grids[0], 2000.0), "32.0 TB/s");
+        let mut svg = String::new();
+        write_heatmap(&mut svg, &grids[0], "Bandwidth", (0.0, 0.0), 100.0).unwrap();
+        assert!(!svg.contains("Gload"), "{svg}");
     }
 
     #[test]

@@ -18,6 +18,8 @@ pub struct Carveout {
     pub shared: u64,
     /// The measured points (ns per dependent load by working set), cleaned and sorted.
     pub points: Vec<Point>,
+    /// Points left out of the levels as unsteady ([`super::split_unsteady`]).
+    pub unsteady: Vec<Point>,
     /// The curve's first level, when the curve starts on one (its capacity is the L1's).
     pub l1: Option<Level>,
     /// Why the declaration was not measured (skipped or failed), when none of its cases was.
@@ -26,8 +28,9 @@ pub struct Carveout {
 
 impl Carveout {
     /// A declaration's row from its points.
-    fn from_points(shared: u64, points: &[Point]) -> Carveout {
-        let points = clean(points);
+    fn from_points(shared: u64, measured: &[(Point, bool)]) -> Carveout {
+        let (points, unsteady) = super::split_unsteady(measured);
+        let points = clean(&points);
         let l1 = levels(&points)
             .into_iter()
             .next()
@@ -35,6 +38,7 @@ impl Carveout {
         Carveout {
             shared,
             points,
+            unsteady,
             l1,
             not_measured: None,
         }
@@ -45,7 +49,7 @@ impl Carveout {
 /// largest carve-out working set), then one row per declaration the report holds, in order of
 /// size; empty when the report has no carve-out case.
 pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
-    let mut by_shared: Vec<(u64, Vec<Point>, Option<String>)> = Vec::new();
+    let mut by_shared: Vec<(u64, Vec<(Point, bool)>, Option<String>)> = Vec::new();
     let mut largest = 0u64;
     for case in &report.cases {
         if !case.id.starts_with(ID_PREFIX) {
@@ -67,13 +71,13 @@ pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
             &case.status,
             report.derived(case).and_then(|d| d.loads_per_s),
         ) {
-            (CaseStatus::Measured, _) if super::unsteady(case) => {}
             (CaseStatus::Measured, Some(per_s)) if per_s > 0.0 => {
                 largest = largest.max(known.params.working_set);
-                entry.1.push(Point {
+                let point = Point {
                     bytes: known.params.working_set,
                     cost: 1e9 / per_s,
-                });
+                };
+                entry.1.push((point, !super::unsteady(case)));
             }
             (status, _) => {
                 if entry.2.is_none() {
@@ -87,10 +91,10 @@ pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
     }
     by_shared.sort_by_key(|(s, _, _)| *s);
     let mut rows = Vec::new();
-    let sweep: Vec<Point> = sweep_latency
+    let sweep: Vec<(Point, bool)> = sweep_latency
         .iter()
-        .copied()
         .filter(|p| p.bytes <= largest.max(1))
+        .map(|p| (*p, true))
         .collect();
     if !sweep.is_empty() {
         rows.push(Carveout::from_points(0, &sweep));
@@ -184,7 +188,7 @@ mod tests {
             .unwrap()
             .contains("maxComputeSharedMemorySize"));
         assert_eq!(
-            super::super::unsteady_names(&report),
+            super::super::hierarchy(&report).unwrap().unsteady,
             ["Latency 152KB beside 16KB shared (pointer chase)"]
         );
         // No carve-out case: no rows, whatever the sweep holds.

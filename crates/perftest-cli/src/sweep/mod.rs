@@ -17,6 +17,7 @@ pub mod names;
 pub mod refine;
 pub(crate) mod section;
 
+use perftest_cases::families::cache_carveout::carveout_case_for_id;
 use perftest_cases::families::pointer_chase::sweep_sizes;
 use perftest_cases::{cases_in, find_case, Suite, Unit};
 
@@ -140,13 +141,14 @@ pub fn hierarchy(report: &Report) -> Option<Hierarchy> {
     }
     let top = sweep_sizes().into_iter().max().unwrap_or(u64::MAX);
     let (latency_unsteady, bandwidth_unsteady) = unsteady_curves(report);
-    Some(Hierarchy {
+    let mut h = Hierarchy {
         carveout,
-        unsteady: unsteady_names(report),
         latency_unsteady,
         bandwidth_unsteady,
         ..Hierarchy::from_curves(&latency, &bandwidth, top)
-    })
+    };
+    h.unsteady = unsteady_names(report, &h);
+    Some(h)
 }
 
 /// A bandwidth for people, from GB/s: `950 GB/s`, `95.3 GB/s`, `4.71 TB/s`, `32.3 TB/s`
@@ -202,40 +204,77 @@ pub fn unsteady(case: &CaseResult) -> bool {
     case.measurement.as_ref().is_some_and(|m| !m.steady)
 }
 
-/// The names of the sweep's and the carve-out family's measured cases that [`unsteady`] leaves
-/// out of the levels.
-pub fn unsteady_names(report: &Report) -> Vec<String> {
+/// Splits a curve's points, each with whether its measurement was steady, into the points its
+/// levels are found on and those left out as unsteady. Unsteady points are left out while at
+/// least half of the curve is steady; on a device where most points are unsteady (a CPU
+/// driver sharing its cores with other work), the levels are found on every point, since
+/// leaving most of a curve out would leave nothing to read.
+pub fn split_unsteady(points: &[(Point, bool)]) -> (Vec<Point>, Vec<Point>) {
+    let steady = points.iter().filter(|(_, s)| *s).count();
+    if steady * 2 < points.len() {
+        return (points.iter().map(|(p, _)| *p).collect(), Vec::new());
+    }
+    let (kept, left): (Vec<_>, Vec<_>) = points.iter().partition(|(_, s)| *s);
+    (
+        kept.into_iter().map(|(p, _)| p).collect(),
+        left.into_iter().map(|(p, _)| p).collect(),
+    )
+}
+
+/// The sweep's two curves from a report: `(latency ns per load, ns per byte)` points of the
+/// measured `mem.sweep.latency.*` and `mem.sweep.bandwidth.*` cases that the levels are found
+/// on ([`split_unsteady`]).
+pub fn curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
+    let (latency, bandwidth) = curve_points(report);
+    (split_unsteady(&latency).0, split_unsteady(&bandwidth).0)
+}
+
+/// The points of the sweep's measured cases that [`split_unsteady`] leaves out of [`curves`]:
+/// `(latency, bandwidth)`, shown in the section's table but on no level.
+pub fn unsteady_curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
+    let (latency, bandwidth) = curve_points(report);
+    (split_unsteady(&latency).1, split_unsteady(&bandwidth).1)
+}
+
+/// The names of the measured sweep and carve-out cases left out of the levels as unsteady.
+fn unsteady_names(report: &Report, hierarchy: &Hierarchy) -> Vec<String> {
+    let left_out = |curve: &[Point], bytes: u64| curve.iter().any(|p| p.bytes == bytes);
     report
         .cases
         .iter()
-        .filter(|c| c.id.starts_with("mem.sweep.") || c.id.starts_with(carveout::CASE_PREFIX))
         .filter(|c| c.status == CaseStatus::Measured && unsteady(c))
+        .filter(|c| {
+            if let Some(case) = perftest_cases::families::pointer_chase::latency_case_for_id(&c.id)
+            {
+                return left_out(&hierarchy.latency_unsteady, case.params.working_set);
+            }
+            if let Some(case) = carveout_case_for_id(&c.id) {
+                let shared = perftest_cases::families::cache_carveout::shared_bytes(&case);
+                return hierarchy
+                    .carveout
+                    .iter()
+                    .filter(|row| row.shared == shared)
+                    .any(|row| left_out(&row.unsteady, case.params.working_set));
+            }
+            let bandwidth = find_case(&cases_in(&[Suite::Memory]), &c.id)
+                .filter(|_| c.id.starts_with("mem.sweep.bandwidth."))
+                .map(|k| k.params.working_set);
+            bandwidth.is_some_and(|bytes| left_out(&hierarchy.bandwidth_unsteady, bytes))
+        })
         .map(|c| c.name.clone())
         .collect()
 }
 
-/// The sweep's two curves from a report: `(latency ns per load, ns per byte)` points of the
-/// measured `mem.sweep.latency.*` and `mem.sweep.bandwidth.*` cases (steady ones only).
-pub fn curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
-    curve_points(report, true)
-}
+/// The sweep's measured points with whether each is steady: `(latency, bandwidth)`.
+type SteadyPoints = (Vec<(Point, bool)>, Vec<(Point, bool)>);
 
-/// The points of the sweep's measured cases that [`unsteady`] leaves out of [`curves`]:
-/// `(latency, bandwidth)`, shown in the section's table but on no level.
-pub fn unsteady_curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
-    curve_points(report, false)
-}
-
-/// The sweep's points whose measurement is steady (`steady`) or not.
-fn curve_points(report: &Report, steady: bool) -> (Vec<Point>, Vec<Point>) {
+/// Every measured sweep point, with whether its measurement was steady.
+fn curve_points(report: &Report) -> SteadyPoints {
     let known_cases = cases_in(&[Suite::Memory]);
     let mut latency = Vec::new();
     let mut bandwidth = Vec::new();
     for case in &report.cases {
         if case.status != CaseStatus::Measured || !case.id.starts_with("mem.sweep.") {
-            continue;
-        }
-        if unsteady(case) == steady {
             continue;
         }
         // A refined sweep's sizes are not in the suite's list: their ids say their size.
@@ -246,18 +285,15 @@ fn curve_points(report: &Report, steady: bool) -> (Vec<Point>, Vec<Point>) {
             continue;
         };
         let bytes = known.params.working_set;
+        let steady = !unsteady(case);
         if known.work().unit == Unit::DependentLoad {
             if let Some(per_s) = derived.loads_per_s {
-                latency.push(Point {
-                    bytes,
-                    cost: 1e9 / per_s,
-                });
+                let cost = 1e9 / per_s;
+                latency.push((Point { bytes, cost }, steady));
             }
         } else if let Some(per_s) = derived.bytes_per_s {
-            bandwidth.push(Point {
-                bytes,
-                cost: 1e9 / per_s,
-            });
+            let cost = 1e9 / per_s;
+            bandwidth.push((Point { bytes, cost }, steady));
         }
     }
     (latency, bandwidth)
@@ -267,6 +303,24 @@ fn curve_points(report: &Report, steady: bool) -> (Vec<Point>, Vec<Point>) {
 mod tests {
     use super::levels::tests::{grid, h200, sample, KB, MB};
     use super::*;
+
+    #[test]
+    fn unsteady_points_are_left_out_while_most_are_steady() {
+        let p = |kb: u64| Point {
+            bytes: kb << 10,
+            cost: kb as f64,
+        };
+        let mostly = [(p(4), true), (p(8), false), (p(16), true), (p(32), true)];
+        let (kept, left) = split_unsteady(&mostly);
+        assert_eq!(kept, [p(4), p(16), p(32)]);
+        assert_eq!(left, [p(8)]);
+        // Half steady still leaves the others out; fewer keeps every point.
+        let half = [(p(4), true), (p(8), false)];
+        assert_eq!(split_unsteady(&half), (vec![p(4)], vec![p(8)]));
+        let noisy = [(p(4), false), (p(8), false), (p(16), true)];
+        assert_eq!(split_unsteady(&noisy), (vec![p(4), p(8), p(16)], vec![]));
+        assert_eq!(split_unsteady(&[]), (vec![], vec![]));
+    }
 
     #[test]
     fn sizes_read_well() {
