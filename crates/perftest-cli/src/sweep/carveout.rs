@@ -45,11 +45,15 @@ impl Carveout {
     }
 }
 
+/// One declaration while its cases are gathered: shared bytes, measured points with whether
+/// each is steady, and why it was not measured.
+type Declaration = (u64, Vec<(Point, bool)>, Option<String>);
+
 /// The carve-out rows of `report`: the latency sweep's L1 as the 0 KB row (its points up to the
 /// largest carve-out working set), then one row per declaration the report holds, in order of
 /// size; empty when the report has no carve-out case.
 pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
-    let mut by_shared: Vec<(u64, Vec<(Point, bool)>, Option<String>)> = Vec::new();
+    let mut by_shared: Vec<Declaration> = Vec::new();
     let mut largest = 0u64;
     for case in &report.cases {
         if !case.id.starts_with(ID_PREFIX) {
