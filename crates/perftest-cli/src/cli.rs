@@ -36,8 +36,8 @@ pub enum Command {
         /// The reports; the first is the reference (A) when there are two.
         #[arg(required = true, num_args = 2.., value_name = "REPORT")]
         reports: Vec<PathBuf>,
-        /// Output format: an aligned table, or a self-contained HTML page with change bars
-        /// (two reports).
+        /// Output format: an aligned table, or a self-contained HTML page (two reports: change
+        /// bars; three or more: the node table with outliers marked).
         #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
         format: CompareFormat,
         /// Write to FILE instead of stdout.
@@ -68,10 +68,12 @@ pub enum Command {
 /// Output formats of `perftest compare`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum CompareFormat {
-    /// Aligned table with the median and largest change.
+    /// Aligned table: the changes with their median and largest (two reports), or the node
+    /// table with outliers flagged (three or more).
     #[default]
     Text,
-    /// A self-contained HTML page: per-case change bars (green faster, red slower), the table.
+    /// A self-contained HTML page: per-case change bars (green faster, red slower) and the
+    /// table (two reports), or the node table with flagged cells marked (three or more).
     Html,
 }
 
@@ -94,7 +96,7 @@ pub struct RunArgs {
     /// Run on every physical device at once (its first compute queue family), one thread and
     /// one report each, then print a node summary flagging outlier devices (exit 6). With
     /// --output, the path must contain {device} (replaced by the device's --list number) or
-    /// name a directory.
+    /// {pci} (its PCI address, 00000000-18-00.0), or name a directory.
     #[arg(long, conflicts_with_all = ["device_name", "device_index", "verify", "list", "list_cases", "shader_stats", "dump_shaders"])]
     pub all_devices: bool,
 

@@ -238,30 +238,65 @@ pub fn render(summary: &NodeSummary, describe: &dyn Fn(usize) -> String) -> Stri
 /// What `{device}` in an `--all-devices` output path is replaced by: the device's number.
 pub const DEVICE_PLACEHOLDER: &str = "{device}";
 
-/// `path` with every `{device}` replaced by `number`, byte for byte (a file name that is not
-/// UTF-8 keeps its bytes); `None` when it holds no placeholder.
-pub fn with_device_number(path: &std::path::Path, number: usize) -> Option<std::path::PathBuf> {
-    let bytes = path.as_os_str().as_encoded_bytes();
-    let placeholder = DEVICE_PLACEHOLDER.as_bytes();
+/// What `{pci}` in an `--all-devices` output path is replaced by: the device's PCI address
+/// with `-` for `:` (`00000000-18-00.0`, a file name on every system), or `uuid-` and its
+/// device UUID without one, or `device-` and its number without either ([`location_word`]).
+pub const PCI_PLACEHOLDER: &str = "{pci}";
+
+/// The word [`PCI_PLACEHOLDER`] becomes for a device.
+pub fn location_word(pci_bus: Option<&str>, device_uuid: Option<&str>, number: usize) -> String {
+    let safe = |text: &str| -> String {
+        text.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect()
+    };
+    match (pci_bus, device_uuid) {
+        (Some(pci), _) => safe(pci),
+        (None, Some(uuid)) => format!("uuid-{}", safe(uuid)),
+        (None, None) => format!("device-{number}"),
+    }
+}
+
+/// `path` with every `{device}` replaced by `number` and every `{pci}` by `location` (see
+/// [`location_word`]), byte for byte (a file name that is not UTF-8 keeps its bytes); `None`
+/// when it holds neither placeholder.
+pub fn with_placeholders(
+    path: &std::path::Path,
+    number: usize,
+    location: &str,
+) -> Option<std::path::PathBuf> {
     let digits = number.to_string();
-    let mut out = Vec::with_capacity(bytes.len() + 8);
-    let mut rest = bytes;
+    let words = [
+        (DEVICE_PLACEHOLDER.as_bytes(), digits.as_bytes()),
+        (PCI_PLACEHOLDER.as_bytes(), location.as_bytes()),
+    ];
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let mut out = Vec::with_capacity(bytes.len() + 16);
     let mut found = false;
-    while let Some(at) = rest
-        .windows(placeholder.len())
-        .position(|w| w == placeholder)
-    {
-        out.extend_from_slice(&rest[..at]);
-        out.extend_from_slice(digits.as_bytes());
-        rest = &rest[at + placeholder.len()..];
-        found = true;
+    let mut i = 0;
+    'scan: while i < bytes.len() {
+        for (placeholder, word) in words {
+            if bytes[i..].starts_with(placeholder) {
+                out.extend_from_slice(word);
+                i += placeholder.len();
+                found = true;
+                continue 'scan;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
     }
     if !found {
         return None;
     }
-    out.extend_from_slice(rest);
-    // SAFETY: `out` is the path's own bytes, cut only around the ASCII placeholder and joined
-    // with ASCII digits, which the encoding of `OsStr` allows on every platform.
+    // SAFETY: `out` is the path's own bytes, cut only around the ASCII placeholders and joined
+    // with ASCII words, which the encoding of `OsStr` allows on every platform.
     let os = unsafe { std::ffi::OsString::from_encoded_bytes_unchecked(out) };
     Some(os.into())
 }
@@ -271,20 +306,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_device_number_replaces_every_placeholder_byte_for_byte() {
+    fn the_placeholders_are_replaced_byte_for_byte() {
         use std::path::Path;
         assert_eq!(
-            with_device_number(Path::new("out/{device}/run-{device}.json"), 3),
+            with_placeholders(Path::new("out/{device}/run-{device}.json"), 3, "x"),
             Some("out/3/run-3.json".into())
         );
-        assert_eq!(with_device_number(Path::new("out/run.json"), 3), None);
+        assert_eq!(
+            with_placeholders(Path::new("r/node7-{pci}.json"), 3, "00000000-18-00.0"),
+            Some("r/node7-00000000-18-00.0.json".into())
+        );
+        assert_eq!(with_placeholders(Path::new("out/run.json"), 3, "x"), None);
+        assert_eq!(with_placeholders(Path::new("{pci"), 3, "x"), None);
         #[cfg(unix)]
         {
             use std::os::unix::ffi::OsStrExt;
-            let raw = std::ffi::OsStr::from_bytes(b"r\xff{device}\xfe.json");
-            let done = with_device_number(Path::new(raw), 12).unwrap();
-            assert_eq!(done.as_os_str().as_bytes(), b"r\xff12\xfe.json");
+            let raw = std::ffi::OsStr::from_bytes(b"r\xff{device}\xfe{pci}.json");
+            let done = with_placeholders(Path::new(raw), 12, "p").unwrap();
+            assert_eq!(done.as_os_str().as_bytes(), b"r\xff12\xfep.json");
         }
+    }
+
+    #[test]
+    fn a_device_location_is_a_file_name_word() {
+        assert_eq!(
+            location_word(Some("00000000:18:00.0"), Some("ab-cd"), 2),
+            "00000000-18-00.0"
+        );
+        assert_eq!(
+            location_word(None, Some("6d657361-3232"), 2),
+            "uuid-6d657361-3232"
+        );
+        assert_eq!(location_word(None, None, 2), "device-2");
+        assert_eq!(location_word(Some("a/b\\c"), None, 1), "a-b-c");
     }
     use crate::report::tests::{measurement, sample_report};
 

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use perftest_cli::cli::CompareFormat;
 use perftest_cli::compare::{compare, render};
-use perftest_cli::export::{comparison_html, OutputTarget};
+use perftest_cli::export::{comparison_html, node_html, OutputTarget};
 use perftest_cli::gate::{judge, GateLimits};
 use perftest_cli::node::{self, OutlierRule};
 use perftest_cli::output::exit_code;
@@ -22,11 +22,11 @@ pub(crate) fn run_compare(
 ) -> Result<i32, Failure> {
     let two = paths.len() == 2;
     let gated = limits.fail_above.is_some() || limits.fail_median.is_some();
-    if !two && (format != CompareFormat::Text || gated) {
+    if !two && gated {
         return Err(Failure::new(
             exit_code::USAGE,
-            "--format html, --fail-above and --fail-median compare two reports; three or more \
-             give the node table",
+            "--fail-above and --fail-median compare two reports; three or more give the node \
+             table and exit 6 when one is an outlier",
         ));
     }
     // The output is checked first: a wrong path is reported before the reports are read.
@@ -80,7 +80,13 @@ pub(crate) fn run_compare(
         } else {
             exit_code::OUTLIER
         };
-        (node::render(&summary, &describe), code)
+        let text = match format {
+            CompareFormat::Text => node::render(&summary, &describe),
+            CompareFormat::Html => {
+                node_html(&summary, &describe).map_err(|e| Failure::new(exit_code::FAILURE, e))?
+            }
+        };
+        (text, code)
     };
     match target {
         Some(target) => target

@@ -8,7 +8,7 @@ use perftest_cases::{all_cases, cases_in, find_case, select_cases, Suite};
 use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
 use perftest_cli::export::{exporter, ExportFormat, OutputError, OutputTarget};
-use perftest_cli::node::{self, OutlierRule, DEVICE_PLACEHOLDER};
+use perftest_cli::node::{self, OutlierRule, DEVICE_PLACEHOLDER, PCI_PLACEHOLDER};
 use perftest_cli::options::{Mode, Options};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::{printable, printable_path};
@@ -437,14 +437,21 @@ pub(crate) fn run_exit_code(
 }
 
 /// The output of device `number` (its `--list` number) for `--all-devices`: `{device}` in the
-/// path replaced by the number, or `perftest-device-N.EXT` in the directory the path names.
+/// path replaced by the number and `{pci}` by its PCI address, or `perftest-device-N.EXT` in
+/// the directory the path names.
 pub(crate) fn device_output(
     path: &Path,
+    target: &ComputeTarget,
     number: usize,
     format: ExportFormat,
 ) -> Result<OutputTarget, Failure> {
     let text = path.to_string_lossy();
-    let file = if let Some(file) = perftest_cli::node::with_device_number(path, number) {
+    let location = node::location_word(
+        target.pci_bus.as_deref(),
+        target.device_uuid.as_deref(),
+        number,
+    );
+    let file = if let Some(file) = node::with_placeholders(path, number, &location) {
         file
     } else if text.ends_with('/') || path.is_dir() {
         path.join(format!("perftest-device-{number}.{}", format.extension()))
@@ -452,7 +459,7 @@ pub(crate) fn device_output(
         return Err(Failure::new(
             exit_code::USAGE,
             format!(
-                "--output {}: with --all-devices the path must contain {DEVICE_PLACEHOLDER} or name a directory",
+                "--output {}: with --all-devices the path must contain {DEVICE_PLACEHOLDER} or {PCI_PLACEHOLDER}, or name a directory",
                 printable_path(path)
             ),
         ));
@@ -485,7 +492,7 @@ pub(crate) fn run_all_devices(
             options
                 .output
                 .as_deref()
-                .map(|p| device_output(p, i + 1, options.format))
+                .map(|p| device_output(p, &targets[i], i + 1, options.format))
                 .transpose()
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -29,6 +29,7 @@ table.data td.num, table.data th.num { text-align: right; font-family: 'DejaVu S
 table.data code { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; }
 .charts { display: flex; flex-wrap: wrap; gap: 28px; align-items: flex-start; }
 .note { color: #8a4b00; }
+.flag { color: #b00020; font-weight: bold; }
 details { margin-top: 6px; }
 summary { cursor: pointer; color: #1d4f91; }
 footer { margin-top: 28px; color: #777777; font-size: 12px; }

@@ -17,6 +17,7 @@ mod html;
 mod json;
 mod markdown;
 mod markup;
+mod node_html;
 mod original;
 mod spread;
 mod svg;
@@ -32,6 +33,7 @@ pub use self::csv::CsvExporter;
 pub use self::file::{OutputError, OutputTarget};
 pub use self::json::JsonExporter;
 pub use self::markdown::MarkdownExporter;
+pub use self::node_html::node_html;
 pub use self::original::OriginalExporter;
 pub use self::text::TextExporter;
 
