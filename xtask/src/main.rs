@@ -9,6 +9,7 @@ mod book;
 mod checks;
 mod cross;
 mod dist;
+mod fleet;
 mod fuzz;
 mod manifest;
 mod manpage;
@@ -43,6 +44,8 @@ commands:
                    default), each opened again and its binary run
   docs [--check]   write (or check) the man page and shell completions in docs/
   book             build the manual (docs/, mdBook) into target/book/ and check its links
+  fleet            the Slurm scripts on a local slurmctld/slurmd, the Kubernetes manifests
+                   validated against the schemas
   fuzz [SECONDS]   build the libFuzzer targets (report, pipeline cache, command line) and
                    run each for SECONDS (30)
   help             print this message
@@ -70,6 +73,9 @@ fn main() -> ExitCode {
             .map(|()| 0),
         Some("dist") => dist::command(&rest).map(|()| 0),
         Some("fuzz") => fuzz::command(&rest).map(|()| 0),
+        Some("fleet") => no_arguments("fleet", &rest)
+            .and_then(|()| fleet::command(&workspace::root()))
+            .map(|()| 0),
         Some("book") => no_arguments("book", &rest)
             .and_then(|()| book::command(&workspace::root()))
             .map(|()| 0),

@@ -17,6 +17,10 @@ pub const RUNTIME: &[&str] = &[
 /// headless mode (`tests/html_browser.rs`), proving the page opens in a real browser.
 pub const TEST: &[&str] = &["chromium"];
 
+/// Packages the fleet checks need (`cargo xtask fleet`): Slurm and munge, started on
+/// localhost by the Slurm test, and Python's venv, for the Kubernetes schema validator.
+pub const FLEET: &[&str] = &["slurm-wlm", "munge", "python3", "python3-venv"];
+
 /// Packages needed to build shaderc from source for `cargo xtask shaders`.
 pub const SHADER_BUILD: &[&str] = &["cmake", "python3", "g++"];
 

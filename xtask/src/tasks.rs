@@ -187,6 +187,13 @@ pub fn test(args: &[String]) -> Outcome {
         archives.and_then(|archives| crate::dist::check(&archives)),
     ));
 
+    step("fleet: Slurm on localhost and the Kubernetes manifests");
+    let fleet = crate::fleet::command(&root);
+    if let Err(message) = &fleet {
+        eprintln!("{message}");
+    }
+    summary.record(("fleet (Slurm, Kubernetes)", fleet));
+
     step("the Windows build under Wine on lavapipe");
     let release = root.join("target");
     summary.record((
