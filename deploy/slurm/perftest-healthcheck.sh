@@ -12,7 +12,8 @@
 # baseline for a GPU model, a perftest error, or more than TIMEOUT seconds).
 #
 # Safe to run often: bounded by TIMEOUT, one run at a time (a lock in WORK_DIR), and it writes
-# nothing outside WORK_DIR (the last run's reports and comparisons stay there to look at).
+# nothing outside WORK_DIR (the last run's reports and comparisons stay there to look at; the
+# NVIDIA and Mesa drivers' shader caches are pointed there too).
 #
 # Baselines: one report per GPU model, BASELINE_DIR/<model>.json, <model> being the device
 # name with every character other than letters, digits, `.`, `-` and `_` turned into `_`
@@ -39,6 +40,9 @@ if ! flock -n 9; then
     say ERROR "another check is running ($WORK_DIR/lock)"
     exit 1
 fi
+# The drivers' shader caches too stay inside WORK_DIR (and persist from check to check).
+export __GL_SHADER_DISK_CACHE_PATH="$WORK_DIR/driver-cache" MESA_SHADER_CACHE_DIR="$WORK_DIR/driver-cache"
+mkdir -p "$WORK_DIR/driver-cache"
 run="$WORK_DIR/last"
 rm -rf "$run" && mkdir -p "$run" || { say ERROR "cannot create $run"; exit 1; }
 

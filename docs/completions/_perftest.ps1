@@ -56,7 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'perftest' -ScriptBlock {
             break
         }
         'perftest;compare' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: an aligned table, or a self-contained HTML page with change bars (two reports)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: an aligned table, or a self-contained HTML page (two reports: change bars; three or more: the node table with outliers marked)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to FILE instead of stdout')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to FILE instead of stdout')
             [CompletionResult]::new('--fail-above', '--fail-above', [CompletionResultType]::ParameterName, 'Exit 5 when any case got slower by more than PCT percent (throughput B vs A; two reports)')

@@ -60,8 +60,8 @@ complete -c perftest -n "__fish_perftest_needs_command" -s V -l version -d 'Prin
 complete -c perftest -n "__fish_perftest_needs_command" -a "compare" -d 'Compare JSON reports. Two: per-case throughput ratio B/A, median and max change. Three or more (one per GPU or node): per case the median over them, each one\'s deviation, and outliers flagged (exit 6)'
 complete -c perftest -n "__fish_perftest_needs_command" -a "render" -d 'Print a saved JSON report again in another format (e.g. a Markdown table)'
 complete -c perftest -n "__fish_perftest_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c perftest -n "__fish_perftest_using_subcommand compare" -l format -d 'Output format: an aligned table, or a self-contained HTML page with change bars (two reports)' -r -f -a "text\t'Aligned table with the median and largest change'
-html\t'A self-contained HTML page: per-case change bars (green faster, red slower), the table'"
+complete -c perftest -n "__fish_perftest_using_subcommand compare" -l format -d 'Output format: an aligned table, or a self-contained HTML page (two reports: change bars; three or more: the node table with outliers marked)' -r -f -a "text\t'Aligned table: the changes with their median and largest (two reports), or the node table with outliers flagged (three or more)'
+html\t'A self-contained HTML page: per-case change bars (green faster, red slower) and the table (two reports), or the node table with flagged cells marked (three or more)'"
 complete -c perftest -n "__fish_perftest_using_subcommand compare" -s o -l output -d 'Write to FILE instead of stdout' -r -F
 complete -c perftest -n "__fish_perftest_using_subcommand compare" -l fail-above -d 'Exit 5 when any case got slower by more than PCT percent (throughput B vs A; two reports)' -r
 complete -c perftest -n "__fish_perftest_using_subcommand compare" -l fail-median -d 'Exit 5 when the median change over all cases is a slowdown of more than PCT percent (two reports)' -r

@@ -180,14 +180,16 @@ impl App {
         println!("{report}");
         for width in [4, 16] {
             for pattern in Pattern::ALL {
-                if let Some((best, ratio)) = report.fastest(pattern, width) {
-                    let lead =
-                        ratio.map_or("only one measured".into(), |r| format!("{r:.2}x the next"));
-                    println!(
-                        "app: {width:>2}-byte {:<7} loads: {} ({lead})",
+                match report.fastest(pattern, width) {
+                    Some((best, ratio)) => println!(
+                        "app: {width:>2}-byte {:<7} loads: {} ({ratio:.2}x the next)",
                         pattern.name(),
                         best.case.name
-                    );
+                    ),
+                    None => println!(
+                        "app: {width:>2}-byte {:<7} loads: no ranking (fewer than two measured)",
+                        pattern.name()
+                    ),
                 }
             }
         }

@@ -369,15 +369,17 @@ fn diagnostics(engine: &Engine, options: &Options) -> Result<usize, perftest_cor
     println!("{report}");
     for width in [4, 16] {
         for pattern in Pattern::ALL {
-            if let Some((best, ratio)) = report.fastest(pattern, width) {
-                let lead = ratio.map_or("only one measured".into(), |r| {
-                    format!("{r:.2}x the next best")
-                });
-                println!(
-                    "engine: {width:>2}-byte {:<7} loads: use {} ({lead})",
+            match report.fastest(pattern, width) {
+                Some((best, ratio)) => println!(
+                    "engine: {width:>2}-byte {:<7} loads: use {} ({ratio:.2}x the next best)",
                     pattern.name(),
                     best.case.name
-                );
+                ),
+                None => println!(
+                    "engine: {width:>2}-byte {:<7} loads: no ranking (fewer than two candidates \
+                     measured)",
+                    pattern.name()
+                ),
             }
         }
     }
