@@ -18,7 +18,7 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse_from(normalize_args(std::env::args_os())) {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
-            // One line starting with `perftest:`, then clap's hints (see the README).
+            // One line starting with `perftest:`, then clap's hints (see the book's "Exit codes" chapter).
             let text =
                 own_usage_message(&e).unwrap_or_else(|| usage_error_text(&e.render().to_string()));
             eprint!("{text}");

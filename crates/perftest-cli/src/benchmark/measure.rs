@@ -1,6 +1,6 @@
 //! Sizing one case's dispatch, and the clock warm-up before the first case.
 //!
-//! Vocabulary (the README uses the same words):
+//! Vocabulary (the book uses the same words):
 //! - a **sample** is the GPU time of one timestamped dispatch;
 //! - a case's **measurement** is its `samples` dispatches of the same size, sized so that
 //!   together they take about `target` (20 ms) of GPU time; [`crate::benchmark::rounds`] takes

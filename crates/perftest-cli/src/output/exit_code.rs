@@ -1,4 +1,4 @@
-//! The process exit codes (documented in the README's "Exit codes" table).
+//! The process exit codes (documented in the book's "Exit codes" chapter, docs/src/exit-codes.md).
 
 /// Success.
 pub const SUCCESS: i32 = 0;
