@@ -167,6 +167,22 @@ pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, ReadError> {
     Ok(report)
 }
 
+/// The first sample of `samples` that is not finite, positive and at most [`MAX_SAMPLE_NS`],
+/// as `{what} N is X ns (...)`.
+fn check_samples(samples: &[f64], what: &str) -> Result<(), String> {
+    match samples
+        .iter()
+        .enumerate()
+        .find(|(_, s)| !(s.is_finite() && **s > 0.0 && **s <= MAX_SAMPLE_NS))
+    {
+        Some((i, s)) => Err(format!(
+            "{what} {} is {s} ns (samples must be positive and at most {MAX_SAMPLE_NS:e} ns)",
+            i + 1
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Checks what the JSON layout cannot: every number perftest writes back is finite (a value
 /// that overflows `f32`, such as a `timestamp_period_ns` of `1e39`, would be written as `null`,
 /// which no perftest reads: whatever perftest writes, it reads), case ids are non-empty and
@@ -222,17 +238,7 @@ pub fn check_values(report: &Report) -> Result<(), String> {
         if case.status == CaseStatus::Measured && m.samples_ns.is_empty() {
             return Err(at("measured, but without samples".into()));
         }
-        if let Some((i, s)) = m
-            .samples_ns
-            .iter()
-            .enumerate()
-            .find(|(_, s)| !(s.is_finite() && **s > 0.0 && **s <= MAX_SAMPLE_NS))
-        {
-            return Err(at(format!(
-                "sample {} is {s} ns (samples must be positive and at most {MAX_SAMPLE_NS:e} ns)",
-                i + 1
-            )));
-        }
+        check_samples(&m.samples_ns, "sample").map_err(at)?;
         if let Some(short) = &m.short {
             if short.dims.contains(&0) || short.groups != group_total(short.dims) {
                 return Err(at(format!(
@@ -249,18 +255,7 @@ pub fn check_values(report: &Report) -> Result<(), String> {
             if short.samples_ns.is_empty() {
                 return Err(at("short dispatches without samples".into()));
             }
-            if let Some((i, s)) = short
-                .samples_ns
-                .iter()
-                .enumerate()
-                .find(|(_, s)| !(s.is_finite() && **s > 0.0 && **s <= MAX_SAMPLE_NS))
-            {
-                return Err(at(format!(
-                    "short sample {} is {s} ns (samples must be positive and at most \
-                     {MAX_SAMPLE_NS:e} ns)",
-                    i + 1
-                )));
-            }
+            check_samples(&short.samples_ns, "short sample").map_err(at)?;
         }
     }
     Ok(())

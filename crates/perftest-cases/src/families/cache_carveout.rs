@@ -22,8 +22,10 @@
 
 use crate::case::{Case, Params, Pattern};
 use crate::check::{check_words, Readback, VerifyOutcome};
-use crate::families::pointer_chase::{chain, nodes, size_words, walk, SIZE_GRANULE, STEPS};
-use crate::family::{Family, FamilyRef, Unit, Work};
+use crate::families::pointer_chase::{
+    chain, nodes, size_words, walk, PointerChase, SIZE_GRANULE, STEPS,
+};
+use crate::family::{Family, FamilyRef, Work};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 
@@ -101,25 +103,21 @@ impl Family for CacheCarveout {
             .collect()
     }
 
+    // The chase itself is the latency sweep's: the same steps, bytes and lap.
     fn loop_trip(&self) -> u32 {
-        STEPS
+        PointerChase.loop_trip()
     }
 
-    /// Bytes one step loads: the 8-byte address of the next node.
-    fn bytes_per_load(&self, _case: &Case) -> u32 {
-        8
+    fn bytes_per_load(&self, case: &Case) -> u32 {
+        PointerChase.bytes_per_load(case)
     }
 
-    fn work(&self, _case: &Case) -> Work {
-        Work {
-            unit: Unit::DependentLoad,
-            per_thread: STEPS,
-        }
+    fn work(&self, case: &Case) -> Work {
+        PointerChase.work(case)
     }
 
-    /// One lap: every node of the working set.
     fn chain_length(&self, case: &Case) -> u64 {
-        u64::from(nodes(case.params.working_set))
+        PointerChase.chain_length(case)
     }
 
     /// `FAMILY_A`: the 32-bit words of shared memory the kernel declares.
@@ -132,12 +130,9 @@ impl Family for CacheCarveout {
     }
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        vec![
-            DeviceNeed::BufferDeviceAddress,
-            DeviceNeed::ShaderInt64,
-            DeviceNeed::DeviceMemory(case.params.working_set),
-            DeviceNeed::SharedMemory(shared_bytes(case)),
-        ]
+        let mut needs = PointerChase.needs(case);
+        needs.push(DeviceNeed::SharedMemory(shared_bytes(case)));
+        needs
     }
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {

@@ -134,13 +134,14 @@ fn nearest(named: &[NamedLevel], level: &Level) -> String {
 
 /// The hierarchy of a report's measured sweep and carve-out cases, or `None` when it has none.
 pub fn hierarchy(report: &Report) -> Option<Hierarchy> {
-    let (latency, bandwidth) = curves(report);
+    let (latency_points, bandwidth_points) = curve_points(report);
+    let (latency, latency_unsteady) = split_unsteady(&latency_points);
+    let (bandwidth, bandwidth_unsteady) = split_unsteady(&bandwidth_points);
     let carveout = carveouts(report, &latency);
     if latency.is_empty() && bandwidth.is_empty() && carveout.is_empty() {
         return None;
     }
     let top = sweep_sizes().into_iter().max().unwrap_or(u64::MAX);
-    let (latency_unsteady, bandwidth_unsteady) = unsteady_curves(report);
     let mut h = Hierarchy {
         carveout,
         latency_unsteady,
@@ -229,16 +230,10 @@ pub fn curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
     (split_unsteady(&latency).0, split_unsteady(&bandwidth).0)
 }
 
-/// The points of the sweep's measured cases that [`split_unsteady`] leaves out of [`curves`]:
-/// `(latency, bandwidth)`, shown in the section's table but on no level.
-pub fn unsteady_curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
-    let (latency, bandwidth) = curve_points(report);
-    (split_unsteady(&latency).1, split_unsteady(&bandwidth).1)
-}
-
 /// The names of the measured sweep and carve-out cases left out of the levels as unsteady.
 fn unsteady_names(report: &Report, hierarchy: &Hierarchy) -> Vec<String> {
     let left_out = |curve: &[Point], bytes: u64| curve.iter().any(|p| p.bytes == bytes);
+    let known_cases = cases_in(&[Suite::Memory]);
     report
         .cases
         .iter()
@@ -256,7 +251,7 @@ fn unsteady_names(report: &Report, hierarchy: &Hierarchy) -> Vec<String> {
                     .filter(|row| row.shared == shared)
                     .any(|row| left_out(&row.unsteady, case.params.working_set));
             }
-            let bandwidth = find_case(&cases_in(&[Suite::Memory]), &c.id)
+            let bandwidth = find_case(&known_cases, &c.id)
                 .filter(|_| c.id.starts_with("mem.sweep.bandwidth."))
                 .map(|k| k.params.working_set);
             bandwidth.is_some_and(|bytes| left_out(&hierarchy.bandwidth_unsteady, bytes))
