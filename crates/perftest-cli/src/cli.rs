@@ -143,23 +143,36 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_refine: bool,
 
-    /// GPU time of one measurement, in milliseconds (0.5 to 1000).
+    /// GPU time of one measurement, in milliseconds (0.5 to 1000): that many --dispatch-ms
+    /// dispatches, at least --samples and at most 256 of them.
     #[arg(
         long,
         value_name = "MS",
-        default_value_t = 20.0,
+        default_value_t = 12.0,
         allow_hyphen_values = true
     )]
     pub target_ms: f64,
 
-    /// Timestamped dispatches per measurement; their times are the samples (1 to 256).
+    /// Timestamped dispatches per measurement, at least; their times are the samples (1 to
+    /// 256).
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 10,
+        default_value_t = 6,
         allow_negative_numbers = true
     )]
     pub samples: i64,
+
+    /// GPU time one dispatch is sized for, in milliseconds (0.05 to 100). The time per
+    /// workgroup depends on it (what a dispatch pays once, its partly idle last wave), so
+    /// compare runs made with the same value; --samples and --target-ms leave it alone.
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 2.0,
+        allow_hyphen_values = true
+    )]
+    pub dispatch_ms: f64,
 
     /// Measurements a case may discard while waiting for steady clocks (0 to 100).
     #[arg(
@@ -417,8 +430,9 @@ mod tests {
     #[test]
     fn defaults() {
         let cli = parse(&[]).unwrap();
-        assert_eq!(cli.run.target_ms, 20.0);
-        assert_eq!(cli.run.samples, 10);
+        assert_eq!(cli.run.target_ms, 12.0);
+        assert_eq!(cli.run.samples, 6);
+        assert_eq!(cli.run.dispatch_ms, 2.0);
         assert_eq!(cli.run.format, ExportFormat::Text);
         assert_eq!(cli.run.baseline, "typed.rgba8.random");
         assert!(cli.run.suite.is_empty());

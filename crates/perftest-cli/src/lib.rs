@@ -26,6 +26,7 @@ pub mod cli;
 pub mod compare;
 pub mod export;
 pub mod gate;
+pub mod modes;
 pub mod node;
 pub mod options;
 pub mod output;

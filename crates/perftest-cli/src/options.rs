@@ -14,6 +14,9 @@ use crate::sizing::DEFAULT_FIRST_DIM_CAP;
 /// Bounds of `--target-ms`.
 pub const TARGET_MS_RANGE: (f64, f64) = (0.5, 1000.0);
 
+/// `--dispatch-ms`'s accepted range (ms).
+pub const DISPATCH_MS_RANGE: (f64, f64) = (0.05, 100.0);
+
 /// Agreement that counts as steady clocks: 2%.
 pub const STEADY_TOLERANCE: f64 = 0.02;
 
@@ -44,9 +47,12 @@ pub struct Options {
     pub suites: Vec<Suite>,
     /// Case filters (applied within the suites).
     pub filters: Vec<String>,
-    /// Target GPU time of one measurement, ms.
+    /// Target GPU time of one measurement, ms (as given).
     pub target_ms: f64,
-    /// Dispatches per measurement.
+    /// GPU time one dispatch is sized for, ms.
+    pub dispatch_ms: f64,
+    /// Dispatches per measurement: `--samples`, or more to fill `--target-ms` with
+    /// `--dispatch-ms` dispatches (at most 256).
     pub samples: u32,
     /// Measurements a case may discard while clocks settle.
     pub warmup_max: u32,
@@ -117,6 +123,20 @@ pub struct OptionError {
 
 fn bad(option: &'static str, message: String) -> OptionError {
     OptionError { option, message }
+}
+
+/// The dispatches of one measurement: at least `samples`, and enough `dispatch_ms` dispatches
+/// to fill `target_ms`, at most [`perftest_core::MAX_DISPATCHES_PER_SUBMIT`] (one submission).
+pub fn measurement_samples(samples: u32, target_ms: f64, dispatch_ms: f64) -> u32 {
+    let to_fill = (target_ms / dispatch_ms).round();
+    let to_fill = if to_fill.is_finite() && to_fill > 0.0 {
+        to_fill.min(f64::from(u32::MAX)) as u32
+    } else {
+        0
+    };
+    samples
+        .max(to_fill)
+        .clamp(1, perftest_core::MAX_DISPATCHES_PER_SUBMIT)
 }
 
 fn in_range(option: &'static str, value: i64, lo: i64, hi: i64) -> Result<u32, OptionError> {
@@ -210,16 +230,26 @@ impl Options {
             1,
             i64::from(perftest_core::MAX_DISPATCHES_PER_SUBMIT),
         )?;
+        let (lo, hi) = DISPATCH_MS_RANGE;
+        if !(args.dispatch_ms.is_finite() && (lo..=hi).contains(&args.dispatch_ms)) {
+            return Err(bad(
+                "--dispatch-ms",
+                format!("{} is outside {lo}..={hi} ms", args.dispatch_ms),
+            ));
+        }
+        let samples = measurement_samples(samples, args.target_ms, args.dispatch_ms);
         let warmup_max = in_range("--warmup-max", args.warmup_max, 0, 100)?;
         let timeout_ms = in_range("--fence-timeout-ms", args.fence_timeout_ms, 1, 600_000)?;
-        // One submission holds a whole measurement (about --target-ms of GPU time).
-        if f64::from(timeout_ms) < args.target_ms {
+        // One submission holds a whole measurement: `samples` dispatches of --dispatch-ms.
+        let measurement_ms = args.dispatch_ms * f64::from(samples);
+        if f64::from(timeout_ms) < measurement_ms {
             return Err(bad(
                 "--fence-timeout-ms",
                 format!(
-                    "{timeout_ms} ms is shorter than one measurement (--target-ms {}), so every \
-                     measurement would time out",
-                    args.target_ms
+                    "{timeout_ms} ms is shorter than one measurement ({measurement_ms} ms: \
+                     {samples} dispatches of --dispatch-ms {}), so every measurement would time \
+                     out",
+                    args.dispatch_ms
                 ),
             ));
         }
@@ -250,6 +280,7 @@ impl Options {
             suites,
             filters: args.filter.clone(),
             target_ms: args.target_ms,
+            dispatch_ms: args.dispatch_ms,
             samples,
             warmup_max,
             baseline: args.baseline.clone(),
@@ -272,7 +303,8 @@ impl Options {
     /// that runs `wave` workgroups at once (0 when unknown).
     pub fn loop_settings(&self, max_count: [u32; 3], wave: u64) -> LoopSettings {
         LoopSettings {
-            target_ns: self.target_ms * 1e6,
+            // target / samples is the dispatch time, whatever --target-ms was.
+            target_ns: self.dispatch_ms * 1e6 * f64::from(self.samples),
             samples: self.samples,
             warmup_max: self.warmup_max,
             steady_tolerance: STEADY_TOLERANCE,
@@ -294,6 +326,7 @@ mod tests {
             warmup_max: 5,
             baseline: "typed.rgba8.random".into(),
             fence_timeout_ms: 10_000,
+            dispatch_ms: 2.0,
             ..RunArgs::default()
         }
     }
@@ -353,7 +386,8 @@ mod tests {
             (20.0, 10, -1, 10_000, "--warmup-max"),
             (20.0, 10, 5, 0, "--fence-timeout-ms"),
             (20.0, 10, 5, 19, "--fence-timeout-ms"),
-            (1000.0, 10, 5, 999, "--fence-timeout-ms"),
+            // 256 dispatches of 2 ms.
+            (1000.0, 10, 5, 511, "--fence-timeout-ms"),
         ] {
             let a = RunArgs {
                 target_ms: target,
@@ -367,6 +401,45 @@ mod tests {
             assert!(e
                 .to_string()
                 .starts_with(&format!("invalid value for {what}")));
+        }
+        for dispatch in [0.0, 0.04, 101.0, f64::NAN, f64::INFINITY, -1.0] {
+            let e = Options::from_args(&RunArgs {
+                dispatch_ms: dispatch,
+                ..args()
+            })
+            .unwrap_err();
+            assert_eq!(e.option, "--dispatch-ms", "{dispatch}");
+        }
+        assert!(Options::from_args(&RunArgs {
+            target_ms: 1000.0,
+            fence_timeout_ms: 512,
+            ..args()
+        })
+        .is_ok());
+    }
+
+    #[test]
+    fn the_dispatch_time_is_fixed_and_the_options_set_the_count() {
+        // Default: 12 ms of 2 ms dispatches, 6 samples.
+        assert_eq!(measurement_samples(6, 12.0, 2.0), 6);
+        // More samples: more dispatches of the same time.
+        assert_eq!(measurement_samples(60, 12.0, 2.0), 60);
+        // A shorter target cannot shrink the dispatches or drop below --samples.
+        assert_eq!(measurement_samples(6, 5.0, 2.0), 6);
+        // A longer one takes more of them, at most one submission's worth.
+        assert_eq!(measurement_samples(6, 40.0, 2.0), 20);
+        assert_eq!(measurement_samples(6, 1000.0, 2.0), 256);
+        assert_eq!(measurement_samples(0, 0.0, 2.0), 1);
+        assert_eq!(measurement_samples(3, f64::NAN, 2.0), 3);
+        for (samples, target) in [(6, 12.0), (60, 12.0), (6, 5.0), (10, 80.0)] {
+            let o = Options::from_args(&RunArgs {
+                samples,
+                target_ms: target,
+                ..args()
+            })
+            .unwrap();
+            let s = o.loop_settings([65535; 3], 0);
+            assert!((s.dispatch_ns() - 2e6).abs() < 1e-6, "{samples} {target}");
         }
     }
 

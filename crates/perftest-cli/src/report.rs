@@ -9,6 +9,7 @@ use perftest_cases::{LOADS_PER_THREAD, THREADS_PER_GROUP};
 pub use perftest_core::report::*;
 use serde::Serialize;
 
+use crate::modes::{modes, Modes};
 use crate::statistics::Summary;
 
 /// Above this coefficient of variation (5%) a case is marked noisy.
@@ -30,9 +31,14 @@ pub const ORIGINAL_DISPATCHES: u64 = 30;
 pub struct Derived {
     /// Statistics of the per-dispatch times, in nanoseconds.
     pub summary: Summary,
-    /// Median nanoseconds per workgroup; for a measurement with smaller dispatches (a pointer
-    /// chase), the time of one more workgroup ([`marginal_ns_per_group`]).
+    /// Nanoseconds per workgroup: of the median dispatch, or of the mean one when the samples
+    /// fall into several levels ([`crate::modes`]); for a measurement with smaller dispatches (a
+    /// pointer chase), the time of one more workgroup ([`marginal_ns_per_group`]).
     pub ns_per_group: f64,
+    /// The levels the dispatch times fall into, in nanoseconds per workgroup, with their
+    /// shares: empty (and left out of JSON) unless there are two or more.
+    #[serde(skip_serializing_if = "Modes::is_unimodal")]
+    pub modes: Modes,
     /// Loads (or the case's unit: stores, atomics) per second: `groups * 65536 / median`, or
     /// the case's own `ops_per_group` instead of 65536.
     pub loads_per_s: Option<f64>,
@@ -73,12 +79,15 @@ impl Derived {
         let summary = Summary::of(&measurement.samples_ns)?;
         let per_group = case.ops_per_group.unwrap_or(LOADS_PER_GROUP) as f64;
         let groups = measurement.groups as f64;
+        let levels = modes(&measurement.samples_ns);
+        let central = if levels.is_multimodal() {
+            summary.mean
+        } else {
+            summary.median
+        };
         let (ns_per_group, loads_per_s) = match marginal_ns_per_group(measurement, summary.median) {
             Some(marginal) => (marginal, per_group / (marginal * 1e-9)),
-            None => (
-                summary.median / groups,
-                groups * per_group / (summary.median * 1e-9),
-            ),
+            None => (central / groups, groups * per_group / (central * 1e-9)),
         };
         let loads_per_s = finite_positive(loads_per_s);
         let bytes_per_s = loads_per_s
@@ -90,6 +99,7 @@ impl Derived {
         Some(Derived {
             summary,
             ns_per_group,
+            modes: levels.scaled(1.0 / groups),
             loads_per_s,
             bytes_per_s,
             original_ms,
@@ -189,6 +199,7 @@ pub(crate) mod tests {
         Settings {
             target_ms: 20.0,
             samples: 3,
+            dispatch_ms: None,
             warmup_max: 50,
             validation: false,
             verify: true,

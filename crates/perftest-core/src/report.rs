@@ -82,10 +82,14 @@ pub struct DeviceInfo {
 /// The settings a run was measured with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
-    /// Target GPU time of one measured dispatch, in milliseconds.
+    /// Target GPU time of one measurement, in milliseconds, as given.
     pub target_ms: f64,
-    /// Timed dispatches recorded per case.
+    /// Timed dispatches recorded per case (noisy cases collect more).
     pub samples: u32,
+    /// GPU time one dispatch was sized for, in milliseconds; absent in reports from before it
+    /// was fixed (when it was `target_ms / samples`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispatch_ms: Option<f64>,
     /// Upper bound on warm-up dispatches per case.
     pub warmup_max: u32,
     /// Whether the Vulkan validation layer was enabled.
@@ -100,6 +104,20 @@ pub struct Settings {
     /// when not given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_mhz: Option<f64>,
+}
+
+impl Settings {
+    /// How a case was sampled, for report headers: `6 samples of 2 ms dispatches`, or for a
+    /// report without a fixed dispatch time `20 ms per measurement, 10 samples`.
+    pub fn sampling(&self) -> String {
+        match self.dispatch_ms {
+            Some(d) => format!("{} samples of {d} ms dispatches", self.samples),
+            None => format!(
+                "{} ms per measurement, {} samples",
+                self.target_ms, self.samples
+            ),
+        }
+    }
 }
 
 /// Loads one workgroup of an original case performs: 256 threads x 256 loads (textures:

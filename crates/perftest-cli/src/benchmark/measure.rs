@@ -2,8 +2,9 @@
 //!
 //! Vocabulary (the book uses the same words):
 //! - a **sample** is the GPU time of one timestamped dispatch;
-//! - a case's **measurement** is its `samples` dispatches of the same size, sized so that
-//!   together they take about `target` (20 ms) of GPU time; [`crate::benchmark::rounds`] takes
+//! - a case's **measurement** is its `samples` dispatches of the same size, sized so that each
+//!   takes `target / samples` of GPU time (`--dispatch-ms`, 2 ms: the options make sure of
+//!   it, because the time per workgroup depends on the dispatch's size); [`crate::benchmark::rounds`] takes
 //!   them interleaved with the other cases' over the whole run.
 //!
 //! Per case, single-dispatch *probes* size the dispatch with the seed article's rule, applied to
@@ -119,10 +120,11 @@ pub fn size_case<T: DispatchTimer>(
         probes += 1;
         let Some(&t) = times.first() else { break };
         let predicted = t * f64::from(samples);
-        let next = next_group_count(groups, predicted, settings.target_ns, limit);
+        let measurement_ns = settings.target_ns;
+        let next = next_group_count(groups, predicted, measurement_ns, limit);
         // A probe of at least a fifth of the final size predicts it well enough to scale once.
-        let sized = predicted >= GROWTH_THRESHOLD_NS.min(settings.target_ns)
-            && predicted >= settings.target_ns * MIN_PROBE_FRACTION;
+        let sized = predicted >= GROWTH_THRESHOLD_NS.min(measurement_ns)
+            && predicted >= measurement_ns * MIN_PROBE_FRACTION;
         let next_dims = settings.split(next);
         if next_dims == dims {
             break; // at a limit (one group, or the device maximum)
@@ -184,7 +186,7 @@ pub fn measure_alone<T: DispatchTimer>(
     // --samples is at most one submission's dispatches.
     let samples = settings.samples.max(1);
     let samples_ns = timer.time(dims, samples).map_err(LoopError::Timer)?;
-    let per_dispatch = settings.target_ns / f64::from(samples);
+    let per_dispatch = settings.dispatch_ns();
     let on_target = median(&samples_ns)
         .is_some_and(|m| ((m - per_dispatch) / per_dispatch).abs() <= SIZE_TOLERANCE);
     // Then as many dispatches of half the groups: what every dispatch pays once (the lap that
@@ -228,6 +230,12 @@ pub fn short_dims(settings: &LoopSettings, groups: u64) -> Option<[u32; 3]> {
 }
 
 impl LoopSettings {
+    /// The GPU time one measured dispatch is sized for: `target / samples` (the options make
+    /// that `--dispatch-ms`, whatever `--samples` and `--target-ms` are).
+    pub fn dispatch_ns(&self) -> f64 {
+        self.target_ns / f64::from(self.samples.max(1))
+    }
+
     /// `groups` rounded to whole waves (when the wave is known) and laid out over X/Y/Z
     /// within the device's limits.
     pub fn split(&self, groups: u64) -> [u32; 3] {
@@ -241,7 +249,7 @@ impl LoopSettings {
     /// a chain's, whose time is linear in its blocks); unchanged for a time that is not a
     /// positive finite number.
     pub fn rescale(&self, dims: [u32; 3], ns: f64) -> [u32; 3] {
-        let per_dispatch = self.target_ns / f64::from(self.samples.max(1));
+        let per_dispatch = self.dispatch_ns();
         if !(ns.is_finite() && ns > 0.0) {
             return dims;
         }
@@ -255,7 +263,7 @@ impl LoopSettings {
     /// The size a dispatch of `dims` that took `ns` should have to take `target / samples`.
     pub fn resize(&self, dims: [u32; 3], ns: f64) -> [u32; 3] {
         let limit = max_total(self.max_count, self.first_dim_cap);
-        let per_dispatch = self.target_ns / f64::from(self.samples.max(1));
+        let per_dispatch = self.dispatch_ns();
         self.split(next_group_count(group_total(dims), ns, per_dispatch, limit))
     }
 }

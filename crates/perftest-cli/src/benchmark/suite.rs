@@ -149,6 +149,7 @@ fn run_phases(
     let settings = Settings {
         target_ms: options.target_ms,
         samples: options.samples,
+        dispatch_ms: Some(options.dispatch_ms),
         warmup_max: options.warmup_max,
         validation: options.validation,
         verify: verify_first,

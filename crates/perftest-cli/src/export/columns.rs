@@ -48,12 +48,16 @@ fn cells(case: &CaseResult, derived: Option<&Derived>) -> Cells {
         (CaseStatus::Measured, None) => Cells::Note("no valid samples".to_string()),
         (CaseStatus::Measured, Some(d)) => {
             let steady = case.measurement.as_ref().is_none_or(|m| m.steady);
-            let noisy = match (d.noisy, steady) {
+            let mut noisy = match (d.noisy, steady) {
                 (true, true) => " noisy",
                 (false, false) => " unsteady",
                 (true, false) => " noisy unsteady",
                 (false, true) => "",
-            };
+            }
+            .to_string();
+            if d.modes.is_multimodal() {
+                noisy.push_str(" modal");
+            }
             if case.unit == DEPENDENT_LOAD {
                 // A chain: one load at a time, so its rate is a latency.
                 let latency = d
@@ -120,6 +124,17 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
              than 2% (clocks changing during the run, or a noisy device), or whose size was never \
              confirmed by a dispatch on target."
         ));
+    }
+    for (case, d) in report.cases.iter().zip(report.derived_all()) {
+        if let Some(d) = d.filter(|d| d.modes.is_multimodal()) {
+            notes.push(format!(
+                "modal: {} takes one of {} distinct times per dispatch: {} ns per workgroup \
+                 (share of dispatches); its figure is the mean dispatch.",
+                printable(&case.name),
+                d.modes.as_slice().len(),
+                d.modes.describe(|ns| format!("{ns:.2}"))
+            ));
+        }
     }
     let units: Vec<&str> = ["store", "atomic"]
         .into_iter()

@@ -113,9 +113,8 @@ fn write_header(out: &mut String, report: &Report) -> std::fmt::Result {
         out,
         "Settings",
         &format!(
-            "{} ms per measurement, {} samples, at most {} warm-up measurements, verification {}, validation {}",
-            s.target_ms,
-            s.samples,
+            "{}, at most {} warm-up measurements, verification {}, validation {}",
+            s.sampling(),
             s.warmup_max,
             on(s.verify),
             on(s.validation)

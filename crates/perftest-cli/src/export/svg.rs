@@ -28,11 +28,10 @@ impl Exporter for SvgExporter {
         let header = [
             columns::device_line(report),
             format!(
-                "perftest {}, {}: {} ms per measurement, {} samples{}",
+                "perftest {}, {}: {}{}",
                 report.perftest_version,
                 report.started_at,
-                report.settings.target_ms,
-                report.settings.samples,
+                report.settings.sampling(),
                 if report.complete {
                     ""
                 } else {

@@ -36,6 +36,11 @@ pub use timeline::{ProbeTimeline, Span};
 
 use priority::priority_order;
 
+/// The most threads that build the probe's pipelines (12: each of the six rankings' two
+/// likeliest winners at once, which is what a cold driver cache on a fresh machine needs to
+/// compare them within the budget).
+pub const MAX_BUILD_THREADS: usize = 12;
+
 /// Settings of [`Bench::probe`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProbeSettings {
@@ -49,7 +54,7 @@ pub struct ProbeSettings {
     pub dispatches: u32,
     /// Share of the budget the first case may spend waiting for steady clocks.
     pub warmup_share: f64,
-    /// Threads building pipelines; `None`: the available cores, at most 8.
+    /// Threads building pipelines; `None`: the available cores, at most [`MAX_BUILD_THREADS`].
     pub build_threads: Option<usize>,
     /// When the budget ran out before any case was measured, measure the first ready one
     /// anyway (so the report is never empty while a pipeline could be built).
@@ -438,7 +443,7 @@ impl Bench {
         let threads = settings
             .build_threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .clamp(1, 8)
+            .clamp(1, MAX_BUILD_THREADS)
             .min(todo.len().max(1));
         timeline.build_threads = threads;
         let keep_warm_allowed = settings.keep_warm.unwrap_or(

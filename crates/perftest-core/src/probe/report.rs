@@ -113,6 +113,7 @@ impl ProbeReport {
                 .measured
                 .first()
                 .map_or(0, |m| u32::try_from(m.samples.len()).unwrap_or(u32::MAX)),
+            dispatch_ms: Some(self.dispatch_target.as_secs_f64() * 1e3),
             warmup_max: 0,
             validation: false,
             verify: false,

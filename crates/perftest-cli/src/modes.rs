@@ -1,0 +1,240 @@
+//! Multi-modal samples: dispatch times that fall into separate levels.
+//!
+//! Some dispatches take one of two (or more) distinct times, and which one a dispatch takes
+//! changes from dispatch to dispatch (on the H200, 15,840 workgroups of a random texture load
+//! take either 1,990 or 2,006 us). The median of a few such samples lands on one level or the
+//! other, so it jumps between runs by the whole distance between the levels. [`modes`] finds
+//! the levels with a pure rule; a measurement with several is reported with its levels and
+//! their shares, it collects more samples, and its figure is the mean of its samples (which
+//! moves with the shares, not between the levels).
+//!
+//! The rule, on the sorted samples: the widest gap between neighbours separates two modes when
+//! - it is wider than [`MODE_GAP`] of the median (smaller steps are noise, not levels);
+//! - it is more than [`GAP_RATIO`] times every gap inside either side (a continuous spread has
+//!   gaps of similar widths; separate levels have one gap far wider than the rest);
+//! - each side holds at least [`MIN_MODE_SAMPLES`] samples and [`MIN_MODE_SHARE`] of them (a
+//!   lone slow dispatch is an outlier, not a mode).
+//!
+//! Each side is then split again by the same rule, up to [`MAX_MODES`] modes.
+
+use serde::ser::{Serialize, SerializeSeq, Serializer};
+
+/// A gap narrower than this share of the median (0.3%) never separates modes.
+pub const MODE_GAP: f64 = 0.003;
+
+/// A gap separates modes only when it is this many times wider than every gap inside them.
+pub const GAP_RATIO: f64 = 4.0;
+
+/// The fewest samples a mode holds.
+pub const MIN_MODE_SAMPLES: usize = 2;
+
+/// The smallest share of the samples a mode holds (15%).
+pub const MIN_MODE_SHARE: f64 = 0.15;
+
+/// At most this many modes are told apart.
+pub const MAX_MODES: usize = 4;
+
+/// One level of a multi-modal set of samples.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Mode {
+    /// The median of the samples in this mode.
+    pub center: f64,
+    /// The share of all samples in this mode (0..=1).
+    pub share: f64,
+}
+
+/// The modes of a set of samples, fastest first: empty for samples with one level (or too few
+/// to tell), otherwise two to [`MAX_MODES`] entries. Fixed-size so that the figures holding it
+/// stay `Copy`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Modes {
+    found: [Mode; MAX_MODES],
+    count: usize,
+}
+
+impl Modes {
+    /// The modes found (none, or two and more).
+    pub fn as_slice(&self) -> &[Mode] {
+        &self.found[..self.count]
+    }
+
+    /// True when the samples fall into two or more levels.
+    pub fn is_multimodal(&self) -> bool {
+        self.count >= 2
+    }
+
+    /// True when the samples have one level (no modes told apart).
+    pub fn is_unimodal(&self) -> bool {
+        !self.is_multimodal()
+    }
+
+    /// The modes scaled by `factor` (e.g. from ns per dispatch to ns per workgroup).
+    pub fn scaled(&self, factor: f64) -> Modes {
+        let mut out = *self;
+        for m in &mut out.found[..self.count] {
+            m.center *= factor;
+        }
+        out
+    }
+
+    /// "125.7 (60%) / 126.7 (40%)", each center written by `write`.
+    pub fn describe(&self, write: impl Fn(f64) -> String) -> String {
+        self.as_slice()
+            .iter()
+            .map(|m| format!("{} ({:.0}%)", write(m.center), m.share * 100.0))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    }
+}
+
+impl Serialize for Modes {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Entry {
+            center: f64,
+            share: f64,
+        }
+        let mut seq = serializer.serialize_seq(Some(self.count))?;
+        for m in self.as_slice() {
+            seq.serialize_element(&Entry {
+                center: m.center,
+                share: m.share,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+/// The modes of `samples` by the rule in the module documentation. Samples that are not all
+/// finite and positive have no modes.
+pub fn modes(samples: &[f64]) -> Modes {
+    let mut none = Modes::default();
+    if samples.len() < 2 * MIN_MODE_SAMPLES || samples.iter().any(|s| !(s.is_finite() && *s > 0.0))
+    {
+        return none;
+    }
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let Some(median) = crate::statistics::median(&sorted) else {
+        return none;
+    };
+    let min_size = MIN_MODE_SAMPLES.max((MIN_MODE_SHARE * sorted.len() as f64).ceil() as usize);
+    let mut parts: Vec<&[f64]> = vec![&sorted];
+    // Split the part with the widest acceptable gap until none is left.
+    while parts.len() < MAX_MODES {
+        let best = parts
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| split_point(p, median, min_size).map(|(at, gap)| (i, at, gap)))
+            .max_by(|a, b| a.2.total_cmp(&b.2));
+        let Some((i, at, _)) = best else { break };
+        let part = parts.remove(i);
+        let (low, high) = part.split_at(at);
+        parts.insert(i, high);
+        parts.insert(i, low);
+    }
+    if parts.len() < 2 {
+        return none;
+    }
+    let n = sorted.len() as f64;
+    for (slot, part) in none.found.iter_mut().zip(&parts) {
+        *slot = Mode {
+            center: crate::statistics::median(part).unwrap_or(f64::NAN),
+            share: part.len() as f64 / n,
+        };
+    }
+    none.count = parts.len();
+    none
+}
+
+/// Where `part` (sorted) splits into two modes, and the gap there: its widest gap, when that
+/// gap passes the rule against `median` and both sides keep `min_size` samples.
+fn split_point(part: &[f64], median: f64, min_size: usize) -> Option<(usize, f64)> {
+    if part.len() < 2 * min_size {
+        return None;
+    }
+    let gaps: Vec<f64> = part.windows(2).map(|w| w[1] - w[0]).collect();
+    let (i, &gap) = gaps.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1))?;
+    let at = i + 1;
+    if gap <= MODE_GAP * median || at < min_size || part.len() - at < min_size {
+        return None;
+    }
+    let inside = gaps[..i]
+        .iter()
+        .chain(&gaps[at..])
+        .copied()
+        .fold(0.0, f64::max);
+    (gap > GAP_RATIO * inside).then_some((at, gap))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The H200's ten dispatches of `Texture2D<RGBA16F>.Load random` (ns per workgroup).
+    const TWO_LEVELS: [f64; 10] = [
+        126.7, 125.6, 126.7, 125.6, 125.6, 126.8, 126.7, 126.7, 125.6, 126.7,
+    ];
+
+    #[test]
+    fn two_levels_are_found_with_their_shares() {
+        let m = modes(&TWO_LEVELS);
+        assert!(m.is_multimodal());
+        let found = m.as_slice();
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].center, 125.6);
+        assert!((found[0].share - 0.4).abs() < 1e-12);
+        assert_eq!(found[1].center, 126.7);
+        assert!((found[1].share - 0.6).abs() < 1e-12);
+        assert_eq!(
+            m.describe(|c| format!("{c:.1}")),
+            "125.6 (40%) / 126.7 (60%)"
+        );
+        assert_eq!(m.scaled(2.0).as_slice()[1].center, 253.4);
+    }
+
+    #[test]
+    fn a_continuous_spread_is_one_mode() {
+        // cbuffer{float4} load random on the H200: a 1.3% CV, no levels.
+        let spread = [
+            676.7, 678.8, 689.0, 680.4, 671.5, 683.3, 676.7, 676.5, 678.9, 688.0, 666.1, 680.0,
+            672.0, 666.0, 673.5, 663.9, 672.9, 683.9, 669.3, 663.7,
+        ];
+        assert!(!modes(&spread).is_multimodal());
+        // Tight samples and small steps are one mode too.
+        assert!(!modes(&[100.0, 100.01, 100.02, 100.0, 100.01, 100.2]).is_multimodal());
+    }
+
+    #[test]
+    fn an_outlier_is_not_a_mode() {
+        let mut one_slow = [100.0; 10];
+        one_slow[3] = 110.0;
+        assert!(!modes(&one_slow).is_multimodal());
+        let mut two_slow = [100.0; 20];
+        two_slow[3] = 110.0;
+        two_slow[9] = 110.0;
+        // 2 of 20 is under the 15% share.
+        assert!(!modes(&two_slow).is_multimodal());
+    }
+
+    #[test]
+    fn three_levels() {
+        let s = [
+            127.0, 134.7, 135.4, 134.7, 127.0, 135.4, 127.0, 134.7, 135.4, 127.0, 134.7, 135.4,
+        ];
+        let m = modes(&s);
+        let centers: Vec<f64> = m.as_slice().iter().map(|m| m.center).collect();
+        assert_eq!(centers, vec![127.0, 134.7, 135.4]);
+        let shares: f64 = m.as_slice().iter().map(|m| m.share).sum();
+        assert!((shares - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn too_few_or_bad_samples_have_no_modes() {
+        assert!(!modes(&[]).is_multimodal());
+        assert!(!modes(&[1.0, 2.0, 1.0]).is_multimodal());
+        assert!(!modes(&[1.0, 1.0, 2.0, f64::NAN, 2.0]).is_multimodal());
+        assert!(!modes(&[1.0, 1.0, 2.0, 0.0, 2.0]).is_multimodal());
+        assert!(modes(&[1.0, 1.0, 2.0, 2.0]).is_multimodal());
+    }
+}
