@@ -14,11 +14,12 @@
 //! at most `warmup_max` times; such a case takes one more round at the end.
 //!
 //! **Noisy cases** get more samples without leaving the rounds: half-way through the rounds, a
-//! case whose samples so far vary by more than [`POOL_CV`] (0.5%) or span more than
-//! [`MODE_GAP`] (0.3%, the sign of two levels: [`crate::modes`]) is to collect [`POOL_FACTOR`]
-//! times as many, and from then on takes several dispatches in each remaining round, spread
-//! through the round. A case whose levels show only in its last samples is pooled after the
-//! scheduled rounds and takes its extra dispatches in the rounds that follow. Its samples then still span the whole run, like every other
+//! case whose samples so far vary by more than [`POOL_CV`] (0.5%) is to collect [`POOL_FACTOR`]
+//! times as many, and one whose samples look like two levels ([`look_like_levels`],
+//! [`crate::modes`]) [`MODAL_SAMPLES`]; from then on it takes several dispatches in each
+//! remaining round, spread through the round. A case whose levels show only in its last samples
+//! is pooled after the scheduled rounds and takes its extra dispatches in the rounds that
+//! follow. Its samples then still span the whole run, like every other
 //! case's (extra rounds for it alone at the end would sample it at another time of the run,
 //! which is the bias interleaving removes).
 //!
@@ -29,7 +30,7 @@ use std::sync::atomic::AtomicBool;
 use crate::benchmark::measure::{
     check_stop, halves_agree, LoopError, LoopSettings, SIZE_TOLERANCE,
 };
-use crate::modes::MODE_GAP;
+use crate::modes::{modes, MODE_GAP};
 use crate::report::Measurement;
 use crate::sizing::group_total;
 use crate::statistics::Summary;
@@ -39,13 +40,6 @@ pub const POOL_CV: f64 = 0.005;
 
 /// A noisy case collects this many times `--samples` samples.
 pub const POOL_FACTOR: usize = 6;
-
-/// Whether a case with these samples so far is to collect [`POOL_FACTOR`] times as many: with
-/// at least three samples, when they vary by more than [`POOL_CV`] or [`look_like_levels`].
-pub fn needs_pool(samples: &[f64]) -> bool {
-    samples.len() >= 3
-        && (Summary::of(samples).is_some_and(|s| s.cv > POOL_CV) || look_like_levels(samples))
-}
 
 /// Whether `samples` look like two levels ([`crate::modes`]) before there are samples enough
 /// to tell the levels apart: at least three, with a range wider than [`MODE_GAP`] of the
@@ -60,6 +54,49 @@ pub fn look_like_levels(samples: &[f64]) -> bool {
     sorted.sort_by(f64::total_cmp);
     let widest_gap = sorted.windows(2).map(|w| w[1] - w[0]).fold(0.0, f64::max);
     summary.median > 0.0 && range / summary.median > MODE_GAP && widest_gap >= range / 2.0
+}
+
+/// A case found to have levels collects this many samples at least: with two levels 0.8% apart
+/// in equal shares, the mean of 144 dispatches moves by about 0.03% (one standard deviation of
+/// the share, 4%, times the distance), where the 36 of a noisy case leave 0.07%.
+pub const MODAL_SAMPLES: usize = 144;
+
+/// The samples a case with levels collects: as many as a noisy one, at least [`MODAL_SAMPLES`].
+pub fn modal_samples(base: usize) -> usize {
+    (base * POOL_FACTOR).max(MODAL_SAMPLES)
+}
+
+/// Pools the cases that need more samples: half-way through the rounds (`late` false) a noisy
+/// one (CV over [`POOL_CV`]) for [`POOL_FACTOR`] times its samples, and at both checks one with
+/// levels for [`modal_samples`]: levels told apart by [`modes`], or samples that
+/// [`look_like_levels`] when one case or at most a quarter of them do (when more do at once, that is
+/// one slow moment of the run, a round that ran slower for every case, not levels). Late, the
+/// CV does not count: a drift over the whole run raises every case's.
+fn pool(entries: &mut [Entry], base: usize, late: bool) {
+    let noisy: Vec<bool> = entries
+        .iter()
+        .map(|e| {
+            !late
+                && e.samples_ns.len() >= 3
+                && Summary::of(&e.samples_ns).is_some_and(|s| s.cv > POOL_CV)
+        })
+        .collect();
+    let looks: Vec<bool> = entries
+        .iter()
+        .zip(&noisy)
+        .map(|(e, &n)| !n && look_like_levels(&e.samples_ns))
+        .collect();
+    let looking = looks.iter().filter(|&&l| l).count();
+    let run_wide = looking >= 2 && looking * 4 > entries.len();
+    for ((e, noisy), looks) in entries.iter_mut().zip(noisy).zip(looks) {
+        if (looks && !run_wide) || (!noisy && modes(&e.samples_ns).is_multimodal()) {
+            e.pooled = true;
+            e.wanted = e.wanted.max(modal_samples(base));
+        } else if noisy {
+            e.pooled = true;
+            e.wanted = e.wanted.max(base * POOL_FACTOR);
+        }
+    }
 }
 
 /// Something that runs one timed dispatch per entry (case index, workgroups) in one
@@ -146,25 +183,15 @@ pub fn measure_in_rounds<T: BatchTimer>(
     let base = settings.samples.max(1) as usize;
     let per_dispatch_ns = settings.dispatch_ns();
     // Noise is judged half-way (at least three samples per case), and levels once more after
-    // the scheduled rounds for a case that was not pooled then.
+    // the scheduled rounds.
     let pool_round = (base / 2).max(3);
     let mut stats = RoundStats::default();
     let mut round = 0usize;
     loop {
-        let late = round == base.max(pool_round + 1);
-        if round == pool_round || late {
-            for e in entries.iter_mut().filter(|e| !e.pooled) {
-                // Late, only levels: a drift over the whole run raises the CV of every case.
-                let pool = if late {
-                    look_like_levels(&e.samples_ns)
-                } else {
-                    needs_pool(&e.samples_ns)
-                };
-                if pool {
-                    e.pooled = true;
-                    e.wanted = base * POOL_FACTOR;
-                }
-            }
+        if round == pool_round {
+            pool(entries, base, false);
+        } else if round == base.max(pool_round + 1) {
+            pool(entries, base, true);
         }
         let mut due: Vec<usize> = (0..entries.len())
             .filter(|&i| entries[i].needs_more())
@@ -428,17 +455,44 @@ mod tests {
     }
 
     #[test]
-    fn the_pool_rule() {
-        assert!(!needs_pool(&[]));
-        assert!(!needs_pool(&[100.0, 110.0]));
-        assert!(!needs_pool(&[100.0, 100.1, 100.2]));
+    fn the_level_rule() {
+        assert!(!look_like_levels(&[]));
+        assert!(!look_like_levels(&[100.0, 110.0]));
+        assert!(!look_like_levels(&[100.0, 100.1, 100.2]));
         // Two levels 0.8% apart: a range over 0.3%, though the CV is under 0.5%.
-        assert!(needs_pool(&[125.7, 126.7, 125.7, 126.7]));
-        // A CV over 0.5%.
-        assert!(needs_pool(&[100.0, 101.0, 99.0, 100.0]));
-        assert!(!needs_pool(&[100.0, f64::NAN, 100.0]));
+        assert!(look_like_levels(&[125.7, 126.7, 125.7]));
+        assert!(!look_like_levels(&[100.0, f64::NAN, 100.0]));
         // A steady drift of 0.4% over five samples is not two levels.
-        assert!(!needs_pool(&[100.0, 100.1, 100.2, 100.3, 100.4]));
+        assert!(!look_like_levels(&[100.0, 100.1, 100.2, 100.3, 100.4]));
+    }
+
+    /// Half-way: a noisy case is pooled for six times its samples, one with levels for
+    /// [`MODAL_SAMPLES`]; when many cases look like levels at once (one slow round), only the
+    /// noisy one is.
+    #[test]
+    fn the_pool_rule() {
+        let s = settings();
+        let entry = |samples: &[f64]| {
+            let mut e = Entry::new([1, 1, 1], 0, &s);
+            e.samples_ns = samples.to_vec();
+            e
+        };
+        let quiet = [100.0, 100.01, 100.02];
+        let levels = [125.7, 126.7, 125.7];
+        let noisy = [100.0, 102.0, 98.0];
+        let wanted = |entries: &[Entry]| entries.iter().map(|e| e.wanted).collect::<Vec<_>>();
+        let mut entries = vec![entry(&quiet), entry(&levels), entry(&noisy), entry(&quiet)];
+        pool(&mut entries, 10, false);
+        assert_eq!(wanted(&entries), vec![10, MODAL_SAMPLES, 60, 10]);
+        let mut entries = vec![entry(&levels), entry(&levels), entry(&noisy), entry(&quiet)];
+        pool(&mut entries, 10, false);
+        assert_eq!(wanted(&entries), vec![10, 10, 60, 10]);
+        // Late: the CV does not count; levels told apart do, even in a slow moment.
+        let told_apart = [125.7, 126.7, 125.7, 126.7, 125.7, 126.7];
+        let mut entries = vec![entry(&noisy), entry(&told_apart), entry(&told_apart)];
+        pool(&mut entries, 10, true);
+        assert_eq!(wanted(&entries), vec![10, MODAL_SAMPLES, MODAL_SAMPLES]);
+        assert_eq!(modal_samples(60), 360);
     }
 
     /// A case whose dispatches take one of two times 0.8% apart, at random (the H200's
@@ -480,7 +534,7 @@ mod tests {
             measure_in_rounds(&mut timer, &mut entries, &s, 256, &stop).unwrap();
             let e = &entries[0];
             assert!(e.pooled, "seed {seed}");
-            assert_eq!(e.samples_ns.len(), 6 * POOL_FACTOR);
+            assert_eq!(e.samples_ns.len(), MODAL_SAMPLES);
             assert!(!entries[1].pooled);
             let groups = group_total(e.dims) as f64;
             let result = crate::report::CaseResult::measured(&case, e.measurement(&s).unwrap());
@@ -491,7 +545,7 @@ mod tests {
             let first_six = median(&e.samples_ns[..6]).unwrap();
             worst_median = worst_median.max((first_six / 2e6 / 1.004 - 1.0).abs());
         }
-        assert!(worst_figure < 0.002, "mean off by {worst_figure}");
+        assert!(worst_figure < 0.001, "mean off by {worst_figure}");
         assert!(worst_median > 0.003, "median off by at most {worst_median}");
     }
 
