@@ -14,12 +14,11 @@
 //! at most `warmup_max` times; such a case takes one more round at the end.
 //!
 //! **Noisy cases** get more samples without leaving the rounds: half-way through the rounds, a
-//! case whose samples so far vary by more than [`POOL_CV`] (0.5%) is to collect [`POOL_FACTOR`]
-//! times as many, and one whose samples look like two levels ([`look_like_levels`],
-//! [`crate::modes`]) [`MODAL_SAMPLES`]; from then on it takes several dispatches in each
-//! remaining round, spread through the round. A case whose levels show only in its last samples
-//! is pooled after the scheduled rounds and takes its extra dispatches in the rounds that
-//! follow. Its samples then still span the whole run, like every other
+//! case whose samples so far vary by more than [`POOL_CV`] (0.5%), or look like two levels
+//! ([`look_like_levels`]), is to collect [`POOL_FACTOR`] times as many, and from then on takes
+//! several dispatches in each remaining round, spread through the round. After the scheduled
+//! rounds, a case whose samples fall into levels ([`crate::modes`]) collects [`MODAL_SAMPLES`],
+//! its extra dispatches in the rounds that follow. Its samples then still span the whole run, like every other
 //! case's (extra rounds for it alone at the end would sample it at another time of the run,
 //! which is the bias interleaving removes).
 //!
@@ -66,12 +65,19 @@ pub fn modal_samples(base: usize) -> usize {
     (base * POOL_FACTOR).max(MODAL_SAMPLES)
 }
 
-/// Pools the cases that need more samples: half-way through the rounds (`late` false) a noisy
-/// one (CV over [`POOL_CV`]) for [`POOL_FACTOR`] times its samples, and at both checks one with
-/// levels for [`modal_samples`]: levels told apart by [`modes`], or samples that
-/// [`look_like_levels`] when one case or at most a quarter of them do (when more do at once, that is
-/// one slow moment of the run, a round that ran slower for every case, not levels). Late, the
-/// CV does not count: a drift over the whole run raises every case's.
+/// Pools the cases that need more samples.
+///
+/// Half-way through the rounds (`late` false): a noisy case (CV over [`POOL_CV`]), and one whose
+/// samples [`look_like_levels`], collects [`POOL_FACTOR`] times its samples; a look of levels in
+/// more than a quarter of the cases at once (and two at least) is one slow moment of the run (a
+/// round that ran slower for every case), not levels, and does not count.
+///
+/// In every round after the scheduled ones (`late` true), for the cases that have all their
+/// samples: one whose samples fall into levels by [`modes`] collects [`modal_samples`]; one not
+/// pooled yet whose samples look like levels (by the same guard) collects [`POOL_FACTOR`] times
+/// its samples, and is looked at again when it has them. Levels get 144 samples only once
+/// [`modes`] tells them apart, because many cases show a rare second level (one dispatch in
+/// ten), which does not move their median and is not worth 144 samples.
 fn pool(entries: &mut [Entry], base: usize, late: bool) {
     let noisy: Vec<bool> = entries
         .iter()
@@ -84,15 +90,18 @@ fn pool(entries: &mut [Entry], base: usize, late: bool) {
     let looks: Vec<bool> = entries
         .iter()
         .zip(&noisy)
-        .map(|(e, &n)| !n && look_like_levels(&e.samples_ns))
+        .map(|(e, &n)| !n && !(late && e.pooled) && look_like_levels(&e.samples_ns))
         .collect();
     let looking = looks.iter().filter(|&&l| l).count();
     let run_wide = looking >= 2 && looking * 4 > entries.len();
     for ((e, noisy), looks) in entries.iter_mut().zip(noisy).zip(looks) {
-        if (looks && !run_wide) || (!noisy && modes(&e.samples_ns).is_multimodal()) {
+        if late && e.needs_more() {
+            continue;
+        }
+        if late && modes(&e.samples_ns).is_multimodal() {
             e.pooled = true;
             e.wanted = e.wanted.max(modal_samples(base));
-        } else if noisy {
+        } else if noisy || (looks && !run_wide) {
             e.pooled = true;
             e.wanted = e.wanted.max(base * POOL_FACTOR);
         }
@@ -190,7 +199,7 @@ pub fn measure_in_rounds<T: BatchTimer>(
     loop {
         if round == pool_round {
             pool(entries, base, false);
-        } else if round == base.max(pool_round + 1) {
+        } else if round >= base.max(pool_round + 1) {
             pool(entries, base, true);
         }
         let mut due: Vec<usize> = (0..entries.len())
@@ -466,9 +475,9 @@ mod tests {
         assert!(!look_like_levels(&[100.0, 100.1, 100.2, 100.3, 100.4]));
     }
 
-    /// Half-way: a noisy case is pooled for six times its samples, one with levels for
-    /// [`MODAL_SAMPLES`]; when many cases look like levels at once (one slow round), only the
-    /// noisy one is.
+    /// Half-way: a noisy case and one that looks like levels are pooled for six times their
+    /// samples; when many cases look like levels at once (one slow round), only the noisy one
+    /// is. After the scheduled rounds, levels told apart get [`MODAL_SAMPLES`].
     #[test]
     fn the_pool_rule() {
         let s = settings();
@@ -483,15 +492,34 @@ mod tests {
         let wanted = |entries: &[Entry]| entries.iter().map(|e| e.wanted).collect::<Vec<_>>();
         let mut entries = vec![entry(&quiet), entry(&levels), entry(&noisy), entry(&quiet)];
         pool(&mut entries, 10, false);
-        assert_eq!(wanted(&entries), vec![10, MODAL_SAMPLES, 60, 10]);
+        assert_eq!(wanted(&entries), vec![10, 60, 60, 10]);
         let mut entries = vec![entry(&levels), entry(&levels), entry(&noisy), entry(&quiet)];
         pool(&mut entries, 10, false);
         assert_eq!(wanted(&entries), vec![10, 10, 60, 10]);
-        // Late: the CV does not count; levels told apart do, even in a slow moment.
+        // Late: the CV does not count, nor a rare second level; levels told apart do.
         let told_apart = [125.7, 126.7, 125.7, 126.7, 125.7, 126.7];
-        let mut entries = vec![entry(&noisy), entry(&told_apart), entry(&told_apart)];
+        let mut rare = vec![126.7; 18];
+        rare[4] = 125.7;
+        let mut entries = vec![
+            entry(&noisy),
+            entry(&told_apart),
+            entry(&told_apart),
+            entry(&rare),
+        ];
+        entries[3].pooled = true;
+        for e in &mut entries {
+            e.wanted = e.samples_ns.len(); // all their samples collected
+        }
         pool(&mut entries, 10, true);
-        assert_eq!(wanted(&entries), vec![10, MODAL_SAMPLES, MODAL_SAMPLES]);
+        assert_eq!(wanted(&entries), vec![3, MODAL_SAMPLES, MODAL_SAMPLES, 18]);
+        // Late, a case not pooled yet whose samples look like levels collects more first.
+        let one_off = [126.7, 126.7, 125.7, 126.7, 126.7, 126.7];
+        let mut entries = vec![entry(&one_off), entry(&quiet), entry(&quiet), entry(&quiet)];
+        for e in &mut entries {
+            e.wanted = e.samples_ns.len();
+        }
+        pool(&mut entries, 6, true);
+        assert_eq!(wanted(&entries), vec![36, 3, 3, 3]);
         assert_eq!(modal_samples(60), 360);
     }
 
