@@ -90,7 +90,7 @@ fn pool(entries: &mut [Entry], base: usize, late: bool) {
     let looks: Vec<bool> = entries
         .iter()
         .zip(&noisy)
-        .map(|(e, &n)| !n && !(late && e.pooled) && look_like_levels(&e.samples_ns))
+        .map(|(e, &n)| !(n || late && e.pooled) && look_like_levels(&e.samples_ns))
         .collect();
     let looking = looks.iter().filter(|&&l| l).count();
     let run_wide = looking >= 2 && looking * 4 > entries.len();
