@@ -30,8 +30,12 @@ pub const GAP_RATIO: f64 = 4.0;
 /// The fewest samples a mode holds.
 pub const MIN_MODE_SAMPLES: usize = 2;
 
-/// The smallest share of the samples a mode holds (15%).
-pub const MIN_MODE_SHARE: f64 = 0.15;
+/// The smallest share of the samples a mode holds (25%). On the H200 several random texture
+/// loads take a second level in about one dispatch of ten (8-17% of their samples): that does
+/// not move their median, and counting it as a mode in some runs and not in others would switch
+/// their figure between the median and the mean. The one case with two real levels there has
+/// 31-42% in the second.
+pub const MIN_MODE_SHARE: f64 = 0.25;
 
 /// At most this many modes are told apart.
 pub const MAX_MODES: usize = 4;
@@ -234,7 +238,9 @@ mod tests {
         let mut two_slow = [100.0; 20];
         two_slow[3] = 110.0;
         two_slow[9] = 110.0;
-        // 2 of 20 is under the 15% share.
+        // 2 of 20 is under the 25% share, and so is 3 of 20.
+        assert!(!modes(&two_slow).is_multimodal());
+        two_slow[12] = 110.0;
         assert!(!modes(&two_slow).is_multimodal());
     }
 

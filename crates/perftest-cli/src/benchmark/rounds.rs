@@ -8,10 +8,10 @@
 //! landing on whichever case happened to be running. The position of a case inside the round
 //! rotates from round to round, so no case always follows the same neighbour.
 //!
-//! A case's first dispatch also checks its size: when it lands more than
-//! [`SIZE_TOLERANCE`] off the per-dispatch target
-//! (clocks that ramped while it was sized), the case is re-sized and that dispatch is not kept,
-//! at most `warmup_max` times; such a case takes one more round at the end.
+//! A case's first dispatch also checks its size ([`LoopSettings::corrected_size`]): when it lands
+//! another number of waves off the per-dispatch target (or, without waves, more than
+//! [`SIZE_TOLERANCE`](crate::benchmark::measure::SIZE_TOLERANCE): clocks that ramped while it was sized), the case is re-sized and that
+//! dispatch is not kept, at most `warmup_max` times; such a case takes one more round at the end.
 //!
 //! **Noisy cases** get more samples without leaving the rounds: half-way through the rounds, a
 //! case whose samples so far vary by more than [`POOL_CV`] (0.5%), or look like two levels
@@ -26,9 +26,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::benchmark::measure::{
-    check_stop, halves_agree, LoopError, LoopSettings, SIZE_TOLERANCE,
-};
+use crate::benchmark::measure::{check_stop, halves_agree, LoopError, LoopSettings};
 use crate::modes::{modes, MODE_GAP};
 use crate::report::Measurement;
 use crate::sizing::group_total;
@@ -190,7 +188,6 @@ pub fn measure_in_rounds<T: BatchTimer>(
     stop: &AtomicBool,
 ) -> Result<RoundStats, LoopError<T::Error>> {
     let base = settings.samples.max(1) as usize;
-    let per_dispatch_ns = settings.dispatch_ns();
     // Noise is judged half-way (at least three samples per case), and levels once more after
     // the scheduled rounds.
     let pool_round = (base / 2).max(3);
@@ -245,9 +242,10 @@ pub fn measure_in_rounds<T: BatchTimer>(
             for (&i, &t) in chunk.iter().zip(&times) {
                 let e = &mut entries[i];
                 if !e.size_checked {
-                    let off = (t / per_dispatch_ns - 1.0).abs() > SIZE_TOLERANCE;
-                    let resized = settings.resize(e.dims, t);
-                    if off && e.resizes_left > 0 && resized != e.dims {
+                    if let Some(resized) = settings
+                        .corrected_size(e.dims, t)
+                        .filter(|_| e.resizes_left > 0)
+                    {
                         e.dims = resized;
                         e.resizes_left -= 1;
                         e.warmup_dispatches += 1;
