@@ -80,6 +80,8 @@ impl Derived {
         let per_group = case.ops_per_group.unwrap_or(LOADS_PER_GROUP) as f64;
         let groups = measurement.groups as f64;
         let levels = modes(&measurement.samples_ns);
+        // A chain's figure stays the difference of the medians: its two dispatch sizes need not
+        // show the same levels.
         let central = if levels.is_multimodal() {
             summary.mean
         } else {

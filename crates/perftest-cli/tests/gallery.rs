@@ -96,3 +96,76 @@ fn the_h100_vs_h200_chapter_quotes_the_comparisons() {
     }
     assert!(quoted >= 15, "only {quoted} figures quoted");
 }
+
+/// The first launch on a fresh H100 and H200 (`results/nvidia-*-probe/first-launch.txt`): in
+/// every run, each of the engine probe's six rankings holds the full run's two fastest
+/// candidates (by `results/nvidia-*.json`) and names the full run's winner first.
+#[test]
+fn the_first_launches_rank_like_the_full_runs() {
+    for gpu in ["h100", "h200"] {
+        let full = load_report(&root().join(format!("results/nvidia-{gpu}.json"))).unwrap();
+        let text = std::fs::read_to_string(
+            root().join(format!("results/nvidia-{gpu}-probe/first-launch.txt")),
+        )
+        .unwrap();
+        let launches = text.matches("=== launch").count();
+        assert_eq!(launches, 3, "{gpu}: {launches} launches");
+        let mut rankings = 0;
+        for line in text.lines() {
+            // ` 4-byte loads, linear : StructuredBuffer<float>.Load 2873 > ByteAddressBuffer.Load 2853 (Gload/s)`
+            let Some((head, list)) = line.split_once(" : ").or_else(|| line.split_once(": "))
+            else {
+                continue;
+            };
+            let Some(pattern) = head
+                .trim()
+                .strip_suffix(" loads, uniform")
+                .map(|_| "uniform")
+                .or_else(|| head.trim().ends_with("loads, linear").then_some("linear"))
+                .or_else(|| head.trim().ends_with("loads, random").then_some("random"))
+            else {
+                continue;
+            };
+            let bytes: u32 = head.trim().split('-').next().unwrap().parse().unwrap();
+            let measured: Vec<&str> = list
+                .trim_end_matches(" (Gload/s)")
+                .split(" > ")
+                .map(|c| c.rsplit_once(' ').unwrap().0)
+                .collect();
+            // The full run's candidates of this ranking (the quick profile's families), fastest
+            // first.
+            let mut candidates: Vec<(f64, String)> = full
+                .cases
+                .iter()
+                .filter(|c| c.bytes_per_load == bytes && c.id.ends_with(&format!(".{pattern}")))
+                .filter(|c| {
+                    perftest_cases::QUICK_PROFILE
+                        .iter()
+                        .any(|q| c.id == format!("{q}.{pattern}"))
+                })
+                .filter_map(|c| {
+                    let m = c.measurement.as_ref()?;
+                    let mut s = m.samples_ns.clone();
+                    s.sort_by(f64::total_cmp);
+                    let ns = s[s.len() / 2] / m.groups as f64;
+                    Some((
+                        ns,
+                        c.name.trim_end_matches(&format!(" {pattern}")).to_string(),
+                    ))
+                })
+                .collect();
+            candidates.sort_by(|a, b| a.0.total_cmp(&b.0));
+            assert!(candidates.len() >= 2, "{gpu} {bytes} {pattern}");
+            assert_eq!(measured[0], candidates[0].1, "{gpu}: {line}");
+            assert!(
+                measured.contains(&candidates[1].1.as_str()),
+                "{gpu}: {line}"
+            );
+            rankings += 1;
+        }
+        assert_eq!(
+            rankings, 18,
+            "{gpu}: six rankings in each of three launches"
+        );
+    }
+}

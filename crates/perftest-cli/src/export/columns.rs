@@ -127,9 +127,15 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
     }
     for (case, d) in report.cases.iter().zip(report.derived_all()) {
         if let Some(d) = d.filter(|d| d.modes.is_multimodal()) {
+            // A chain's figure is the difference of two medians (see `marginal_ns_per_group`).
+            let figure = if case.measurement.as_ref().is_some_and(|m| m.short.is_some()) {
+                "its latency comes from the medians of both dispatch sizes"
+            } else {
+                "its figure is the mean dispatch"
+            };
             notes.push(format!(
                 "modal: {} takes one of {} distinct times per dispatch: {} ns per workgroup \
-                 (share of dispatches); its figure is the mean dispatch.",
+                 (share of dispatches); {figure}.",
                 printable(&case.name),
                 d.modes.as_slice().len(),
                 d.modes.describe(|ns| format!("{ns:.2}"))
