@@ -30,7 +30,7 @@ use crate::benchmark::measure::{check_stop, halves_agree, LoopError, LoopSetting
 use crate::modes::{modes, MODE_GAP};
 use crate::report::Measurement;
 use crate::sizing::group_total;
-use crate::statistics::Summary;
+use crate::statistics::{median, Summary};
 
 /// Above this coefficient of variation (0.5%) a case collects more samples.
 pub const POOL_CV: f64 = 0.005;
@@ -63,43 +63,78 @@ pub fn modal_samples(base: usize) -> usize {
     (base * POOL_FACTOR).max(MODAL_SAMPLES)
 }
 
-/// Pools the cases that need more samples.
+/// How much slower than usual each round ran for every case alike: for round `r`, the median
+/// over the cases with samples in it of `sample / that case's median` (each case counted once,
+/// by the mean of its samples in the round; 1 for a round with fewer than three cases in it). One slow moment of a run (on the H200, a round 0.3% slower for every
+/// case) would otherwise look like a second level in every case.
+pub fn round_factors(entries: &[Entry]) -> Vec<f64> {
+    let rounds = entries
+        .iter()
+        .flat_map(|e| e.rounds.iter().copied())
+        .max()
+        .map_or(0, |r| r + 1);
+    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); rounds];
+    for e in entries {
+        let Some(m) = median(&e.samples_ns).filter(|m| *m > 0.0) else {
+            continue;
+        };
+        // (sum, count) of this case's ratios per round.
+        let mut mine = vec![(0.0, 0u32); rounds];
+        for (&t, &r) in e.samples_ns.iter().zip(&e.rounds) {
+            mine[r].0 += t / m;
+            mine[r].1 += 1;
+        }
+        for (r, (sum, n)) in mine.into_iter().enumerate() {
+            if n > 0 {
+                ratios[r].push(sum / f64::from(n));
+            }
+        }
+    }
+    ratios
+        .iter()
+        .map(|r| match median(r) {
+            Some(f) if r.len() >= 3 && f.is_finite() && f > 0.0 => f,
+            _ => 1.0,
+        })
+        .collect()
+}
+
+/// `entry`'s samples with each round's common slowdown ([`round_factors`]) divided out.
+fn adjusted(entry: &Entry, factors: &[f64]) -> Vec<f64> {
+    entry
+        .samples_ns
+        .iter()
+        .zip(&entry.rounds)
+        .map(|(&t, &r)| t / factors.get(r).copied().unwrap_or(1.0))
+        .collect()
+}
+
+/// Pools the cases that need more samples, judging each case by its samples with every round's
+/// common slowdown divided out ([`round_factors`]).
 ///
 /// Half-way through the rounds (`late` false): a noisy case (CV over [`POOL_CV`]), and one whose
-/// samples [`look_like_levels`], collects [`POOL_FACTOR`] times its samples; a look of levels in
-/// more than a quarter of the cases at once (and two at least) is one slow moment of the run (a
-/// round that ran slower for every case), not levels, and does not count.
+/// samples [`look_like_levels`], collects [`POOL_FACTOR`] times its samples.
 ///
 /// In every round after the scheduled ones (`late` true), for the cases that have all their
 /// samples: one whose samples fall into levels by [`modes`] collects [`modal_samples`]; one not
-/// pooled yet whose samples look like levels (by the same guard) collects [`POOL_FACTOR`] times
-/// its samples, and is looked at again when it has them. Levels get 144 samples only once
-/// [`modes`] tells them apart, because many cases show a rare second level (one dispatch in
-/// ten), which does not move their median and is not worth 144 samples.
+/// pooled yet whose samples look like levels collects [`POOL_FACTOR`] times its samples, and is
+/// looked at again when it has them. Levels get 144 samples only once [`modes`] tells them
+/// apart, because many cases show a rare second level (one dispatch in ten), which does not
+/// move their median and is not worth 144 samples.
 fn pool(entries: &mut [Entry], base: usize, late: bool) {
-    let noisy: Vec<bool> = entries
-        .iter()
-        .map(|e| {
-            !late
-                && e.samples_ns.len() >= 3
-                && Summary::of(&e.samples_ns).is_some_and(|s| s.cv > POOL_CV)
-        })
-        .collect();
-    let looks: Vec<bool> = entries
-        .iter()
-        .zip(&noisy)
-        .map(|(e, &n)| !(n || late && e.pooled) && look_like_levels(&e.samples_ns))
-        .collect();
-    let looking = looks.iter().filter(|&&l| l).count();
-    let run_wide = looking >= 2 && looking * 4 > entries.len();
-    for ((e, noisy), looks) in entries.iter_mut().zip(noisy).zip(looks) {
+    let factors = round_factors(entries);
+    for e in entries.iter_mut() {
         if late && e.needs_more() {
             continue;
         }
-        if late && modes(&e.samples_ns).is_multimodal() {
+        let samples = adjusted(e, &factors);
+        let noisy =
+            !late && samples.len() >= 3 && Summary::of(&samples).is_some_and(|s| s.cv > POOL_CV);
+        let looks = !(late && e.pooled) && look_like_levels(&samples);
+        if late && modes(&samples).is_multimodal() {
             e.pooled = true;
             e.wanted = e.wanted.max(modal_samples(base));
-        } else if noisy || (looks && !run_wide) {
+        } else if noisy || looks {
             e.pooled = true;
             e.wanted = e.wanted.max(base * POOL_FACTOR);
         }
@@ -124,6 +159,8 @@ pub struct Entry {
     pub warmup_dispatches: u32,
     /// The recorded dispatch times, ns.
     pub samples_ns: Vec<f64>,
+    /// The round each sample was taken in.
+    pub rounds: Vec<usize>,
     /// Re-sizes left before the size is accepted as it is.
     resizes_left: u32,
     /// Whether the size was checked by a recorded dispatch.
@@ -141,6 +178,7 @@ impl Entry {
             dims,
             warmup_dispatches: probes,
             samples_ns: Vec::new(),
+            rounds: Vec::new(),
             resizes_left: settings.warmup_max,
             size_checked: false,
             wanted: settings.samples.max(1) as usize,
@@ -254,6 +292,7 @@ pub fn measure_in_rounds<T: BatchTimer>(
                     e.size_checked = true;
                 }
                 e.samples_ns.push(t);
+                e.rounds.push(round - 1);
             }
         }
     }
@@ -482,19 +521,33 @@ mod tests {
         let entry = |samples: &[f64]| {
             let mut e = Entry::new([1, 1, 1], 0, &s);
             e.samples_ns = samples.to_vec();
+            e.rounds = (0..samples.len()).collect();
             e
         };
         let quiet = [100.0, 100.01, 100.02];
         let levels = [125.7, 126.7, 125.7];
         let noisy = [100.0, 102.0, 98.0];
         let wanted = |entries: &[Entry]| entries.iter().map(|e| e.wanted).collect::<Vec<_>>();
-        let mut entries = vec![entry(&quiet), entry(&levels), entry(&noisy), entry(&quiet)];
+        let mut entries = vec![entry(&levels), entry(&noisy)];
+        entries.extend((0..6).map(|_| entry(&quiet)));
         pool(&mut entries, 10, false);
-        assert_eq!(wanted(&entries), vec![10, 60, 60, 10]);
-        let mut entries = vec![entry(&levels), entry(&levels), entry(&noisy), entry(&quiet)];
+        assert_eq!(wanted(&entries), [vec![60, 60], vec![10; 6]].concat());
+        // One round (the third) 0.3% slower for every case: that is not levels, and the case
+        // with levels is still found.
+        let slow_third = [100.0, 100.01, 100.32];
+        let mut entries = vec![entry(&levels)];
+        entries.extend((0..8).map(|_| entry(&slow_third)));
         pool(&mut entries, 10, false);
-        assert_eq!(wanted(&entries), vec![10, 10, 60, 10]);
-        // Late: the CV does not count, nor a rare second level; levels told apart do.
+        assert_eq!(wanted(&entries), [vec![60], vec![10; 8]].concat());
+        assert!(look_like_levels(&slow_third));
+        // Late (each case in rounds of its own here, so no round is common to three): the CV
+        // does not count by itself, nor does a rare second level; levels told apart do.
+        let entry = |samples: &[f64]| {
+            let mut e = entry(samples);
+            let first = samples.len() * 1000 + samples.iter().sum::<f64>() as usize;
+            e.rounds = (first..first + samples.len()).collect();
+            e
+        };
         let told_apart = [125.7, 126.7, 125.7, 126.7, 125.7, 126.7];
         let mut rare = vec![126.7; 18];
         rare[4] = 125.7;
@@ -509,7 +562,8 @@ mod tests {
             e.wanted = e.samples_ns.len(); // all their samples collected
         }
         pool(&mut entries, 10, true);
-        assert_eq!(wanted(&entries), vec![3, MODAL_SAMPLES, MODAL_SAMPLES, 18]);
+        // (The noisy case was not pooled half-way here; its spread looks like levels.)
+        assert_eq!(wanted(&entries), vec![60, MODAL_SAMPLES, MODAL_SAMPLES, 18]);
         // Late, a case not pooled yet whose samples look like levels collects more first.
         let one_off = [126.7, 126.7, 125.7, 126.7, 126.7, 126.7];
         let mut entries = vec![entry(&one_off), entry(&quiet), entry(&quiet), entry(&quiet)];
@@ -519,6 +573,28 @@ mod tests {
         pool(&mut entries, 6, true);
         assert_eq!(wanted(&entries), vec![36, 3, 3, 3]);
         assert_eq!(modal_samples(60), 360);
+    }
+
+    #[test]
+    fn a_round_slower_for_every_case_is_found() {
+        let s = settings();
+        let mut entries: Vec<Entry> = (1..=5)
+            .map(|k| {
+                let mut e = Entry::new([1, 1, 1], 0, &s);
+                let base = 100.0 * f64::from(k);
+                e.samples_ns = vec![base, base * 1.003, base, base];
+                e.rounds = vec![0, 1, 2, 3];
+                e
+            })
+            .collect();
+        // One case alone in a fifth round: too few to judge it.
+        entries[0].samples_ns.push(150.0);
+        entries[0].rounds.push(4);
+        let f = round_factors(&entries);
+        assert_eq!(f.len(), 5);
+        assert!((f[1] - 1.003).abs() < 1e-12, "{f:?}");
+        assert_eq!((f[0], f[2], f[3], f[4]), (1.0, 1.0, 1.0, 1.0));
+        assert!(round_factors(&[]).is_empty());
     }
 
     /// A case whose dispatches take one of two times 0.8% apart, at random (the H200's
