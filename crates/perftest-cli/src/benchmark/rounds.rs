@@ -63,54 +63,66 @@ pub fn modal_samples(base: usize) -> usize {
     (base * POOL_FACTOR).max(MODAL_SAMPLES)
 }
 
-/// How much slower than usual each round ran for every case alike: for round `r`, the median
-/// over the cases with samples in it of `sample / that case's median` (each case counted once,
-/// by the mean of its samples in the round; 1 for a round with fewer than three cases in it). One slow moment of a run (on the H200, a round 0.3% slower for every
-/// case) would otherwise look like a second level in every case.
-pub fn round_factors(entries: &[Entry]) -> Vec<f64> {
-    let rounds = entries
-        .iter()
-        .flat_map(|e| e.rounds.iter().copied())
-        .max()
-        .map_or(0, |r| r + 1);
-    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); rounds];
-    for e in entries {
+/// Dispatches of other cases on each side that [`local_factors`] takes as a dispatch's
+/// neighbourhood (4: about 16 ms of GPU time with 2 ms dispatches).
+pub const NEIGHBOURS: usize = 4;
+
+/// How much slower than usual the GPU ran around each of each entry's samples, for every case
+/// alike: the median, over the [`NEIGHBOURS`] nearest recorded dispatches of other cases on
+/// each side (by [`Entry::seqs`]), of `sample / that case's median`; 1 where fewer than four
+/// such dispatches of at least three other cases are known. A moment of the run when the GPU ran
+/// slower (on the H200, 0.2-0.3% for a few tens of milliseconds) raises the dispatches of
+/// whichever cases ran then, which would otherwise look like a second level in each.
+pub fn local_factors(entries: &[Entry]) -> Vec<Vec<f64>> {
+    // (place in the run, entry, sample index, ratio to the entry's median)
+    let mut all: Vec<(usize, usize, usize, f64)> = Vec::new();
+    for (j, e) in entries.iter().enumerate() {
         let Some(m) = median(&e.samples_ns).filter(|m| *m > 0.0) else {
             continue;
         };
-        // (sum, count) of this case's ratios per round.
-        let mut mine = vec![(0.0, 0u32); rounds];
-        for (&t, &r) in e.samples_ns.iter().zip(&e.rounds) {
-            mine[r].0 += t / m;
-            mine[r].1 += 1;
-        }
-        for (r, (sum, n)) in mine.into_iter().enumerate() {
-            if n > 0 {
-                ratios[r].push(sum / f64::from(n));
+        all.extend(
+            e.seqs
+                .iter()
+                .zip(&e.samples_ns)
+                .enumerate()
+                .map(|(k, (&n, &t))| (n, j, k, t / m)),
+        );
+    }
+    all.sort_by_key(|&(n, ..)| n);
+    let mut factors: Vec<Vec<f64>> = entries
+        .iter()
+        .map(|e| vec![1.0; e.samples_ns.len()])
+        .collect();
+    for (i, &(_, j, k, _)) in all.iter().enumerate() {
+        let others = |it: &mut dyn Iterator<Item = &(usize, usize, usize, f64)>| {
+            it.filter(|o| o.1 != j)
+                .take(NEIGHBOURS)
+                .copied()
+                .collect::<Vec<_>>()
+        };
+        let mut around = others(&mut all[..i].iter().rev());
+        around.extend(others(&mut all[i + 1..].iter()));
+        let mut cases: Vec<usize> = around.iter().map(|o| o.1).collect();
+        cases.sort_unstable();
+        cases.dedup();
+        if around.len() >= 4 && cases.len() >= 3 {
+            let ratios: Vec<f64> = around.iter().map(|o| o.3).collect();
+            if let Some(f) = median(&ratios).filter(|f| f.is_finite() && *f > 0.0) {
+                factors[j][k] = f;
             }
         }
     }
-    ratios
-        .iter()
-        .map(|r| match median(r) {
-            Some(f) if r.len() >= 3 && f.is_finite() && f > 0.0 => f,
-            _ => 1.0,
-        })
-        .collect()
+    factors
 }
 
-/// `entry`'s samples with each round's common slowdown ([`round_factors`]) divided out.
-fn adjusted(entry: &Entry, factors: &[f64]) -> Vec<f64> {
-    entry
-        .samples_ns
-        .iter()
-        .zip(&entry.rounds)
-        .map(|(&t, &r)| t / factors.get(r).copied().unwrap_or(1.0))
-        .collect()
+/// `samples` with the GPU's common slowdown around each (`factors`, from [`local_factors`])
+/// divided out.
+fn adjusted(samples: &[f64], factors: &[f64]) -> Vec<f64> {
+    samples.iter().zip(factors).map(|(&t, &f)| t / f).collect()
 }
 
-/// Pools the cases that need more samples, judging each case by its samples with every round's
-/// common slowdown divided out ([`round_factors`]).
+/// Pools the cases that need more samples, judging each case by its samples with the GPU's
+/// common slowdown around each divided out ([`local_factors`]).
 ///
 /// Half-way through the rounds (`late` false): a noisy case (CV over [`POOL_CV`]), and one whose
 /// samples [`look_like_levels`], collects [`POOL_FACTOR`] times its samples.
@@ -122,12 +134,12 @@ fn adjusted(entry: &Entry, factors: &[f64]) -> Vec<f64> {
 /// apart, because many cases show a rare second level (one dispatch in ten), which does not
 /// move their median and is not worth 144 samples.
 fn pool(entries: &mut [Entry], base: usize, late: bool) {
-    let factors = round_factors(entries);
-    for e in entries.iter_mut() {
+    let factors = local_factors(entries);
+    for (e, factors) in entries.iter_mut().zip(&factors) {
         if late && e.needs_more() {
             continue;
         }
-        let samples = adjusted(e, &factors);
+        let samples = adjusted(&e.samples_ns, factors);
         let noisy =
             !late && samples.len() >= 3 && Summary::of(&samples).is_some_and(|s| s.cv > POOL_CV);
         let looks = !(late && e.pooled) && look_like_levels(&samples);
@@ -159,8 +171,8 @@ pub struct Entry {
     pub warmup_dispatches: u32,
     /// The recorded dispatch times, ns.
     pub samples_ns: Vec<f64>,
-    /// The round each sample was taken in.
-    pub rounds: Vec<usize>,
+    /// Each sample's place in the run: the number of dispatches timed before it.
+    pub seqs: Vec<usize>,
     /// Re-sizes left before the size is accepted as it is.
     resizes_left: u32,
     /// Whether the size was checked by a recorded dispatch.
@@ -178,7 +190,7 @@ impl Entry {
             dims,
             warmup_dispatches: probes,
             samples_ns: Vec::new(),
-            rounds: Vec::new(),
+            seqs: Vec::new(),
             resizes_left: settings.warmup_max,
             size_checked: false,
             wanted: settings.samples.max(1) as usize,
@@ -277,7 +289,8 @@ pub fn measure_in_rounds<T: BatchTimer>(
             let times = timer.time_batch(&batch).map_err(LoopError::Timer)?;
             stats.submissions += 1;
             stats.dispatches += batch.len() as u32;
-            for (&i, &t) in chunk.iter().zip(&times) {
+            let first_seq = stats.dispatches as usize - batch.len();
+            for (k, (&i, &t)) in chunk.iter().zip(&times).enumerate() {
                 let e = &mut entries[i];
                 if !e.size_checked {
                     if let Some(resized) = settings
@@ -292,7 +305,7 @@ pub fn measure_in_rounds<T: BatchTimer>(
                     e.size_checked = true;
                 }
                 e.samples_ns.push(t);
-                e.rounds.push(round - 1);
+                e.seqs.push(first_seq + k);
             }
         }
     }
@@ -512,89 +525,110 @@ mod tests {
         assert!(!look_like_levels(&[100.0, 100.1, 100.2, 100.3, 100.4]));
     }
 
-    /// Half-way: a noisy case and one that looks like levels are pooled for six times their
-    /// samples; when many cases look like levels at once (one slow round), only the noisy one
-    /// is. After the scheduled rounds, levels told apart get [`MODAL_SAMPLES`].
-    #[test]
-    fn the_pool_rule() {
+    /// Entries with these samples, taken in rounds as a run takes them: sample `k` of case `j`
+    /// is dispatch `k * cases + j` of the run.
+    fn interleaved(cases: &[&[f64]]) -> Vec<Entry> {
         let s = settings();
-        let entry = |samples: &[f64]| {
-            let mut e = Entry::new([1, 1, 1], 0, &s);
-            e.samples_ns = samples.to_vec();
-            e.rounds = (0..samples.len()).collect();
-            e
-        };
-        let quiet = [100.0, 100.01, 100.02];
-        let levels = [125.7, 126.7, 125.7];
-        let noisy = [100.0, 102.0, 98.0];
-        let wanted = |entries: &[Entry]| entries.iter().map(|e| e.wanted).collect::<Vec<_>>();
-        let mut entries = vec![entry(&levels), entry(&noisy)];
-        entries.extend((0..6).map(|_| entry(&quiet)));
+        cases
+            .iter()
+            .enumerate()
+            .map(|(j, samples)| {
+                let mut e = Entry::new([1, 1, 1], 0, &s);
+                e.samples_ns = samples.to_vec();
+                e.seqs = (0..samples.len()).map(|k| k * cases.len() + j).collect();
+                e
+            })
+            .collect()
+    }
+
+    fn wanted(entries: &[Entry]) -> Vec<usize> {
+        entries.iter().map(|e| e.wanted).collect()
+    }
+
+    /// Half-way: a noisy case and one that looks like levels are pooled for six times their
+    /// samples; a moment when every case ran slower is not levels.
+    #[test]
+    fn the_halfway_pool_rule() {
+        let quiet: &[f64] = &[100.0, 100.01, 100.02];
+        let levels: &[f64] = &[125.7, 126.7, 125.7];
+        let noisy: &[f64] = &[100.0, 102.0, 98.0];
+        let mut entries = interleaved(&[levels, noisy, quiet, quiet, quiet, quiet, quiet, quiet]);
         pool(&mut entries, 10, false);
         assert_eq!(wanted(&entries), [vec![60, 60], vec![10; 6]].concat());
-        // One round (the third) 0.3% slower for every case: that is not levels, and the case
-        // with levels is still found.
-        let slow_third = [100.0, 100.01, 100.32];
-        let mut entries = vec![entry(&levels)];
-        entries.extend((0..8).map(|_| entry(&slow_third)));
+        // The third round 0.3% slower for every case: not levels, and the case with levels is
+        // still found.
+        let slow_third: &[f64] = &[100.0, 100.01, 100.32];
+        assert!(look_like_levels(slow_third));
+        let mut cases = vec![levels];
+        cases.extend([slow_third; 8]);
+        let mut entries = interleaved(&cases);
         pool(&mut entries, 10, false);
         assert_eq!(wanted(&entries), [vec![60], vec![10; 8]].concat());
-        assert!(look_like_levels(&slow_third));
-        // Late (each case in rounds of its own here, so no round is common to three): the CV
-        // does not count by itself, nor does a rare second level; levels told apart do.
-        let entry = |samples: &[f64]| {
-            let mut e = entry(samples);
-            let first = samples.len() * 1000 + samples.iter().sum::<f64>() as usize;
-            e.rounds = (first..first + samples.len()).collect();
-            e
-        };
-        let told_apart = [125.7, 126.7, 125.7, 126.7, 125.7, 126.7];
-        let mut rare = vec![126.7; 18];
-        rare[4] = 125.7;
-        let mut entries = vec![
-            entry(&noisy),
-            entry(&told_apart),
-            entry(&told_apart),
-            entry(&rare),
-        ];
-        entries[3].pooled = true;
+    }
+
+    /// After the scheduled rounds: the CV does not count by itself, nor does a rare second
+    /// level; levels told apart get [`MODAL_SAMPLES`], and a case not pooled yet whose samples
+    /// look like levels collects six times its samples first.
+    #[test]
+    fn the_late_pool_rule() {
+        let quiet: &[f64] = &[100.0, 100.01, 100.02, 100.0, 100.01, 100.02];
+        let told_apart: &[f64] = &[125.7, 126.7, 125.7, 126.7, 125.7, 126.7];
+        let one_off: &[f64] = &[126.7, 126.7, 125.7, 126.7, 126.7, 126.7];
+        let noisy: &[f64] = &[100.0, 102.0, 98.0, 101.0, 99.0, 100.5];
+        let mut cases = vec![told_apart, told_apart, one_off, noisy];
+        cases.extend([quiet; 12]);
+        let mut entries = interleaved(&cases);
         for e in &mut entries {
             e.wanted = e.samples_ns.len(); // all their samples collected
         }
-        pool(&mut entries, 10, true);
-        // (The noisy case was not pooled half-way here; its spread looks like levels.)
-        assert_eq!(wanted(&entries), vec![60, MODAL_SAMPLES, MODAL_SAMPLES, 18]);
-        // Late, a case not pooled yet whose samples look like levels collects more first.
-        let one_off = [126.7, 126.7, 125.7, 126.7, 126.7, 126.7];
-        let mut entries = vec![entry(&one_off), entry(&quiet), entry(&quiet), entry(&quiet)];
+        pool(&mut entries, 6, true);
+        let expected = [vec![MODAL_SAMPLES, MODAL_SAMPLES, 36, 6], vec![6; 12]].concat();
+        assert_eq!(wanted(&entries), expected);
+        // A pooled case with a rare second level (1 of 18) keeps its samples.
+        let mut rare = vec![126.7; 18];
+        rare[4] = 125.7;
+        let mut cases: Vec<&[f64]> = vec![&rare];
+        cases.extend([quiet; 12]);
+        let mut entries = interleaved(&cases);
+        entries[0].pooled = true;
         for e in &mut entries {
             e.wanted = e.samples_ns.len();
         }
         pool(&mut entries, 6, true);
-        assert_eq!(wanted(&entries), vec![36, 3, 3, 3]);
+        assert_eq!(wanted(&entries), [vec![18], vec![6; 12]].concat());
         assert_eq!(modal_samples(60), 360);
     }
 
     #[test]
-    fn a_round_slower_for_every_case_is_found() {
-        let s = settings();
-        let mut entries: Vec<Entry> = (1..=5)
+    fn a_moment_slower_for_every_case_is_found() {
+        // Twelve cases in four rounds; the second round 0.3% slower for all of them.
+        let cases: Vec<Vec<f64>> = (1..=12)
             .map(|k| {
-                let mut e = Entry::new([1, 1, 1], 0, &s);
                 let base = 100.0 * f64::from(k);
-                e.samples_ns = vec![base, base * 1.003, base, base];
-                e.rounds = vec![0, 1, 2, 3];
-                e
+                vec![base, base * 1.003, base, base]
             })
             .collect();
-        // One case alone in a fifth round: too few to judge it.
-        entries[0].samples_ns.push(150.0);
-        entries[0].rounds.push(4);
-        let f = round_factors(&entries);
-        assert_eq!(f.len(), 5);
-        assert!((f[1] - 1.003).abs() < 1e-12, "{f:?}");
-        assert_eq!((f[0], f[2], f[3], f[4]), (1.0, 1.0, 1.0, 1.0));
-        assert!(round_factors(&[]).is_empty());
+        let refs: Vec<&[f64]> = cases.iter().map(|c| c.as_slice()).collect();
+        let entries = interleaved(&refs);
+        let f = local_factors(&entries);
+        // The middle of the second round (dispatches 12-23) has only slow neighbours; the first
+        // and last rounds only normal ones.
+        for (j, per_case) in f.iter().enumerate() {
+            assert_eq!(per_case.len(), 4);
+            if (4..8).contains(&j) {
+                assert!((per_case[1] - 1.003).abs() < 1e-9, "{j}: {f:?}");
+                assert_eq!((per_case[0], per_case[3]), (1.0, 1.0), "{j}: {f:?}");
+            }
+        }
+        // Divided out, a slow-round sample is like the others.
+        let a = adjusted(&entries[5].samples_ns, &f[5]);
+        assert!((a[1] - 600.0).abs() < 1e-9, "{a:?}");
+        // Too few other cases around: no factor.
+        assert_eq!(
+            local_factors(&interleaved(&[&[1.0, 2.0], &[1.0, 2.0]])),
+            vec![vec![1.0; 2]; 2]
+        );
+        assert!(local_factors(&[]).is_empty());
     }
 
     /// A case whose dispatches take one of two times 0.8% apart, at random (the H200's
