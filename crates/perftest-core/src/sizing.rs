@@ -27,6 +27,16 @@ pub const DEFAULT_TARGET_NS: f64 = 20_000_000.0;
 /// they change how many dispatches are timed, not what one dispatch is.
 pub const DEFAULT_DISPATCH_NS: f64 = 2_000_000.0;
 
+/// The fewest waves (workgroups the device runs at once) a measured dispatch holds, where the
+/// device says how many that is (8).
+///
+/// Why: a dispatch of few waves ends with a wave whose groups finish unevenly over the SMs, and
+/// that tail is a large, noisy share of it. On the H200, `cbuffer{float4} load random` took
+/// 676 ns per workgroup with a CV of 1.4% per dispatch at 3 waves (its 2 ms), 659 ns and 0.5%
+/// at 6 waves, 658 ns and 0.35% at 12: a 2 ms dispatch of it measured the tail, and no number
+/// of samples that fits a run made that figure repeat within 0.1%.
+pub const MIN_WAVES: u64 = 8;
+
 /// The default limit on the X dimension of a dispatch, on top of `maxComputeWorkGroupCount[0]`
 /// (the seed article's 10000).
 pub const DEFAULT_FIRST_DIM_CAP: u32 = 10_000;

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::sizing::{
     group_total, max_total, next_group_count, round_to_waves, split_waves, GROWTH_THRESHOLD_NS,
+    MIN_WAVES,
 };
 use crate::statistics::{median, steady};
 
@@ -260,8 +261,20 @@ impl LoopSettings {
         self.split(scaled as u64)
     }
 
+    /// `dims`, or [`MIN_WAVES`] waves when the wave is known and `dims` holds fewer (within
+    /// the device's limits). For the interleaved cases; a chain keeps its size, since its
+    /// smaller dispatches need half of it.
+    pub fn at_least_waves(&self, dims: [u32; 3]) -> [u32; 3] {
+        let floor = self.wave.saturating_mul(MIN_WAVES);
+        if self.wave > 1 && group_total(dims) < floor {
+            self.split(floor)
+        } else {
+            dims
+        }
+    }
+
     /// The size a case's first recorded dispatch (of `dims`, taking `ns`) says the case should
-    /// have instead, or `None` to keep `dims`.
+    /// have instead, or `None` to keep `dims`. Never fewer than [`MIN_WAVES`] waves.
     ///
     /// With whole waves known ([`LoopSettings::wave`]): the size [`Self::rescale`] gives, when
     /// that is another number of waves and the time is off the target by more than half a wave
@@ -283,7 +296,7 @@ impl LoopSettings {
         } else {
             (off > SIZE_TOLERANCE).then(|| self.rescale(dims, ns))
         };
-        new.filter(|&d| d != dims)
+        new.map(|d| self.at_least_waves(d)).filter(|&d| d != dims)
     }
 }
 
@@ -393,11 +406,16 @@ mod tests {
         // On target, or a little off: kept.
         assert_eq!(s.corrected_size(dims(15), 15.0 * per_wave), None);
         assert_eq!(s.corrected_size(dims(15), 15.0 * per_wave * 1.03), None);
-        // A few slow waves cannot hit 2 ms exactly and are not re-sized for it.
-        assert_eq!(s.corrected_size(dims(1), 1.7e6), None);
-        assert_eq!(s.corrected_size(dims(2), 2.6e6), None);
+        // Slow waves held at the floor of eight are not re-sized toward 2 ms.
+        assert_eq!(s.corrected_size(dims(8), 6e6), None);
+        assert_eq!(s.corrected_size(dims(9), 2.6e6 * 9.0 / 2.0), Some(dims(8)));
         // Far off: re-sized in proportion.
+        assert_eq!(s.corrected_size(dims(30), 4e6), Some(dims(15)));
         assert_eq!(s.corrected_size(dims(15), 4e6), Some(dims(8)));
+        // The floor: fewer than eight waves become eight; more, or no wave known, stay.
+        assert_eq!(s.at_least_waves(dims(3)), dims(8));
+        assert_eq!(s.at_least_waves(dims(9)), dims(9));
+        assert_eq!(settings().at_least_waves([3, 1, 1]), [3, 1, 1]);
         assert_eq!(s.corrected_size(dims(15), f64::NAN), None);
         // Without a wave: the 25% rule.
         let plain = settings();

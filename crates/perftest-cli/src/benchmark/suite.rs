@@ -278,8 +278,9 @@ fn run_phases(
             }
             Ok((sizing, None)) => {
                 groups = group_total(sizing.dims);
+                let dims = loop_settings.at_least_waves(sizing.dims);
                 entry_of[i] = Some(entries.len());
-                entries.push(Entry::new(sizing.dims, sizing.probes, &loop_settings));
+                entries.push(Entry::new(dims, sizing.probes, &loop_settings));
                 kernels.push(kernel);
             }
             Err(LoopError::Interrupted) => {
