@@ -169,3 +169,112 @@ fn the_first_launches_rank_like_the_full_runs() {
         );
     }
 }
+
+/// The per-case changes between two reports, sorted (|B/A - 1| in percent of the time per
+/// workgroup the reports print).
+fn changes(a: &Path, b: &Path) -> Vec<f64> {
+    use perftest_cli::report::ReportFigures;
+    let (a, b) = (load_report(a).unwrap(), load_report(b).unwrap());
+    let (da, db) = (a.derived_all(), b.derived_all());
+    let mut out: Vec<f64> = a
+        .cases
+        .iter()
+        .zip(&da)
+        .filter_map(|(case, d)| {
+            let i = b.cases.iter().position(|c| c.id == case.id)?;
+            let (x, y) = (d.as_ref()?.ns_per_group, db[i].as_ref()?.ns_per_group);
+            Some((x / y - 1.0).abs() * 100.0)
+        })
+        .collect();
+    out.sort_by(f64::total_cmp);
+    out
+}
+
+/// "lo-hi" of `values` with `decimals`.
+fn span(values: &[f64], decimals: usize) -> String {
+    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    format!("{lo:.decimals$}-{hi:.decimals$}")
+}
+
+/// The stability tables of `results/nvidia-h200-stability/v3/README.md` and
+/// `results/nvidia-h100-stability/README.md` are what their files hold: median, 90th percentile
+/// and max per-case change over each row's pairs of runs, and the wall times.
+#[test]
+fn the_v3_stability_tables_are_what_their_runs_hold() {
+    stability_table("results/nvidia-h200-stability/v3", true);
+    stability_table("results/nvidia-h100-stability", false);
+}
+
+fn stability_table(dir: &str, with_options: bool) {
+    let dir = root().join(dir);
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let runs = |prefix: &str| -> Vec<PathBuf> {
+        (1..=3)
+            .map(|i| dir.join(format!("{prefix}-{i}.json")))
+            .collect()
+    };
+    let pairs_of = |files: &[PathBuf]| -> Vec<(PathBuf, PathBuf)> {
+        let mut pairs = Vec::new();
+        for i in 0..files.len() {
+            for j in i + 1..files.len() {
+                pairs.push((files[i].clone(), files[j].clone()));
+            }
+        }
+        pairs
+    };
+    let options: Vec<PathBuf> = ["samples-60", "target-5", "target-40"]
+        .iter()
+        .map(|o| dir.join(format!("{o}.json")))
+        .collect();
+    let against_options: Vec<(PathBuf, PathBuf)> = runs("after")
+        .into_iter()
+        .flat_map(|a| options.iter().map(move |o| (a.clone(), o.clone())))
+        .filter(|_| with_options)
+        .collect();
+    let rows = [
+        pairs_of(&runs("before")),
+        pairs_of(&runs("after")),
+        against_options,
+    ];
+    for pairs in rows.into_iter().filter(|p| !p.is_empty()) {
+        let stats: Vec<Vec<f64>> = pairs.iter().map(|(a, b)| changes(a, b)).collect();
+        let pick = |f: &dyn Fn(&[f64]) -> f64| stats.iter().map(|c| f(c)).collect::<Vec<_>>();
+        let median = pick(&|c| c[c.len() / 2]);
+        let p90 = pick(&|c| c[c.len() * 9 / 10]);
+        let max = pick(&|c| c[c.len() - 1]);
+        let cells = format!(
+            "| {} | {}% | {}% | {}% |",
+            pairs.len(),
+            span(&median, 4),
+            span(&p90, 4),
+            span(&max, 3)
+        );
+        assert!(readme.contains(&cells), "the README lacks {cells}");
+    }
+    // Wall times: from outside the process (wall.txt) and the run's own `-v` line.
+    let wall = std::fs::read_to_string(dir.join("wall.txt")).unwrap();
+    for build in ["before", "after"] {
+        let outside: Vec<f64> = wall
+            .lines()
+            .filter(|l| l.starts_with(build))
+            .map(|l| l.rsplit_once("wall_ms=").unwrap().1.parse::<f64>().unwrap() / 1e3)
+            .collect();
+        let inside: Vec<f64> = (1..=3)
+            .map(|i| {
+                let err = std::fs::read_to_string(dir.join(format!("{build}-{i}.err"))).unwrap();
+                let line = err.lines().find(|l| l.contains("wall time")).unwrap();
+                let ms = line
+                    .split("wall time ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap();
+                ms.parse::<f64>().unwrap() / 1e3
+            })
+            .collect();
+        let cells = format!("| {} s | {} s |", span(&outside, 2), span(&inside, 2));
+        assert!(readme.contains(&cells), "the README lacks {cells}");
+    }
+}
