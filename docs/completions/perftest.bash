@@ -41,7 +41,7 @@ _perftest() {
 
     case "${cmd}" in
         perftest)
-            opts="-o -v -h -V --device --list --all-devices --list-cases --suite --filter --max-working-set --clock-mhz --verify --no-verify --no-refine --target-ms --samples --warmup-max --baseline --format --output --validation --verbose --shader-stats --dump-shaders --pipeline-cache --fence-timeout-ms --help --version compare render help"
+            opts="-o -v -h -V --device --list --all-devices --list-cases --suite --filter --max-working-set --clock-mhz --verify --no-verify --no-refine --target-ms --samples --dispatch-ms --warmup-max --baseline --format --output --validation --verbose --shader-stats --dump-shaders --pipeline-cache --fence-timeout-ms --help --version compare render help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -72,6 +72,10 @@ _perftest() {
                     return 0
                     ;;
                 --samples)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dispatch-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

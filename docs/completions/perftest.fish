@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_perftest_global_optspecs
-    string join \n device= list all-devices list-cases suite= filter= max-working-set= clock-mhz= verify no-verify no-refine target-ms= samples= warmup-max= baseline= format= o/output= validation v/verbose shader-stats dump-shaders= pipeline-cache= fence-timeout-ms= h/help V/version
+    string join \n device= list all-devices list-cases suite= filter= max-working-set= clock-mhz= verify no-verify no-refine target-ms= samples= dispatch-ms= warmup-max= baseline= format= o/output= validation v/verbose shader-stats dump-shaders= pipeline-cache= fence-timeout-ms= h/help V/version
 end
 
 function __fish_perftest_needs_command
@@ -29,8 +29,9 @@ complete -c perftest -n "__fish_perftest_needs_command" -l suite -d 'Run the cas
 complete -c perftest -n "__fish_perftest_needs_command" -l filter -d 'Run only cases whose id or name contains TEXT (case-insensitive substring, no wildcards). Repeat to select the union' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l max-working-set -d 'Leave out cases whose working set is larger than SIZE (bytes, or with KB, MB or GB: `64MB`), e.g. to run the memory suite\'s sweep within a small device\'s memory; a case that does not vary its working set counts as the original\'s 16 KB' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l clock-mhz -d 'The SM clock the device runs at while measuring, in MHz (from the vendor\'s tools, e.g. `nvidia-smi --query-gpu=clocks.sm`): the cache-hierarchy section then gives latencies in cycles too' -r
-complete -c perftest -n "__fish_perftest_needs_command" -l target-ms -d 'GPU time of one measurement, in milliseconds (0.5 to 1000)' -r
-complete -c perftest -n "__fish_perftest_needs_command" -l samples -d 'Timestamped dispatches per measurement; their times are the samples (1 to 256)' -r
+complete -c perftest -n "__fish_perftest_needs_command" -l target-ms -d 'GPU time of one measurement, in milliseconds (0.5 to 1000): that many --dispatch-ms dispatches, at least --samples and at most 256 of them' -r
+complete -c perftest -n "__fish_perftest_needs_command" -l samples -d 'Timestamped dispatches per measurement, at least; their times are the samples (1 to 256)' -r
+complete -c perftest -n "__fish_perftest_needs_command" -l dispatch-ms -d 'GPU time one dispatch is sized for, in milliseconds (0.05 to 100). The time per workgroup depends on it (what a dispatch pays once, its partly idle last wave), so compare runs made with the same value; --samples and --target-ms leave it alone' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l warmup-max -d 'Measurements a case may discard while waiting for steady clocks (0 to 100)' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l baseline -d 'Case id the `x` column is relative to' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l format -d 'Output format' -r -f -a "text\t'Aligned table with time, relative speed, throughput and spread per case'

@@ -113,8 +113,8 @@ fn a_tiny_budget_gives_a_partial_report_not_an_error() {
     assert!(!report.measured.is_empty());
     assert!(report.measured.len() < cases.len(), "{report}");
     assert_eq!(
-        report.timeline.measurements[0].case_id, "typed.r32f.uniform",
-        "the first ranking's first case comes first"
+        report.timeline.measurements[0].case_id, "structured.float.uniform",
+        "the first ranking's likeliest winner comes first"
     );
     assert!(report.left_out.iter().all(|l| matches!(
         l.reason,
@@ -184,7 +184,9 @@ fn a_zero_budget_without_the_one_case_rule_measures_nothing_and_says_why() {
     assert!(report.measured.is_empty());
     // The first pipeline is always built; it had no time to be measured.
     let out_of_time = report.left_out_where(|r| *r == LeftOutReason::OutOfTime);
-    assert!(out_of_time.iter().any(|c| c.id == "typed.r32f.uniform"));
+    assert!(out_of_time
+        .iter()
+        .any(|c| c.id == "structured.float.uniform"));
     assert_eq!(
         out_of_time.len()
             + report

@@ -75,6 +75,7 @@ impl Exporter for TextExporter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::{exporter, ExportFormat};
     use crate::report::tests::sample_report;
 
     #[test]
@@ -124,5 +125,44 @@ mod tests {
         assert!(text.contains("unsteady: 1 case(s) whose first and second half of samples"));
         let steady = String::from_utf8(TextExporter.serialize(&sample_report()).unwrap()).unwrap();
         assert!(!steady.contains("unsteady"));
+    }
+
+    /// A case whose dispatches fall into two levels is marked `modal`, its figure is the mean
+    /// dispatch, and the note under the table gives the levels and their shares, in every
+    /// human-readable format; JSON carries them as `derived.modes`.
+    #[test]
+    fn modal_cases_show_their_levels() {
+        let mut report = sample_report();
+        let m = report.cases[0].measurement.as_mut().unwrap();
+        let g = m.groups as f64;
+        // 125.6 ns per workgroup in 4 dispatches, 126.6 in 6.
+        m.samples_ns = [0, 1, 0, 1, 0, 1, 1, 0, 1, 1]
+            .iter()
+            .map(|&level| g * (125.6 + f64::from(level)))
+            .collect();
+        let d = crate::report::Derived::compute(&report.cases[0], None).unwrap();
+        assert!((d.ns_per_group - 126.2).abs() < 1e-9, "{}", d.ns_per_group);
+        let note =
+            "modal: Buffer\\<R8\\>.Load uniform takes one of 2 distinct times per dispatch: \
+                    125.60 (40%) / 126.60 (60%) ns per workgroup (share of dispatches); its \
+                    figure is the mean dispatch.";
+        let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
+        assert!(text.contains("0.4% modal"), "{text}");
+        assert!(text.contains(&note.replace('\\', "")), "{text}");
+        for format in [ExportFormat::Markdown, ExportFormat::Html] {
+            let out = String::from_utf8(exporter(format).serialize(&report).unwrap()).unwrap();
+            assert!(out.contains("modal"), "{format:?}: {out}");
+            assert!(
+                out.contains("125.60 (40%) / 126.60 (60%)"),
+                "{format:?}: {out}"
+            );
+        }
+        let json: serde_json::Value =
+            serde_json::from_slice(&exporter(ExportFormat::Json).serialize(&report).unwrap())
+                .unwrap();
+        let modes = &json["cases"][0]["derived"]["modes"];
+        assert_eq!(modes[0]["share"], 0.4, "{json:#}");
+        assert_eq!(modes[1]["share"], 0.6, "{json:#}");
+        assert!(json["cases"][1]["derived"].get("modes").is_none());
     }
 }

@@ -54,7 +54,7 @@ pub struct ProbeSettings {
     pub dispatches: u32,
     /// Share of the budget the first case may spend waiting for steady clocks.
     pub warmup_share: f64,
-    /// Threads building pipelines; `None`: the available cores, at most [`MAX_BUILD_THREADS`].
+    /// Threads building pipelines; `None`: the available cores, at most 12.
     pub build_threads: Option<usize>,
     /// When the budget ran out before any case was measured, measure the first ready one
     /// anyway (so the report is never empty while a pipeline could be built).
