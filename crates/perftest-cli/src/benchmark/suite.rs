@@ -10,7 +10,6 @@ use perftest_core::{Bench, Error, KernelId, PipelineCacheSource};
 
 use crate::benchmark::measure::{
     chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, DispatchTimer, LoopError,
-    PROBE_DIVISOR,
 };
 use crate::benchmark::rounds::{measure_in_rounds, BatchTimer, Entry};
 use crate::benchmark::verify::describe_failure;
@@ -257,34 +256,11 @@ fn run_phases(
     let mut kernels: Vec<KernelId> = Vec::new();
     let mut entry_of: Vec<Option<usize>> = vec![None; total];
     let mut end = RunEnd::Complete;
-    // The interleaved cases' first probes go in blocks, one submission each (see `Prefetched`).
-    let probed: Vec<Option<KernelId>> = cases
-        .iter()
-        .zip(&slots)
-        .map(|(case, slot)| match slot {
-            Slot::Ready(k) if !case.work().is_chain() => Some(*k),
-            _ => None,
-        })
-        .collect();
-    let mut first_probes: Vec<Option<([u32; 3], f64)>> = vec![None; total];
-    let mut block_groups = groups;
     for (i, (case, slot)) in cases.iter().zip(slots.iter_mut()).enumerate() {
         let Slot::Ready(kernel) = *slot else { continue };
         progress(i, total, case);
-        let start = if probed[i].is_some() {
-            if first_probes[i].is_none() {
-                block_groups = groups;
-                first_probes = probe_block(bench, &probed, i, &loop_settings, groups, stop);
-            }
-            block_groups
-        } else {
-            groups
-        };
-        let mut timer = Prefetched {
-            timer: BenchTimer { bench, kernel },
-            probe: first_probes[i].take(),
-        };
-        let sized = size_case(&mut timer, &loop_settings, start, stop).and_then(|sizing| {
+        let mut timer = BenchTimer { bench, kernel };
+        let sized = size_case(&mut timer, &loop_settings, groups, stop).and_then(|sizing| {
             if !case.work().is_chain() {
                 return Ok((sizing, None));
             }
@@ -292,15 +268,8 @@ fn run_phases(
             let per_dispatch = group_total(sizing.dims).saturating_mul(case.work().per_group());
             let warm = chain_warm_dispatches(case.chain_length(), per_dispatch);
             let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT;
-            measure_alone(
-                &mut timer.timer,
-                &loop_settings,
-                sizing,
-                warm,
-                batch_max,
-                stop,
-            )
-            .map(|m| (sizing, Some(m)))
+            measure_alone(&mut timer, &loop_settings, sizing, warm, batch_max, stop)
+                .map(|m| (sizing, Some(m)))
         });
         match sized {
             Ok((sizing, Some(measurement))) => {
@@ -369,59 +338,6 @@ fn run_phases(
 }
 
 /// A [`BatchTimer`] over prepared cases of a [`Bench`]: entry `i` is `kernels[i]`.
-/// The most first probes one submission holds.
-const PROBE_BLOCK: usize = 16;
-
-/// The first probes of the interleaved cases from `from` on (at most [`PROBE_BLOCK`], up to the
-/// next case that is not one), each of a quarter of `groups` as `size_case` starts, in one
-/// submission: a probe of 0.5 ms costs about as much again in submission and wait when run on
-/// its own. Indexed like `probed`; empty where a case was not probed or the submission failed
-/// (those cases then probe on their own, and report their own errors).
-fn probe_block(
-    bench: &mut Bench,
-    probed: &[Option<KernelId>],
-    from: usize,
-    settings: &crate::benchmark::measure::LoopSettings,
-    groups: u64,
-    stop: &AtomicBool,
-) -> Vec<Option<([u32; 3], f64)>> {
-    let mut out = vec![None; probed.len()];
-    let block: Vec<(usize, KernelId)> = probed[from..]
-        .iter()
-        .enumerate()
-        .map_while(|(k, p)| p.map(|kernel| (from + k, kernel)))
-        .take(PROBE_BLOCK)
-        .collect();
-    if block.len() < 2 || stop.load(Ordering::Relaxed) {
-        return out;
-    }
-    let dims = settings.split((groups / PROBE_DIVISOR).max(1));
-    let batch: Vec<(KernelId, [u32; 3])> = block.iter().map(|&(_, k)| (k, dims)).collect();
-    if let Ok(times) = bench.time_batch(&batch) {
-        for (&(i, _), t) in block.iter().zip(times) {
-            out[i] = Some((dims, t.as_nanos() as f64));
-        }
-    }
-    out
-}
-
-/// A case's timer that answers its first single-dispatch probe from a block submitted earlier
-/// ([`probe_block`]) when the size matches, and times everything else itself.
-struct Prefetched<'a> {
-    timer: BenchTimer<'a>,
-    probe: Option<([u32; 3], f64)>,
-}
-
-impl DispatchTimer for Prefetched<'_> {
-    type Error = Error;
-    fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>, Error> {
-        match self.probe.take() {
-            Some((d, t)) if d == dims && dispatches == 1 => Ok(vec![t]),
-            _ => self.timer.time(dims, dispatches),
-        }
-    }
-}
-
 struct BenchBatch<'a> {
     bench: &'a mut Bench,
     kernels: &'a [KernelId],
@@ -439,6 +355,8 @@ impl BatchTimer for BenchBatch<'_> {
     }
 }
 
+/// Ends a run before the measurement phase: the cases already decided (skipped, or failed in
+/// verification or warm-up) go into the report, which is marked incomplete.
 /// Checks every ready case against its CPU model, marking the ones that fail (or cannot run) as
 /// done. The GPU runs one case's check dispatch while worker threads compare the previous
 /// cases' results with their models, so the two overlap (on the H200 this phase took 230-250 ms
@@ -505,8 +423,6 @@ fn verify_all(
 /// At most this many threads compare verification results with the CPU models.
 const MAX_VERIFY_WORKERS: usize = 4;
 
-/// Ends a run before the measurement phase: the cases already decided (skipped, or failed in
-/// verification or warm-up) go into the report, which is marked incomplete.
 fn stopped_early(
     mut report: Report,
     slots: Vec<Slot>,
