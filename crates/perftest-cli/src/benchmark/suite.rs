@@ -355,8 +355,6 @@ impl BatchTimer for BenchBatch<'_> {
     }
 }
 
-/// Ends a run before the measurement phase: the cases already decided (skipped, or failed in
-/// verification or warm-up) go into the report, which is marked incomplete.
 /// Checks every ready case against its CPU model, marking the ones that fail (or cannot run) as
 /// done. The GPU runs one case's check dispatch while worker threads compare the previous
 /// cases' results with their models, so the two overlap (on the H200 this phase took 230-250 ms
@@ -423,6 +421,8 @@ fn verify_all(
 /// At most this many threads compare verification results with the CPU models.
 const MAX_VERIFY_WORKERS: usize = 4;
 
+/// Ends a run before the measurement phase: the cases already decided (skipped, or failed in
+/// verification or warm-up) go into the report, which is marked incomplete.
 fn stopped_early(
     mut report: Report,
     slots: Vec<Slot>,
