@@ -56,6 +56,11 @@ pub const MAX_PROBES: u32 = 16;
 /// The first probe of a case uses the previous case's size divided by this.
 pub const PROBE_DIVISOR: u64 = 4;
 
+/// A probe shorter than a fifth of the final size but at least this long (50 us) is scaled in
+/// proportion to a quarter of the final size for the next probe; shorter ones, dominated by what
+/// every dispatch pays once, grow tenfold.
+pub const MIN_SCALED_PROBE_NS: f64 = 50_000.0;
+
 /// A probe predicting at least this fraction of the target is scaled from directly.
 pub const MIN_PROBE_FRACTION: f64 = 0.2;
 
@@ -102,7 +107,8 @@ pub struct Sizing {
 
 /// Sizes one case's dispatch so that `samples` of them take about the target, starting from
 /// `start_groups` workgroups (the previous case's size): single-dispatch probes grow the size
-/// x10 while the prediction is under 2 ms, then scale it by target / predicted.
+/// x10 while a probe is under [`MIN_SCALED_PROBE_NS`], are scaled to a quarter of the target
+/// while under a fifth of it, then scale it by target / predicted.
 pub fn size_case<T: DispatchTimer>(
     timer: &mut T,
     settings: &LoopSettings,
@@ -122,10 +128,22 @@ pub fn size_case<T: DispatchTimer>(
         let Some(&t) = times.first() else { break };
         let predicted = t * f64::from(samples);
         let measurement_ns = settings.target_ns;
-        let next = next_group_count(groups, predicted, measurement_ns, limit);
         // A probe of at least a fifth of the final size predicts it well enough to scale once.
         let sized = predicted >= GROWTH_THRESHOLD_NS.min(measurement_ns)
             && predicted >= measurement_ns * MIN_PROBE_FRACTION;
+        let next = if !sized && t >= MIN_SCALED_PROBE_NS {
+            // Long enough to trust its rate, too short to size from: the next probe is a
+            // quarter of the final size, not ten times this one (a case a little faster than
+            // the one before it would otherwise probe for 2.5 ms or more).
+            let quarter = measurement_ns / PROBE_DIVISOR as f64;
+            // `as` saturates; at least one group more, at most the device's limit.
+            ((groups as f64 * quarter / predicted).round() as u64).clamp(
+                groups.saturating_add(1),
+                limit.max(groups.saturating_add(1)),
+            )
+        } else {
+            next_group_count(groups, predicted, measurement_ns, limit)
+        };
         let next_dims = settings.split(next);
         if next_dims == dims {
             break; // at a limit (one group, or the device maximum)
@@ -451,6 +469,36 @@ mod tests {
         let second = size_case(&mut similar, &settings(), group_total(first.dims), &stop).unwrap();
         assert_eq!(second.probes, 1);
         assert!((15e6..=25e6).contains(&measurement_ns(&similar, &second)));
+    }
+
+    /// A case faster than the one before it probes a quarter of the final size next, not ten
+    /// times its first probe.
+    #[test]
+    fn a_short_probe_is_scaled_not_grown_tenfold() {
+        let mut gpu = SimulatedGpu::new(30.0);
+        gpu.overhead_ns = 0.0;
+        let s = LoopSettings {
+            target_ns: 12e6,
+            samples: 6,
+            ..settings()
+        };
+        let stop = AtomicBool::new(false);
+        // The previous case's size is a quarter of this one's: 2 ms is 66,667 groups here, and
+        // a quarter of 16,667 groups is a first probe of 0.125 ms (a sixteenth of the dispatch).
+        let sizing = size_case(&mut gpu, &s, 16_667, &stop).unwrap();
+        assert_eq!(sizing.probes, 2, "{:?}", gpu.calls);
+        let probe_ns: f64 = gpu
+            .calls
+            .iter()
+            .map(|(dims, n)| group_total(*dims) as f64 * 30.0 * f64::from(*n))
+            .sum();
+        assert!(
+            probe_ns < 0.7e6,
+            "probes took {probe_ns} ns: {:?}",
+            gpu.calls
+        );
+        let per_dispatch = group_total(sizing.dims) as f64 * 30.0;
+        assert!((per_dispatch / 2e6 - 1.0).abs() < 0.01, "{per_dispatch}");
     }
 
     #[test]
