@@ -133,7 +133,7 @@ fn adjusted(samples: &[f64], factors: &[f64]) -> Vec<f64> {
 /// looked at again when it has them. Levels get 144 samples only once [`modes`] tells them
 /// apart, because many cases show a rare second level (one dispatch in ten), which does not
 /// move their median and is not worth 144 samples.
-fn pool(entries: &mut [Entry], base: usize, late: bool) {
+fn pool(entries: &mut [Entry], base: usize, late: bool, dispatch_ns: f64) {
     let factors = local_factors(entries);
     for (e, factors) in entries.iter_mut().zip(&factors) {
         if late && e.needs_more() {
@@ -146,11 +146,30 @@ fn pool(entries: &mut [Entry], base: usize, late: bool) {
         if late && modes(&samples).is_multimodal() {
             e.pooled = true;
             e.wanted = e.wanted.max(modal_samples(base));
-        } else if noisy || looks {
+        } else if noisy {
             e.pooled = true;
             e.wanted = e.wanted.max(base * POOL_FACTOR);
+        } else if looks {
+            e.pooled = true;
+            e.wanted = e.wanted.max(look_samples(base, dispatch_ns, &e.samples_ns));
         }
     }
+}
+
+/// The samples a case collects when its samples look like levels: [`POOL_FACTOR`] times
+/// `base` for a case whose dispatches take `dispatch_ns`, in proportion fewer for one whose
+/// dispatches take longer (eight waves of a slow case: `cbuffer{float4} load linear` takes
+/// 14.7 ms on the H200, and its first dispatch in the rounds is often 0.4% slower than the rest),
+/// but at least twice `base`, enough for [`modes`] to tell levels apart.
+pub fn look_samples(base: usize, dispatch_ns: f64, samples: &[f64]) -> usize {
+    let full = base * POOL_FACTOR;
+    let scaled = match median(samples) {
+        Some(t) if t > dispatch_ns && dispatch_ns > 0.0 => {
+            (full as f64 * dispatch_ns / t).round() as usize
+        }
+        _ => full,
+    };
+    scaled.clamp(2 * base, full.max(2 * base))
 }
 
 /// Something that runs one timed dispatch per entry (case index, workgroups) in one
@@ -245,9 +264,9 @@ pub fn measure_in_rounds<T: BatchTimer>(
     let mut round = 0usize;
     loop {
         if round == pool_round {
-            pool(entries, base, false);
+            pool(entries, base, false, settings.dispatch_ns());
         } else if round >= base.max(pool_round + 1) {
-            pool(entries, base, true);
+            pool(entries, base, true, settings.dispatch_ns());
         }
         let mut due: Vec<usize> = (0..entries.len())
             .filter(|&i| entries[i].needs_more())
@@ -553,7 +572,7 @@ mod tests {
         let levels: &[f64] = &[125.7, 126.7, 125.7];
         let noisy: &[f64] = &[100.0, 102.0, 98.0];
         let mut entries = interleaved(&[levels, noisy, quiet, quiet, quiet, quiet, quiet, quiet]);
-        pool(&mut entries, 10, false);
+        pool(&mut entries, 10, false, 1e9);
         assert_eq!(wanted(&entries), [vec![60, 60], vec![10; 6]].concat());
         // The third round 0.3% slower for every case: not levels, and the case with levels is
         // still found.
@@ -562,7 +581,7 @@ mod tests {
         let mut cases = vec![levels];
         cases.extend([slow_third; 8]);
         let mut entries = interleaved(&cases);
-        pool(&mut entries, 10, false);
+        pool(&mut entries, 10, false, 1e9);
         assert_eq!(wanted(&entries), [vec![60], vec![10; 8]].concat());
     }
 
@@ -581,7 +600,7 @@ mod tests {
         for e in &mut entries {
             e.wanted = e.samples_ns.len(); // all their samples collected
         }
-        pool(&mut entries, 6, true);
+        pool(&mut entries, 6, true, 1e9);
         let expected = [vec![MODAL_SAMPLES, MODAL_SAMPLES, 36, 6], vec![6; 12]].concat();
         assert_eq!(wanted(&entries), expected);
         // A pooled case with a rare second level (1 of 18) keeps its samples.
@@ -594,9 +613,20 @@ mod tests {
         for e in &mut entries {
             e.wanted = e.samples_ns.len();
         }
-        pool(&mut entries, 6, true);
+        pool(&mut entries, 6, true, 1e9);
         assert_eq!(wanted(&entries), [vec![18], vec![6; 12]].concat());
         assert_eq!(modal_samples(60), 360);
+    }
+
+    #[test]
+    fn a_long_dispatch_looking_like_levels_collects_fewer_samples() {
+        // 2 ms dispatches: six times six.
+        assert_eq!(look_samples(6, 2e6, &[2e6, 2.01e6, 2e6]), 36);
+        // 14.7 ms: a seventh of that, but at least twice six.
+        assert_eq!(look_samples(6, 2e6, &[14.7e6, 14.76e6, 14.7e6]), 12);
+        // 5 ms: 36 * 2 / 5.
+        assert_eq!(look_samples(6, 2e6, &[5e6, 5e6, 5.02e6]), 14);
+        assert_eq!(look_samples(6, 2e6, &[]), 36);
     }
 
     #[test]
