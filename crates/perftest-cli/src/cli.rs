@@ -169,7 +169,7 @@ pub struct RunArgs {
     #[arg(
         long,
         value_name = "MS",
-        default_value_t = 2.0,
+        default_value_t = perftest_core::sizing::DEFAULT_DISPATCH_NS / 1e6,
         allow_hyphen_values = true
     )]
     pub dispatch_ms: f64,

@@ -13,7 +13,7 @@ pub const GROWTH_THRESHOLD_NS: f64 = 2_000_000.0;
 /// How much a too-short dispatch grows per step.
 pub const GROWTH_FACTOR: u64 = 10;
 
-/// The default time one measured dispatch should take (20 ms).
+/// A measurement time of 20 ms (ten 2 ms dispatches), as the sizing rule's examples use.
 pub const DEFAULT_TARGET_NS: f64 = 20_000_000.0;
 
 /// The GPU time a measured dispatch is sized for by default (2 ms), whatever the number of
