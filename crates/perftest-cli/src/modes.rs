@@ -20,6 +20,8 @@
 
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
+use crate::statistics::Summary;
+
 /// A gap narrower than this share of the median (0.3%) never separates modes.
 pub const MODE_GAP: f64 = 0.003;
 
@@ -109,6 +111,21 @@ impl Serialize for Modes {
         }
         seq.end()
     }
+}
+
+/// Whether `samples` look like two levels ([`modes`]) before there are samples enough
+/// to tell the levels apart: at least three, with a range wider than [`MODE_GAP`] of the
+/// median, at least half of it one gap between neighbours (noise and a steady drift spread
+/// their samples more evenly).
+pub fn look_like_levels(samples: &[f64]) -> bool {
+    let Some(summary) = Summary::of(samples).filter(|_| samples.len() >= 3) else {
+        return false;
+    };
+    let range = summary.max - summary.min;
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let widest_gap = sorted.windows(2).map(|w| w[1] - w[0]).fold(0.0, f64::max);
+    summary.median > 0.0 && range / summary.median > MODE_GAP && widest_gap >= range / 2.0
 }
 
 /// The modes of `samples` by the rule in the module documentation. Samples that are not all
@@ -254,6 +271,18 @@ mod tests {
         assert_eq!(centers, vec![127.0, 134.7, 135.4]);
         let shares: f64 = m.as_slice().iter().map(|m| m.share).sum();
         assert!((shares - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_level_rule() {
+        assert!(!look_like_levels(&[]));
+        assert!(!look_like_levels(&[100.0, 110.0]));
+        assert!(!look_like_levels(&[100.0, 100.1, 100.2]));
+        // Two levels 0.8% apart: a range over 0.3%, though the CV is under 0.5%.
+        assert!(look_like_levels(&[125.7, 126.7, 125.7]));
+        assert!(!look_like_levels(&[100.0, f64::NAN, 100.0]));
+        // A steady drift of 0.4% over five samples is not two levels.
+        assert!(!look_like_levels(&[100.0, 100.1, 100.2, 100.3, 100.4]));
     }
 
     #[test]

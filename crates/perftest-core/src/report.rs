@@ -106,20 +106,6 @@ pub struct Settings {
     pub clock_mhz: Option<f64>,
 }
 
-impl Settings {
-    /// How a case was sampled, for report headers: `6 samples of 2 ms dispatches`, or for a
-    /// report without a fixed dispatch time `20 ms per measurement, 10 samples`.
-    pub fn sampling(&self) -> String {
-        match self.dispatch_ms {
-            Some(d) => format!("{} samples of {d} ms dispatches", self.samples),
-            None => format!(
-                "{} ms per measurement, {} samples",
-                self.target_ms, self.samples
-            ),
-        }
-    }
-}
-
 /// Loads one workgroup of an original case performs: 256 threads x 256 loads (textures:
 /// 16x16 threads x 16x16 loads).
 pub const ORIGINAL_OPS_PER_GROUP: u64 = 256 * 256;

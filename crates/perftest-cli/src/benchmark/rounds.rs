@@ -27,7 +27,7 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::benchmark::measure::{check_stop, halves_agree, LoopError, LoopSettings};
-use crate::modes::{modes, MODE_GAP};
+use crate::modes::{look_like_levels, modes};
 use crate::report::Measurement;
 use crate::sizing::group_total;
 use crate::statistics::{median, Summary};
@@ -39,21 +39,6 @@ pub const POOL_CV: f64 = 0.0025;
 
 /// A noisy case collects this many times `--samples` samples.
 pub const POOL_FACTOR: usize = 6;
-
-/// Whether `samples` look like two levels ([`crate::modes`]) before there are samples enough
-/// to tell the levels apart: at least three, with a range wider than [`MODE_GAP`] of the
-/// median, at least half of it one gap between neighbours (noise and a steady drift spread
-/// their samples more evenly).
-pub fn look_like_levels(samples: &[f64]) -> bool {
-    let Some(summary) = Summary::of(samples).filter(|_| samples.len() >= 3) else {
-        return false;
-    };
-    let range = summary.max - summary.min;
-    let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let widest_gap = sorted.windows(2).map(|w| w[1] - w[0]).fold(0.0, f64::max);
-    summary.median > 0.0 && range / summary.median > MODE_GAP && widest_gap >= range / 2.0
-}
 
 /// A case found to have levels collects this many samples at least: with two levels 0.8% apart
 /// in equal shares, the mean of 144 dispatches moves by about 0.03% (one standard deviation of
@@ -383,6 +368,31 @@ mod tests {
         }
     }
 
+    /// The GPU of `gpu`, with case 0's dispatch times multiplied by `factor` of a pseudo-random
+    /// number drawn from the GPU's own generator for each of them.
+    struct FirstCase<F> {
+        gpu: DriftingGpu,
+        factor: F,
+    }
+
+    impl<F: FnMut(u32) -> f64> BatchTimer for FirstCase<F> {
+        type Error = String;
+        fn time_batch(&mut self, b: &[(usize, [u32; 3])]) -> Result<Vec<f64>, String> {
+            let mut t = self.gpu.time_batch(b)?;
+            for (v, &(case, _)) in t.iter_mut().zip(b) {
+                if case == 0 {
+                    self.gpu.seed = self
+                        .gpu
+                        .seed
+                        .wrapping_mul(1_103_515_245)
+                        .wrapping_add(12345);
+                    *v *= (self.factor)(self.gpu.seed >> 16);
+                }
+            }
+            Ok(t)
+        }
+    }
+
     /// The single-case view used for sizing.
     impl DispatchTimer for DriftingGpu {
         type Error = String;
@@ -504,23 +514,12 @@ mod tests {
     /// still span the run); a quiet one keeps one per round.
     #[test]
     fn noisy_cases_collect_more_samples_within_the_rounds() {
-        struct NoisyFirst(DriftingGpu);
-        impl BatchTimer for NoisyFirst {
-            type Error = String;
-            fn time_batch(&mut self, b: &[(usize, [u32; 3])]) -> Result<Vec<f64>, String> {
-                let mut t = self.0.time_batch(b)?;
-                for (v, &(case, _)) in t.iter_mut().zip(b) {
-                    if case == 0 {
-                        self.0.seed = self.0.seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                        *v *= 1.0 + 0.03 * (f64::from(self.0.seed >> 16 & 0xff) / 255.0 - 0.5);
-                    }
-                }
-                Ok(t)
-            }
-        }
         let s = settings();
         let stop = AtomicBool::new(false);
-        let mut timer = NoisyFirst(DriftingGpu::new(vec![33.0, 33.0], 0.0));
+        let mut timer = FirstCase {
+            gpu: DriftingGpu::new(vec![33.0, 33.0], 0.0),
+            factor: |r: u32| 1.0 + 0.03 * (f64::from(r & 0xff) / 255.0 - 0.5),
+        };
         let mut entries = vec![
             Entry::new([10_000, 6, 1], 1, &s),
             Entry::new([10_000, 6, 1], 1, &s),
@@ -531,19 +530,7 @@ mod tests {
         assert_eq!(entries[1].samples_ns.len(), 10);
         // Still ten rounds: the noisy case's extra samples are spread over rounds 6 to 10.
         assert_eq!(stats.submissions, 10);
-        assert!(timer.0.submissions.iter().skip(5).all(|&n| n > 2));
-    }
-
-    #[test]
-    fn the_level_rule() {
-        assert!(!look_like_levels(&[]));
-        assert!(!look_like_levels(&[100.0, 110.0]));
-        assert!(!look_like_levels(&[100.0, 100.1, 100.2]));
-        // Two levels 0.8% apart: a range over 0.3%, though the CV is under 0.5%.
-        assert!(look_like_levels(&[125.7, 126.7, 125.7]));
-        assert!(!look_like_levels(&[100.0, f64::NAN, 100.0]));
-        // A steady drift of 0.4% over five samples is not two levels.
-        assert!(!look_like_levels(&[100.0, 100.1, 100.2, 100.3, 100.4]));
+        assert!(timer.gpu.submissions.iter().skip(5).all(|&n| n > 2));
     }
 
     /// Entries with these samples, taken in rounds as a run takes them: sample `k` of case `j`
@@ -669,22 +656,6 @@ mod tests {
     /// mean dispatch, it stays within a quarter of that of the true mean in every run.
     #[test]
     fn a_two_mode_case_is_pooled_and_reported_by_its_mean() {
-        struct TwoLevels(DriftingGpu);
-        impl BatchTimer for TwoLevels {
-            type Error = String;
-            fn time_batch(&mut self, b: &[(usize, [u32; 3])]) -> Result<Vec<f64>, String> {
-                let mut t = self.0.time_batch(b)?;
-                for (v, &(case, _)) in t.iter_mut().zip(b) {
-                    if case == 0 {
-                        self.0.seed = self.0.seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                        if self.0.seed >> 16 & 1 == 1 {
-                            *v *= 1.008;
-                        }
-                    }
-                }
-                Ok(t)
-            }
-        }
         let s = LoopSettings {
             target_ns: 12e6,
             samples: 6,
@@ -696,7 +667,10 @@ mod tests {
             let stop = AtomicBool::new(false);
             let mut gpu = DriftingGpu::new(vec![126.0, 126.0], 0.0);
             gpu.seed = seed.wrapping_mul(2_654_435_761);
-            let mut timer = TwoLevels(gpu);
+            let mut timer = FirstCase {
+                gpu,
+                factor: |r: u32| if r & 1 == 1 { 1.008 } else { 1.0 },
+            };
             let dims = s.split((2e6f64 / 126.0).round() as u64);
             let mut entries = vec![Entry::new(dims, 1, &s), Entry::new(dims, 1, &s)];
             measure_in_rounds(&mut timer, &mut entries, &s, 256, &stop).unwrap();

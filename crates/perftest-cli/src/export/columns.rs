@@ -1,7 +1,7 @@
 //! The per-case cells the text and Markdown tables share.
 
 use crate::output::printable::printable;
-use crate::report::{CaseResult, CaseStatus, Derived, Report, ReportFigures};
+use crate::report::{CaseResult, CaseStatus, Derived, Report, ReportFigures, Settings};
 
 /// The unit of latency cases (a pointer chase: each load waits for the one before).
 const DEPENDENT_LOAD: &str = "dependent-load";
@@ -91,6 +91,18 @@ pub(crate) fn relative(value: Option<f64>) -> String {
 /// A per-second figure in units of 10^9 with two decimals, `n/a` when unknown.
 fn giga(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_string(), |v| format!("{:.2}", v / 1e9))
+}
+
+/// How a report's cases were sampled, for headers: `6 samples of 2 ms dispatches`, or for a
+/// report without a fixed dispatch time `20 ms per measurement, 10 samples`.
+pub(crate) fn sampling(settings: &Settings) -> String {
+    match settings.dispatch_ms {
+        Some(d) => format!("{} samples of {d} ms dispatches", settings.samples),
+        None => format!(
+            "{} ms per measurement, {} samples",
+            settings.target_ms, settings.samples
+        ),
+    }
 }
 
 /// The device line above a table: `Device: NAME (type, driver info, Vulkan X.Y.Z)`, control

@@ -114,7 +114,7 @@ fn write_header(out: &mut String, report: &Report) -> std::fmt::Result {
         "Settings",
         &format!(
             "{}, at most {} warm-up measurements, verification {}, validation {}",
-            s.sampling(),
+            columns::sampling(s),
             s.warmup_max,
             on(s.verify),
             on(s.validation)

@@ -31,7 +31,7 @@ impl Exporter for SvgExporter {
                 "perftest {}, {}: {}{}",
                 report.perftest_version,
                 report.started_at,
-                report.settings.sampling(),
+                columns::sampling(&report.settings),
                 if report.complete {
                     ""
                 } else {
