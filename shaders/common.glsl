@@ -11,7 +11,30 @@ layout(constant_id = 2) const uint PATTERN = 0;
 layout(constant_id = 3) const uint WIDTH = 4;
 layout(constant_id = 4) const uint LOADS = 256;
 
+#ifdef FRAGMENT
+// The fragment-shader twin of a compute kernel: one fragment per thread. A 16x16 tile of the
+// attachment is one workgroup; the fragment's place in its tile is the thread's local ID
+// (x fastest, as gl_LocalInvocationIndex counts), so the twin's CPU model applies unchanged.
+#define NO_SHARED_MEMORY
+uvec2 localId() {
+    return uvec2(gl_FragCoord.xy) & 15u;
+}
+uint localIndexOfFragment() {
+    uvec2 l = localId();
+    return l.y * 16u + l.x;
+}
+#define localIndex() localIndexOfFragment()
+#elif defined(VERTEX)
+// A vertex shader (shaders that define VERTEX first): one vertex per thread, 256 vertices an
+// instance, so the vertex's index in its instance is the thread's local index.
+#define NO_SHARED_MEMORY
+#define localIndex() (uint(gl_VertexIndex) & 255u)
+#define localId() uvec2(localIndex(), 0u)
+#else
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
+#define localId() gl_LocalInvocationID.xy
+#define localIndex() gl_LocalInvocationIndex
+#endif
 
 // Runtime data the compiler must not see (the original's constant buffer).
 layout(push_constant) uniform Params {
@@ -29,9 +52,14 @@ layout(push_constant) uniform Params {
 #endif
 } params;
 
+#ifdef FRAGMENT
+// Verification reads the attachment back, one 16x16 tile per workgroup.
+layout(location = 0) out vec4 fragmentOut;
+#else
 layout(set = 0, binding = 1) writeonly buffer Output {
     vec4 results[];
 };
+#endif
 
 #ifndef NO_SHARED_MEMORY
 shared vec4 lds[256];
@@ -55,7 +83,7 @@ vec4 widen(vec4 v) {
 
 // Buffer families: the thread's starting element.
 uint bufferStart() {
-    uint localIndex = gl_LocalInvocationIndex;
+    uint localIndex = localIndex();
     if (PATTERN == 1u) {
         return localIndex;
     } else if (PATTERN == 2u) {
@@ -66,7 +94,7 @@ uint bufferStart() {
 
 // Texture families: the thread's starting texel.
 uvec2 textureStart() {
-    uvec2 l = gl_LocalInvocationID.xy;
+    uvec2 l = localId();
     if (PATTERN == 1u) {
         return l;
     } else if (PATTERN == 2u) {
@@ -75,7 +103,38 @@ uvec2 textureStart() {
     return uvec2(0u);
 }
 
-#ifdef NO_SHARED_MEMORY
+#ifdef FRAGMENT
+// Keeps the loads alive: the fragment writes its sum when writeIndex is set (verification)
+// and is discarded while timing, so no colour is written then. The condition also reads the
+// sum itself (the compute kernels' shared-memory store does this for them), so that no
+// compiler can move the loop into the branch that writes, even one that folds the push
+// constants into the shader (lavapipe does): the lanes' sum is never -1e30 x gl_FragCoord.w
+// (1 here), but only the rasterizer knows gl_FragCoord.w.
+void finish(vec4 value) {
+    float never = -1.0e30 * gl_FragCoord.w;
+    if (params.writeIndex != 0xffffffffu || value.x + value.y + value.z + value.w == never) {
+        fragmentOut = value;
+    } else {
+        discard;
+    }
+}
+#elif defined(VERTEX)
+// Keeps the attributes alive: the vertex stores its sum (instance after instance, vertices in
+// index order) only when writeIndex is set (verification). As for fragments, the condition
+// also reads the sum, against a value only the draw knows (no vertex sum is -1e30 x (index +
+// 1)); were it ever true while timing, the store would go to slot 0, harmlessly.
+void finish(vec4 value) {
+    float never = -1.0e30 * float(gl_VertexIndex + 1);
+    if (params.writeIndex != 0xffffffffu || value.x + value.y + value.z + value.w == never) {
+        uint slot = params.writeIndex == 0xffffffffu
+            ? 0u
+            : params.writeIndex + uint(gl_InstanceIndex) * 256u + localIndex();
+        results[slot] = value;
+    }
+    gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+    gl_PointSize = 1.0;
+}
+#elif defined(NO_SHARED_MEMORY)
 // Keeps the results alive without shared memory (for kernels that must declare none): each
 // thread stores its own value, only when writeIndex is set (verification).
 void finish(vec4 value) {

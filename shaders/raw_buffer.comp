@@ -1,6 +1,8 @@
 #version 450
 // ByteAddressBuffer.Load{,2,3,4}: WIDTH consecutive 32-bit words at a byte address,
 // reinterpreted as floats (the original's asfloat).
+// xtask-variant: raw_buffer
+// xtask-variant: raw_buffer_fragment FRAGMENT
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 

@@ -3,6 +3,9 @@
 // xtask-variant: structured_float COMPONENTS=1
 // xtask-variant: structured_float2 COMPONENTS=2
 // xtask-variant: structured_float4 COMPONENTS=4
+// xtask-variant: structured_float_fragment COMPONENTS=1 FRAGMENT
+// xtask-variant: structured_float2_fragment COMPONENTS=2 FRAGMENT
+// xtask-variant: structured_float4_fragment COMPONENTS=4 FRAGMENT
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 

@@ -1,5 +1,7 @@
 #version 450
 // Texture2D<FMT>.Load: texelFetch on a 32x32 single-mip image, a 16x16 loop per thread.
+// xtask-variant: texture_load
+// xtask-variant: texture_load_fragment FRAGMENT
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 

@@ -1,6 +1,8 @@
 #version 450
 // Texture2D<FMT>.Sample: textureLod at texel centres of a 32x32 image, LOD 0, with the bound
 // sampler (nearest or bilinear, REPEAT addressing), a 16x16 loop per thread.
+// xtask-variant: texture_sample
+// xtask-variant: texture_sample_fragment FRAGMENT
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 

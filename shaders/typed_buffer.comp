@@ -1,6 +1,8 @@
 #version 450
 // Buffer<FMT>.Load: a uniform texel buffer read with texelFetch. The format is the view's;
 // WIDTH is its component count.
+// xtask-variant: typed_buffer
+// xtask-variant: typed_buffer_fragment FRAGMENT
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 

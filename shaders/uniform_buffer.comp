@@ -1,5 +1,7 @@
 #version 450
 // cbuffer{float4} load: a 16 KB uniform buffer of vec4[1024], dynamically indexed.
+// xtask-variant: uniform_buffer
+// xtask-variant: uniform_buffer_fragment FRAGMENT
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 

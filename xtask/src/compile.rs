@@ -10,7 +10,7 @@ use shaderc::{
 };
 
 use crate::manifest::{self, Entry};
-use crate::shaders::{self, Output, SETTINGS};
+use crate::shaders::{self, Output, Stage, SETTINGS};
 use crate::workspace::{SHADERS_DIR, SPIRV_DIR};
 
 /// Compiles every output of `shaders/` under `root` and rewrites the SPIR-V directory.
@@ -97,7 +97,11 @@ fn compile_one(compiler: &Compiler, output: &Output) -> Result<Vec<u8>, String> 
     let artifact = compiler
         .compile_into_spirv(
             &output.text,
-            ShaderKind::Compute,
+            match output.stage {
+                Stage::Compute => ShaderKind::Compute,
+                Stage::Vertex => ShaderKind::Vertex,
+                Stage::Fragment => ShaderKind::Fragment,
+            },
             &shown,
             "main",
             Some(&options),

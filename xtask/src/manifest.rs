@@ -243,6 +243,7 @@ mod tests {
         Output {
             file: file.to_string(),
             source: "a.comp".to_string(),
+            stage: crate::shaders::Stage::Compute,
             text: String::new(),
             includes: Vec::new(),
             defines: Vec::new(),

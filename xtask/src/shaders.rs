@@ -1,4 +1,4 @@
-//! Shader sources: which SPIR-V files `shaders/*.comp` produce, their `#include`s, and the
+//! Shader sources: which SPIR-V files `shaders/*.{comp,vert,frag}` produce, their `#include`s, and the
 //! hash of everything that goes into each compile. `--check` lives here too: it needs no
 //! compiler, only these hashes and the manifest.
 
@@ -29,6 +29,55 @@ pub fn targets_vulkan_1_1(defines: &[Define]) -> bool {
     defines
         .iter()
         .any(|define| define.name == VULKAN_1_1_DEFINE)
+}
+
+/// A `.comp` variant that defines this macro (`// xtask-variant: NAME FRAGMENT`) is the
+/// compute kernel's fragment-shader twin: the same source compiled for the fragment stage
+/// (`common.glsl` then takes the thread's place from the fragment's position).
+pub const FRAGMENT_DEFINE: &str = "FRAGMENT";
+
+/// The pipeline stage a SPIR-V file is compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// `.comp` files.
+    Compute,
+    /// `.vert` files.
+    Vertex,
+    /// `.frag` files, and `.comp` variants that define [`FRAGMENT_DEFINE`].
+    Fragment,
+}
+
+impl Stage {
+    /// The extensions of shader sources, with the stage each compiles for by default.
+    pub const EXTENSIONS: [(&'static str, Stage); 3] = [
+        (".comp", Stage::Compute),
+        (".vert", Stage::Vertex),
+        (".frag", Stage::Fragment),
+    ];
+
+    /// The stage of a variant of `source` (a file name) with `defines`; `None` for a file that
+    /// is no shader source.
+    pub fn of(source: &str, defines: &[Define]) -> Option<Stage> {
+        let (_, stage) = Stage::EXTENSIONS
+            .into_iter()
+            .find(|(extension, _)| source.ends_with(extension))?;
+        let twin = defines.iter().any(|define| define.name == FRAGMENT_DEFINE);
+        Some(if stage == Stage::Compute && twin {
+            Stage::Fragment
+        } else {
+            stage
+        })
+    }
+
+    /// The compile settings of this stage, hashed with each input: [`SETTINGS`] for compute
+    /// (so compute outputs keep their hashes), the same words with the stage's name otherwise.
+    pub fn settings(self) -> String {
+        match self {
+            Stage::Compute => SETTINGS.to_string(),
+            Stage::Vertex => SETTINGS.replace(" compute ", " vertex "),
+            Stage::Fragment => SETTINGS.replace(" compute ", " fragment "),
+        }
+    }
 }
 
 /// Marks a variant line in a shader: `// xtask-variant: NAME DEF=VAL [DEF=VAL...]`.
@@ -67,8 +116,11 @@ pub struct Variant {
 pub struct Output {
     /// The `.spv` file name inside the SPIR-V directory.
     pub file: String,
-    /// The `.comp` file name inside `shaders/`.
+    /// The shader source's file name inside `shaders/`.
     pub source: String,
+    /// The stage it is compiled for.
+    #[cfg_attr(not(feature = "compile"), allow(dead_code))]
+    pub stage: Stage,
     /// The source text (line endings normalised to `\n`), as compiled.
     #[cfg_attr(not(feature = "compile"), allow(dead_code))]
     pub text: String,
@@ -261,7 +313,8 @@ fn read_text(path: &Path, shown: &str) -> Result<String, String> {
     Ok(normalise_line_endings(&text))
 }
 
-/// Every output of `shaders/*.comp` under `root`, sorted by file name.
+/// Every output of the shader sources (`shaders/*.{comp,vert,frag}`) under `root`, sorted by
+/// file name.
 pub fn outputs(root: &Path) -> Result<Vec<Output>, String> {
     let dir = root.join(SHADERS_DIR);
     let mut sources: Vec<String> = match fs::read_dir(&dir) {
@@ -269,7 +322,7 @@ pub fn outputs(root: &Path) -> Result<Vec<Output>, String> {
             .filter_map(Result::ok)
             .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
             .filter_map(|entry| entry.file_name().into_string().ok())
-            .filter(|name| name.ends_with(".comp"))
+            .filter(|name| Stage::of(name, &[]).is_some())
             .collect(),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(error) => return Err(format!("cannot list {SHADERS_DIR}/: {error}")),
@@ -280,7 +333,9 @@ pub fn outputs(root: &Path) -> Result<Vec<Output>, String> {
     for source in sources {
         let shown = format!("{SHADERS_DIR}/{source}");
         let text = read_text(&dir.join(&source), &shown)?;
-        let stem = source.trim_end_matches(".comp");
+        let stem = source
+            .rsplit_once('.')
+            .map_or(source.as_str(), |(stem, _)| stem);
         let variants = parse_variants(stem, &text).map_err(|error| format!("{shown}: {error}"))?;
         let includes = resolve_includes(&text, &mut |name| {
             read_text(&dir.join(name), &format!("{SHADERS_DIR}/{name}"))
@@ -294,8 +349,10 @@ pub fn outputs(root: &Path) -> Result<Vec<Output>, String> {
                     other.source
                 ));
             }
+            let stage = Stage::of(&source, &variant.defines).unwrap_or(Stage::Compute);
             outputs.push(Output {
-                input_hash: input_hash(&text, &includes, &variant.defines, SETTINGS),
+                input_hash: input_hash(&text, &includes, &variant.defines, &stage.settings()),
+                stage,
                 file,
                 source: source.clone(),
                 text: text.clone(),
@@ -510,5 +567,22 @@ mod tests {
             sha256_hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+    }
+
+    #[test]
+    fn stages_follow_extensions_and_the_fragment_define() {
+        let fragment = [Define {
+            name: FRAGMENT_DEFINE.to_string(),
+            value: None,
+        }];
+        assert_eq!(Stage::of("a.comp", &[]), Some(Stage::Compute));
+        assert_eq!(Stage::of("a.comp", &fragment), Some(Stage::Fragment));
+        assert_eq!(Stage::of("a.vert", &[]), Some(Stage::Vertex));
+        assert_eq!(Stage::of("a.vert", &fragment), Some(Stage::Vertex));
+        assert_eq!(Stage::of("a.frag", &[]), Some(Stage::Fragment));
+        assert_eq!(Stage::of("a.glsl", &[]), None);
+        assert_eq!(Stage::Compute.settings(), SETTINGS);
+        assert_ne!(Stage::Vertex.settings(), Stage::Fragment.settings());
+        assert!(Stage::Fragment.settings().contains(" fragment "));
     }
 }

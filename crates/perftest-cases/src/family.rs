@@ -94,6 +94,13 @@ pub trait Family: Send + Sync {
         }
     }
 
+    /// The compute case whose loop `case` runs in another shader stage (a fragment-shader
+    /// case's compute twin): `case` then uses the twin's resources, bindings and CPU model, and
+    /// reports show the two side by side. Default: none.
+    fn twin(&self, _case: &Case) -> Option<Case> {
+        None
+    }
+
     /// Checks what a verification dispatch of `case` left behind against the CPU model.
     /// Default: every thread's four-lane sum against [`Family::reference`], within
     /// [`Tolerance::DEFAULT`].
@@ -117,6 +124,9 @@ pub enum Unit {
     /// to the kernel as family word 3 (`params.family.w`), so the time per step is the latency
     /// of one load.
     DependentLoad,
+    /// One vertex through the vertex stage (all of its attributes): the graphics suite's vertex
+    /// fetch, whose "threads" are vertices and whose bytes are the vertex's.
+    Vertex,
 }
 
 impl Unit {
@@ -127,6 +137,7 @@ impl Unit {
             Unit::Store => "store",
             Unit::Atomic => "atomic",
             Unit::DependentLoad => "dependent-load",
+            Unit::Vertex => "vertex",
         }
     }
 }

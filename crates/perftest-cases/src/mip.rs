@@ -60,7 +60,7 @@ pub fn flat_numerator(level: u32, c: u32) -> u32 {
 
 /// The bits of a half float equal to `value`, which must be a normal half (the flat values
 /// `n / 256` are).
-fn half_bits(value: f32) -> u16 {
+pub(crate) fn half_bits(value: f32) -> u16 {
     let bits = value.to_bits();
     let sign = (bits >> 16) & 0x8000;
     let exponent = ((bits >> 23) & 0xff).saturating_sub(127 - 15);

@@ -11,15 +11,18 @@ pub enum Suite {
     Texture,
     /// The rest of the memory hierarchy: narrow loads, constants, shared memory, latency.
     Memory,
+    /// The same loads in fragment and vertex shaders, and fixed-function vertex fetch.
+    Graphics,
 }
 
 impl Suite {
     /// Every suite, in the order `--suite all` runs them.
-    pub const ALL: [Suite; 4] = [
+    pub const ALL: [Suite; 5] = [
         Suite::Original,
         Suite::Modern,
         Suite::Texture,
         Suite::Memory,
+        Suite::Graphics,
     ];
 
     /// The word `--suite` takes and reports record (`original`).
@@ -29,6 +32,7 @@ impl Suite {
             Suite::Modern => "modern",
             Suite::Texture => "texture",
             Suite::Memory => "memory",
+            Suite::Graphics => "graphics",
         }
     }
 }
@@ -112,7 +116,7 @@ mod tests {
         let e = parse_suites(&["orignal"]).unwrap_err();
         assert_eq!(e.word, "orignal");
         let text = e.to_string();
-        for name in ["original", "modern", "texture", "memory", "all"] {
+        for name in ["original", "modern", "texture", "memory", "graphics", "all"] {
             assert!(text.contains(name), "{text}");
         }
         assert!(parse_suites(&["original,"]).is_err());

@@ -115,6 +115,10 @@ pub struct DeviceCaps {
     /// `samplerAnisotropy` is enabled (samplers with `anisotropyEnable`; the device's
     /// `maxSamplerAnisotropy` is then at least 16, as the specification requires).
     pub sampler_anisotropy: bool,
+    /// The queue perftest submits to also runs graphics work (`VK_QUEUE_GRAPHICS_BIT`).
+    pub graphics_queue: bool,
+    /// `vertexPipelineStoresAndAtomics` is enabled.
+    pub vertex_pipeline_stores: bool,
     /// What a device with `VK_KHR_portability_subset` (MoltenVK) offers of the features that
     /// subset makes optional; `None` on a device with all of Vulkan.
     pub portability: Option<PortabilitySubset>,
@@ -179,6 +183,11 @@ pub enum DeviceNeed {
     /// Anisotropic filtering up to 16x (`samplerAnisotropy`, which guarantees a
     /// `maxSamplerAnisotropy` of at least 16).
     SamplerAnisotropy,
+    /// A queue that runs graphics work (draws) as well as compute: the graphics suite.
+    GraphicsQueue,
+    /// Stores from the vertex stage (`vertexPipelineStoresAndAtomics`): how vertex-fetch cases
+    /// are verified.
+    VertexPipelineStores,
     /// A feature that `VK_KHR_portability_subset` makes optional (always there on a device
     /// without that extension).
     Portability(PortabilityFeature),
@@ -278,6 +287,15 @@ impl DeviceNeed {
                 feature(caps.texture_compression_bc, "textureCompressionBC")
             }
             DeviceNeed::SamplerAnisotropy => feature(caps.sampler_anisotropy, "samplerAnisotropy"),
+            DeviceNeed::GraphicsQueue => (!caps.graphics_queue).then(|| {
+                "the selected queue family runs no graphics work (VK_QUEUE_GRAPHICS_BIT); \
+                 pick a queue of the device that does"
+                    .to_string()
+            }),
+            DeviceNeed::VertexPipelineStores => feature(
+                caps.vertex_pipeline_stores,
+                "vertexPipelineStoresAndAtomics",
+            ),
             DeviceNeed::Portability(wanted) => match &caps.portability {
                 Some(subset) if !wanted.in_subset(subset) => Some(format!(
                     "the device implements VK_KHR_portability_subset without {}",

@@ -53,6 +53,8 @@ fn moltenvk_like() -> DeviceCaps {
         }),
         texture_compression_bc: false,
         sampler_anisotropy: true,
+        graphics_queue: true,
+        vertex_pipeline_stores: true,
         portability: Some(PortabilitySubset {
             events: true,
             image_view_format_reinterpretation: true,

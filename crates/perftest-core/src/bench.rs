@@ -14,6 +14,8 @@ use crate::barriers::memory_barrier;
 use crate::context::{Context, MAX_QUERIES};
 use crate::error::{Error, Result, VkResultExt};
 use crate::executables::PipelineExecutable;
+use crate::families::Stages;
+use crate::graphics::Draw;
 use crate::kernels::{Kernel, PipelineBuilder, PushConstants};
 use crate::pipeline_cache::{PipelineCacheSource, ProbeCache};
 use crate::resources::Resources;
@@ -29,6 +31,10 @@ struct Binding {
     layout: vk::PipelineLayout,
     set: vk::DescriptorSet,
     push: Vec<u8>,
+    /// The stages that see the push constants.
+    stage_flags: vk::ShaderStageFlags,
+    /// A graphics kernel's draw; `None` for compute.
+    draw: Option<Draw>,
 }
 
 impl Binding {
@@ -53,6 +59,41 @@ impl Binding {
             layout: kernel.layout,
             set: kernel.set,
             push: push.bytes(len),
+            stage_flags: kernel.stage_flags(),
+            draw: kernel.draw.clone(),
+        }
+    }
+
+    /// The bind point of the kernel's pipeline.
+    fn bind_point(&self) -> vk::PipelineBindPoint {
+        if self.draw.is_some() {
+            vk::PipelineBindPoint::GRAPHICS
+        } else {
+            vk::PipelineBindPoint::COMPUTE
+        }
+    }
+
+    /// Records the kernel's work for `groups` workgroups: a dispatch, or a draw of as many
+    /// instances (`verify`: with the attachment cleared and kept, see [`Draw::record`]).
+    ///
+    /// # Safety
+    /// As [`Binding::record`], after it, outside a render pass.
+    unsafe fn run(
+        &self,
+        device: &ash::Device,
+        cb: vk::CommandBuffer,
+        groups: [u32; 3],
+        verify: bool,
+    ) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            match &self.draw {
+                Some(draw) => {
+                    let instances = u32::try_from(group_total(groups)).unwrap_or(u32::MAX);
+                    draw.record(device, cb, instances, verify);
+                }
+                None => device.cmd_dispatch(cb, groups[0], groups[1], groups[2]),
+            }
         }
     }
 
@@ -63,22 +104,16 @@ impl Binding {
     unsafe fn record(&self, device: &ash::Device, cb: vk::CommandBuffer) {
         // SAFETY: guaranteed by the caller.
         unsafe {
-            device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            device.cmd_bind_pipeline(cb, self.bind_point(), self.pipeline);
             device.cmd_bind_descriptor_sets(
                 cb,
-                vk::PipelineBindPoint::COMPUTE,
+                self.bind_point(),
                 self.layout,
                 0,
                 &[self.set],
                 &[],
             );
-            device.cmd_push_constants(
-                cb,
-                self.layout,
-                vk::ShaderStageFlags::COMPUTE,
-                0,
-                &self.push,
-            );
+            device.cmd_push_constants(cb, self.layout, self.stage_flags, 0, &self.push);
         }
     }
 }
@@ -329,6 +364,10 @@ impl Bench {
     pub fn verify(&mut self, id: KernelId) -> Result<Readback> {
         let kernel = self.kernel(id)?;
         let binding = Binding::new(kernel, 0, 1);
+        let (shaders, more) = shader_stages(&[kernel]);
+        let tiles = (kernel.stages == Stages::Fragment)
+            .then_some(binding.draw.clone())
+            .flatten();
         let written = self.resources.written(&kernel.case)?;
         let output = self.resources.output.buffer;
         let size = self.resources.output.size;
@@ -358,20 +397,21 @@ impl Bench {
                         vk::AccessFlags::TRANSFER_WRITE,
                     ),
                     (
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
-                        vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+                        shaders,
+                        vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE | more,
                     ),
                 );
                 binding.record(device, cb);
-                device.cmd_dispatch(cb, VERIFY_GROUPS[0], VERIFY_GROUPS[1], VERIFY_GROUPS[2]);
+                binding.run(device, cb, VERIFY_GROUPS, true);
+                if let Some(draw) = &tiles {
+                    // The fragments' sums are in the attachment: copy them to the output.
+                    draw.record_tile_copy(device, cb, VERIFY_THREADS / THREADS_PER_GROUP, output);
+                }
                 if let Some(((target, bytes), dst)) = copy {
                     memory_barrier(
                         device,
                         cb,
-                        (
-                            vk::PipelineStageFlags::COMPUTE_SHADER,
-                            vk::AccessFlags::SHADER_WRITE,
-                        ),
+                        (shaders, vk::AccessFlags::SHADER_WRITE | more),
                         (
                             vk::PipelineStageFlags::TRANSFER,
                             vk::AccessFlags::TRANSFER_READ,
@@ -388,8 +428,8 @@ impl Bench {
                     device,
                     cb,
                     (
-                        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-                        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
+                        shaders | vk::PipelineStageFlags::TRANSFER,
+                        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE | more,
                     ),
                     (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
                 );
@@ -456,9 +496,15 @@ pub(crate) fn time_batch_on(
         )));
     }
     let mut recorded = Vec::with_capacity(batch.len());
+    let mut used = Vec::with_capacity(batch.len());
     for &(id, groups) in batch {
-        check_groups(ctx, groups)?;
         let kernel = kernel_at(kernels, id)?;
+        used.push(kernel);
+        if kernel.stages.is_graphics() {
+            check_instances(groups)?;
+        } else {
+            check_groups(ctx, groups)?;
+        }
         // A chain runs one workgroup; the group count becomes its number of blocks.
         let (blocks, dispatch) = if kernel.case.work().is_chain() {
             let blocks = u32::try_from(group_total(groups)).map_err(|_| {
@@ -472,7 +518,10 @@ pub(crate) fn time_batch_on(
         };
         recorded.push((Binding::new(kernel, u32::MAX, blocks), dispatch));
     }
+    let (shaders, more) = shader_stages(&used);
+    let graphics = used.iter().any(|k| k.stages.is_graphics());
     let pool = ctx.query_pool;
+    let submitted = Instant::now();
     // At most 2 x MAX_DISPATCHES_PER_SUBMIT, checked above.
     let queries = 2 * batch.len() as u32;
     ctx.submit_and_wait(|device, cb| {
@@ -488,17 +537,30 @@ pub(crate) fn time_batch_on(
                 memory_barrier(
                     device,
                     cb,
+                    (shaders, vk::AccessFlags::SHADER_WRITE | more),
                     (
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
-                        vk::AccessFlags::SHADER_WRITE,
-                    ),
-                    (
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
-                        vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+                        shaders,
+                        vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE | more,
                     ),
                 );
                 device.cmd_write_timestamp(cb, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 2 * k);
-                device.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+                if binding.draw.is_some() {
+                    // The first timestamp is written before the draw starts, on drivers that
+                    // would otherwise bin it with the draw (lavapipe).
+                    memory_barrier(
+                        device,
+                        cb,
+                        (
+                            vk::PipelineStageFlags::ALL_COMMANDS,
+                            vk::AccessFlags::empty(),
+                        ),
+                        (
+                            vk::PipelineStageFlags::ALL_COMMANDS,
+                            vk::AccessFlags::empty(),
+                        ),
+                    );
+                }
+                binding.run(device, cb, *groups, false);
                 device.cmd_write_timestamp(
                     cb,
                     vk::PipelineStageFlags::BOTTOM_OF_PIPE,
@@ -508,6 +570,7 @@ pub(crate) fn time_batch_on(
             }
         }
     })?;
+    let wall = submitted.elapsed();
     let mut raw = vec![0u64; queries as usize];
     // SAFETY: the submission finished; `raw` holds exactly `queries` 64-bit values.
     unsafe {
@@ -521,9 +584,25 @@ pub(crate) fn time_batch_on(
     .call("vkGetQueryPoolResults")?;
     let bits = ctx.target.timestamp_valid_bits;
     let period = ctx.target.timestamp_period;
-    raw.chunks_exact(2)
+    let times = raw
+        .chunks_exact(2)
         .map(|p| elapsed(p[0], p[1], bits, period))
-        .collect()
+        .collect::<Result<Vec<Duration>>>()?;
+    if graphics && !timestamps_cover(&times, wall) {
+        return Err(Error::UntimedDraws {
+            gpu_ms: times.iter().sum::<Duration>().as_secs_f64() * 1e3,
+            wall_ms: wall.as_secs_f64() * 1e3,
+        });
+    }
+    Ok(times)
+}
+
+/// Whether timestamped intervals summing to `times` can be the work of a submission that took
+/// `wall` on the clock (pure rule): the clock may add submission and wait costs, at most three
+/// times the measured work plus 50 ms, never ten times more.
+pub(crate) fn timestamps_cover(times: &[Duration], wall: Duration) -> bool {
+    let gpu: Duration = times.iter().sum();
+    wall <= gpu * 3 + Duration::from_millis(50)
 }
 
 /// [`time_batch_on`] for one kernel held outside the bench: `dispatches` dispatches of
@@ -552,6 +631,35 @@ fn kernel_at(kernels: &[Kernel], id: KernelId) -> Result<&Kernel> {
     kernels
         .get(id.0)
         .ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {}", id.0)))
+}
+
+/// The pipeline stages the barriers around `kernels`' work name, and the accesses they add to
+/// shader reads and writes: the compute shader stage alone when every kernel is compute (as
+/// the original suite always ran), else every stage and every memory access (attachment
+/// writes and the verification copies included).
+fn shader_stages(kernels: &[&Kernel]) -> (vk::PipelineStageFlags, vk::AccessFlags) {
+    if kernels.iter().any(|k| k.stages.is_graphics()) {
+        (
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE,
+        )
+    } else {
+        (
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::AccessFlags::empty(),
+        )
+    }
+}
+
+/// Checks that a draw of `groups` instances is 1..=2^32-1 instances.
+fn check_instances(groups: [u32; 3]) -> Result<()> {
+    let total = group_total(groups);
+    if total == 0 || total > u64::from(u32::MAX) {
+        return Err(Error::InvalidArgument(format!(
+            "a draw of {groups:?} groups of instances is outside 1..=2^32-1 instances"
+        )));
+    }
+    Ok(())
 }
 
 /// Checks `groups` against `maxComputeWorkGroupCount`.

@@ -42,6 +42,12 @@ pub(crate) struct Enables {
     pub(crate) texture_compression_bc: bool,
     /// `samplerAnisotropy` (core feature).
     pub(crate) sampler_anisotropy: bool,
+    /// `vertexPipelineStoresAndAtomics` (core feature): verifying vertex-fetch cases.
+    pub(crate) vertex_pipeline_stores: bool,
+    /// `dynamicRendering` (Vulkan 1.3 feature, queried and enabled through
+    /// `VkPhysicalDeviceVulkan13Features` where the instance and device are 1.3): graphics
+    /// cases draw without render-pass objects.
+    pub(crate) dynamic_rendering: bool,
     /// On a device with `VK_KHR_portability_subset`: the subset's features that are enabled
     /// (perftest enables every one offered; on a borrowed device none is assumed).
     pub(crate) portability: Option<PortabilitySubset>,
@@ -70,15 +76,22 @@ impl Enables {
                     == vk::TRUE,
                 texture_compression_bc: core.texture_compression_bc == vk::TRUE,
                 sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
+                vertex_pipeline_stores: core.vertex_pipeline_stores_and_atomics == vk::TRUE,
                 ..Enables::default()
             };
         }
+        let vulkan13 = instance_api >= vk::API_VERSION_1_3 && device_api >= vk::API_VERSION_1_3;
         let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut v13 = vk::PhysicalDeviceVulkan13Features::default();
         let mut features = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut v11)
             .push_next(&mut v12);
-        // SAFETY: the instance and device are Vulkan 1.2; the chain points at live locals.
+        if vulkan13 {
+            features = features.push_next(&mut v13);
+        }
+        // SAFETY: the instance and device are Vulkan 1.2 (1.3 where the 1.3 struct is
+        // chained); the chain points at live locals.
         unsafe { instance.get_physical_device_features2(physical_device, &mut features) };
         let core = features.features;
         Enables {
@@ -100,6 +113,8 @@ impl Enables {
             storage_image_extended_formats: core.shader_storage_image_extended_formats == vk::TRUE,
             texture_compression_bc: core.texture_compression_bc == vk::TRUE,
             sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
+            vertex_pipeline_stores: core.vertex_pipeline_stores_and_atomics == vk::TRUE,
+            dynamic_rendering: vulkan13 && v13.dynamic_rendering == vk::TRUE,
             portability: None,
         }
     }
@@ -167,6 +182,12 @@ impl Enables {
             .shader_storage_image_extended_formats(self.storage_image_extended_formats)
             .texture_compression_bc(self.texture_compression_bc)
             .sampler_anisotropy(self.sampler_anisotropy)
+            .vertex_pipeline_stores_and_atomics(self.vertex_pipeline_stores)
+    }
+
+    /// The Vulkan 1.3 features to enable (chain it only when [`Enables::dynamic_rendering`]).
+    pub(crate) fn vulkan13_features(&self) -> vk::PhysicalDeviceVulkan13Features<'static> {
+        vk::PhysicalDeviceVulkan13Features::default().dynamic_rendering(self.dynamic_rendering)
     }
 
     /// The Vulkan 1.1 features to enable (chain it only when [`Enables::vulkan12`], beside
@@ -196,6 +217,7 @@ pub(crate) fn query_caps(
     instance_api: u32,
     physical_device: vk::PhysicalDevice,
     device_api: u32,
+    queue_family: u32,
     enabled: &Enables,
 ) -> DeviceCaps {
     // SAFETY: plain queries on a live instance and one of its physical devices.
@@ -218,6 +240,11 @@ pub(crate) fn query_caps(
                     .supported_stages
                     .contains(vk::ShaderStageFlags::COMPUTE)
         };
+    // SAFETY: as above.
+    let families = unsafe { instance.get_physical_device_queue_family_properties(physical_device) };
+    let graphics_queue = families
+        .get(queue_family as usize)
+        .is_some_and(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS));
     let heaps =
         &memory.memory_heaps[..memory.memory_heap_count.min(vk::MAX_MEMORY_HEAPS as u32) as usize];
     let device_local_bytes = heaps
@@ -250,6 +277,8 @@ pub(crate) fn query_caps(
         // The specification guarantees 16 where the feature is supported; check it anyway.
         sampler_anisotropy: enabled.sampler_anisotropy
             && props.limits.max_sampler_anisotropy >= 16.0,
+        graphics_queue,
+        vertex_pipeline_stores: enabled.vertex_pipeline_stores,
         portability: enabled.portability,
     }
 }

@@ -46,6 +46,12 @@ pub struct Context {
     pub(crate) executables: Option<ash::khr::pipeline_executable_properties::Device>,
     /// What the device offers that some cases need (features enabled here, limits, memory).
     pub(crate) caps: DeviceCaps,
+    /// `dynamicRendering` is enabled: graphics cases draw without render-pass objects (a
+    /// borrowed device: off, since perftest cannot know what the engine enabled).
+    pub(crate) dynamic_rendering: bool,
+    /// `dynamicRendering` is enabled on the device (whatever [`Context::set_dynamic_rendering`]
+    /// chose).
+    dynamic_rendering_enabled: bool,
 }
 
 impl Context {
@@ -90,6 +96,7 @@ impl Context {
         let mut portability = enables.portability_features();
         let mut v11 = enables.vulkan11_features();
         let mut v12 = enables.vulkan12_features();
+        let mut v13 = enables.vulkan13_features();
         let core = enables.core();
         let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
@@ -104,6 +111,9 @@ impl Context {
         if enables.vulkan12 {
             info = info.push_next(&mut v12).push_next(&mut v11);
         }
+        if enables.dynamic_rendering {
+            info = info.push_next(&mut v13);
+        }
         // SAFETY: the physical device belongs to `instance`; `info` points at live locals.
         let device = unsafe { ash_instance.create_device(target.physical_device, &info, None) }
             .call("vkCreateDevice")?;
@@ -114,6 +124,7 @@ impl Context {
             instance.api_version(),
             target.physical_device,
             target.api_version,
+            target.summary.queue_family,
             &enables,
         );
         let mut context = Self::finish(
@@ -124,6 +135,8 @@ impl Context {
             queue,
             caps,
         )?;
+        context.dynamic_rendering = enables.dynamic_rendering;
+        context.dynamic_rendering_enabled = enables.dynamic_rendering;
         if statistics {
             context.executables = Some(ash::khr::pipeline_executable_properties::Device::new(
                 &context.instance,
@@ -179,6 +192,7 @@ impl Context {
             instance_api_version,
             physical_device,
             target.api_version,
+            queue_family,
             &nothing,
         );
         Self::finish(
@@ -264,6 +278,8 @@ impl Context {
             fence_timeout: DEFAULT_FENCE_TIMEOUT,
             executables: None,
             caps,
+            dynamic_rendering: false,
+            dynamic_rendering_enabled: false,
         })
     }
 
@@ -271,6 +287,19 @@ impl Context {
     /// format support, limits and memory (the input of every skip decision).
     pub fn caps(&self) -> &DeviceCaps {
         &self.caps
+    }
+
+    /// Whether graphics cases draw with dynamic rendering (`dynamicRendering`, enabled by
+    /// perftest where the device offers it) rather than render-pass objects.
+    pub fn dynamic_rendering(&self) -> bool {
+        self.dynamic_rendering
+    }
+
+    /// Makes graphics cases built from now on draw through render-pass objects even where
+    /// dynamic rendering is enabled (`false`); `true` has no effect where it is not enabled.
+    /// For engines that want the older path, and to test it on a modern driver.
+    pub fn set_dynamic_rendering(&mut self, on: bool) {
+        self.dynamic_rendering = on && self.dynamic_rendering_enabled;
     }
 
     /// The device and queue family this context runs on.

@@ -55,6 +55,20 @@ pub enum Error {
         /// The limit that was exceeded.
         timeout: Duration,
     },
+    /// Timestamps that do not bracket the work between them: a submission of draws took far
+    /// longer on the clock than its timestamps say (lavapipe writes them before its rasterizer
+    /// threads have drawn).
+    #[error(
+        "the device's timestamps cover {gpu_ms:.1} ms of the {wall_ms:.1} ms its draws took: \
+         they do not bracket the draws on this driver, so perftest cannot time graphics cases \
+         here (--verify still checks them)"
+    )]
+    UntimedDraws {
+        /// Sum of the timestamped intervals, in milliseconds.
+        gpu_ms: f64,
+        /// Wall time of the submission, in milliseconds.
+        wall_ms: f64,
+    },
     /// Timestamps that cannot describe real work (zero or negative elapsed ticks).
     #[error("invalid GPU timestamps: start {start}, end {end} (elapsed must be positive)")]
     InvalidTimestamp {

@@ -76,7 +76,7 @@ fn all_layers(layers: u32, levels: u32) -> vk::ImageSubresourceRange {
 impl Context {
     /// Creates an image as `desc` says, bound to device-local memory, with a view of
     /// `desc.view_type` over every layer and level.
-    fn create_shaped_image(&mut self, desc: &ImageDesc) -> Result<Image> {
+    pub(crate) fn create_shaped_image(&mut self, desc: &ImageDesc) -> Result<Image> {
         let info = vk::ImageCreateInfo::default()
             .flags(desc.flags)
             .image_type(desc.image_type)

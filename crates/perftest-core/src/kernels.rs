@@ -1,4 +1,5 @@
-//! The embedded SPIR-V kernels and building one compute pipeline per case.
+//! The embedded SPIR-V kernels and building one pipeline per case (compute, or graphics for
+//! the graphics suite's families).
 
 use std::io::Cursor;
 
@@ -8,7 +9,8 @@ use perftest_cases::Case;
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
 use crate::executables::{self, PipelineExecutable};
-use crate::families::{plan_for, Descriptors};
+use crate::families::{plan_for, Descriptors, Stages};
+use crate::graphics::{self, Draw, PipelineDesc};
 use crate::resources::Resources;
 
 /// The SPIR-V module a case runs (compiled by `cargo xtask shaders` from its family's
@@ -17,6 +19,9 @@ use crate::resources::Resources;
 pub fn spirv_for(case: &Case) -> &'static [u8] {
     plan_for(case).map_or(&[], |plan| (plan.spirv)(case))
 }
+
+/// The vertex shader of fragment-shader kernels: instance i covers tile i of the attachment.
+const TILES_SPIRV: &[u8] = include_bytes!("../spirv/tiles.spv");
 
 /// Values of the kernels' specialization constants 0..=7 for `case`:
 /// LOCAL_X, LOCAL_Y, PATTERN, WIDTH, LOADS (the per-axis trip count for 2D loops), then the
@@ -74,6 +79,12 @@ pub(crate) struct Kernel {
     pool: vk::DescriptorPool,
     pub(crate) set: vk::DescriptorSet,
     module: vk::ShaderModule,
+    /// The stages the kernel runs in.
+    pub(crate) stages: Stages,
+    /// A fragment-shader kernel's vertex shader (`shaders/tiles.vert`).
+    tiles: vk::ShaderModule,
+    /// What a graphics kernel's draws record; `None` for compute.
+    pub(crate) draw: Option<Draw>,
     /// The family's push-constant words and the push-constant size the kernel declares.
     pub(crate) push: ([u32; 4], u32),
     /// What the driver says about the compiled pipeline (empty without
@@ -127,6 +138,9 @@ impl Kernel {
             pool: vk::DescriptorPool::null(),
             set: vk::DescriptorSet::null(),
             module: vk::ShaderModule::null(),
+            stages: Stages::Compute,
+            tiles: vk::ShaderModule::null(),
+            draw: None,
             push: ([0; 4], 16),
         };
         match k.build(builder, resources) {
@@ -144,6 +158,8 @@ impl Kernel {
         let plan = plan_for(&self.case)?;
         let binds = resources.bindings(&self.case)?;
         self.push = (resources.push(&self.case)?, plan.push_bytes);
+        self.stages = plan.stages;
+        let stage_flags = self.stage_flags();
         let bindings: Vec<vk::DescriptorSetLayoutBinding> = binds
             .iter()
             .map(|b| (b.binding, b.ty, b.descriptors.count()))
@@ -153,7 +169,7 @@ impl Kernel {
                     .binding(binding)
                     .descriptor_type(ty)
                     .descriptor_count(count)
-                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                    .stage_flags(stage_flags)
             })
             .collect();
         let code = ash::util::read_spv(&mut Cursor::new((plan.spirv)(&self.case)))
@@ -167,7 +183,7 @@ impl Kernel {
                 )
                 .call("vkCreateDescriptorSetLayout")?;
             let push = [vk::PushConstantRange::default()
-                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                .stage_flags(stage_flags)
                 .offset(0)
                 .size(plan.push_bytes)];
             let set_layouts = [self.set_layout];
@@ -194,11 +210,6 @@ impl Kernel {
             let spec = vk::SpecializationInfo::default()
                 .map_entries(&entries)
                 .data(&data);
-            let stage = vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::COMPUTE)
-                .module(self.module)
-                .name(c"main")
-                .specialization_info(&spec);
             let mut flags = vk::PipelineCreateFlags::empty();
             if builder.executables.is_some() {
                 flags |= vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR;
@@ -206,17 +217,26 @@ impl Kernel {
                     flags |= vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
                 }
             }
-            let info = [vk::ComputePipelineCreateInfo::default()
-                .flags(flags)
-                .stage(stage)
-                .layout(self.layout)];
-            self.pipeline = device
-                .create_compute_pipelines(builder.cache, &info, None)
-                .map_err(|(_, r)| r)
-                .call("vkCreateComputePipelines")?
-                .first()
-                .copied()
-                .unwrap_or_default();
+            self.pipeline = if self.stages.is_graphics() {
+                self.build_graphics(builder, resources, &spec, flags)?
+            } else {
+                let stage = vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::COMPUTE)
+                    .module(self.module)
+                    .name(c"main")
+                    .specialization_info(&spec);
+                let info = [vk::ComputePipelineCreateInfo::default()
+                    .flags(flags)
+                    .stage(stage)
+                    .layout(self.layout)];
+                device
+                    .create_compute_pipelines(builder.cache, &info, None)
+                    .map_err(|(_, r)| r)
+                    .call("vkCreateComputePipelines")?
+                    .first()
+                    .copied()
+                    .unwrap_or_default()
+            };
             if let Some(loader) = &builder.executables {
                 // SAFETY: the loader belongs to this device, which has the extension and its
                 // feature enabled; the pipeline was created with the matching capture flags.
@@ -251,6 +271,58 @@ impl Kernel {
                 .unwrap_or_default();
         }
         self.write_descriptors(device, resources, &binds)
+    }
+
+    /// The shader stages that see the kernel's descriptors and push constants.
+    pub(crate) fn stage_flags(&self) -> vk::ShaderStageFlags {
+        match self.stages {
+            Stages::Compute => vk::ShaderStageFlags::COMPUTE,
+            Stages::Fragment => vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+            Stages::Vertex => vk::ShaderStageFlags::VERTEX,
+        }
+    }
+
+    /// Builds the graphics pipeline of a [`Stages::Fragment`] or [`Stages::Vertex`] kernel
+    /// (its module is then the fragment or the vertex shader) and keeps what its draws record.
+    fn build_graphics(
+        &mut self,
+        builder: &PipelineBuilder,
+        resources: &Resources,
+        spec: &vk::SpecializationInfo<'_>,
+        flags: vk::PipelineCreateFlags,
+    ) -> Result<vk::Pipeline> {
+        let device = &builder.device;
+        let attachment = resources.target(&self.case)?.attachment();
+        let input = resources.vertex_input(&self.case)?;
+        let geometry = resources.geometry(&self.case)?;
+        let (vertex, fragment) = if self.stages == Stages::Fragment {
+            let code = ash::util::read_spv(&mut Cursor::new(TILES_SPIRV))
+                .map_err(|e| Error::InvalidArgument(format!("embedded SPIR-V is corrupt: {e}")))?;
+            // SAFETY: valid device; the create info points at a live local.
+            self.tiles = unsafe {
+                device
+                    .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+            }
+            .call("vkCreateShaderModule")?;
+            (self.tiles, self.module)
+        } else {
+            (self.module, vk::ShaderModule::null())
+        };
+        let desc = PipelineDesc {
+            stages: self.stages,
+            vertex,
+            fragment,
+            specialization: spec,
+            input: &input,
+            attachment,
+            flags,
+        };
+        let pipeline = graphics::create_pipeline(device, builder.cache, self.layout, &desc)?;
+        self.draw = Some(Draw {
+            attachment,
+            geometry,
+        });
+        Ok(pipeline)
     }
 
     fn write_descriptors(
@@ -296,12 +368,14 @@ impl Kernel {
         unsafe {
             device.destroy_pipeline(self.pipeline, None);
             device.destroy_shader_module(self.module, None);
+            device.destroy_shader_module(self.tiles, None);
             device.destroy_descriptor_pool(self.pool, None);
             device.destroy_pipeline_layout(self.layout, None);
             device.destroy_descriptor_set_layout(self.set_layout, None);
         }
         self.pipeline = vk::Pipeline::null();
         self.module = vk::ShaderModule::null();
+        self.tiles = vk::ShaderModule::null();
         self.pool = vk::DescriptorPool::null();
         self.layout = vk::PipelineLayout::null();
         self.set_layout = vk::DescriptorSetLayout::null();

@@ -34,6 +34,7 @@ mod error;
 mod executables;
 mod families;
 mod formats;
+mod graphics;
 mod image_shapes;
 mod instance;
 mod kernels;

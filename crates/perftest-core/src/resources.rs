@@ -14,6 +14,7 @@ use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
 use crate::families::{plan_for, Bind, FamilyResources};
 use crate::formats::vk_format;
+use crate::graphics::{Geometry, RenderTarget, VertexInput};
 use crate::image_shapes::ImageDesc;
 use crate::memory::{Buffer, Image};
 
@@ -27,6 +28,14 @@ pub(crate) struct Resources {
     pub(crate) input: Buffer,
     pub(crate) output: Buffer,
     families: Vec<(&'static str, Box<dyn FamilyResources>)>,
+    /// The offscreen attachment of graphics cases, made with the first of them.
+    target: Option<RenderTarget>,
+}
+
+/// The case whose family's resources `case` uses: its compute twin where it has one (a
+/// fragment-shader case), else itself.
+fn resource_case(case: &Case) -> Case {
+    case.family.twin(case).unwrap_or_else(|| case.clone())
 }
 
 impl Resources {
@@ -44,12 +53,17 @@ impl Resources {
             input,
             output,
             families: Vec::new(),
+            target: None,
         })
     }
 
     /// Creates the resources of `case`'s family unless they exist already, then what `case`
     /// alone needs.
     pub(crate) fn ensure(&mut self, ctx: &mut Context, case: &Case) -> Result<()> {
+        if plan_for(case)?.stages.is_graphics() && self.target.is_none() {
+            self.target = Some(RenderTarget::new(ctx)?);
+        }
+        let case = &resource_case(case);
         let label = case.family.label();
         if !self.families.iter().any(|(l, _)| *l == label) {
             let plan = plan_for(case)?;
@@ -67,7 +81,8 @@ impl Resources {
         }
     }
 
-    /// The resources of `case`'s family (they must exist).
+    /// The resources of `case`'s family (they must exist); a case with a compute twin uses the
+    /// twin's.
     fn family(&self, case: &Case) -> Result<&dyn FamilyResources> {
         let label = case.family.label();
         self.families
@@ -82,6 +97,7 @@ impl Resources {
 
     /// The bindings of `case`'s kernel besides the verification output.
     pub(crate) fn bindings(&self, case: &Case) -> Result<Vec<Bind>> {
+        let case = &resource_case(case);
         self.family(case)?
             .bindings(case)
             .ok_or_else(|| Error::Unsupported {
@@ -95,12 +111,34 @@ impl Resources {
 
     /// The family words of `case`'s push constants.
     pub(crate) fn push(&self, case: &Case) -> Result<[u32; 4]> {
+        let case = &resource_case(case);
         Ok(self.family(case)?.push(case))
     }
 
     /// The buffer `case`'s kernel writes and the bytes verification reads back, if any.
     pub(crate) fn written(&self, case: &Case) -> Result<Option<(vk::Buffer, u64)>> {
+        let case = &resource_case(case);
         Ok(self.family(case)?.written(case))
+    }
+
+    /// What a draw of `case` binds (graphics cases).
+    pub(crate) fn geometry(&self, case: &Case) -> Result<Geometry> {
+        let case = &resource_case(case);
+        Ok(self.family(case)?.geometry(case))
+    }
+
+    /// The vertex input state of `case`'s pipeline (graphics cases).
+    pub(crate) fn vertex_input(&self, case: &Case) -> Result<VertexInput> {
+        let case = &resource_case(case);
+        Ok(self.family(case)?.vertex_input(case))
+    }
+
+    /// The attachment graphics cases draw into (created with the first graphics case).
+    pub(crate) fn target(&self, case: &Case) -> Result<&RenderTarget> {
+        self.target.as_ref().ok_or_else(|| Error::Unsupported {
+            id: case.id.clone(),
+            reason: "the attachment graphics cases draw into was not created".into(),
+        })
     }
 
     /// Destroys everything; only call after `ctx.settle()` returned true.
@@ -109,6 +147,10 @@ impl Resources {
             family.destroy(ctx);
         }
         self.families.clear();
+        if let Some(target) = self.target.as_mut() {
+            target.destroy(ctx);
+        }
+        self.target = None;
         ctx.destroy_buffer(&mut self.input);
         ctx.destroy_buffer(&mut self.output);
     }

@@ -16,6 +16,7 @@ pub mod cache_sweep;
 pub mod constant_paths;
 pub mod descriptor_index;
 pub mod eight_regions;
+pub mod fragment_loads;
 pub mod narrow_loads;
 pub mod pointer_chase;
 pub mod raw_buffer;
@@ -36,6 +37,7 @@ pub mod texture_unnormalized;
 pub mod typed_alias;
 pub mod typed_buffer;
 pub mod uniform_buffer;
+pub mod vertex_fetch;
 pub mod working_set;
 
 /// Every family, in run order: the original suite's families first, in the original's order.
@@ -69,6 +71,8 @@ pub static FAMILIES: &[&dyn Family] = &[
     &texel_buffer_formats::TexelBufferFormats,
     &texture_formats::TextureFormats,
     &texture_mips::TextureMips,
+    &fragment_loads::FragmentLoads,
+    &vertex_fetch::VertexFetch,
 ];
 
 /// The family registered under `label`.

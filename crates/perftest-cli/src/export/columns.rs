@@ -154,7 +154,7 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
             ));
         }
     }
-    let units: Vec<&str> = ["store", "atomic"]
+    let units: Vec<&str> = ["store", "atomic", "vertex"]
         .into_iter()
         .filter(|u| report.cases.iter().any(|c| c.unit == *u))
         .collect();
@@ -163,7 +163,10 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
             "Gload/s and GB/s count each case's own unit: {} for the {} cases.",
             units
                 .iter()
-                .map(|u| format!("{u}s"))
+                .map(|u| match *u {
+                    "vertex" => "vertices (each with all its attributes' bytes)".to_string(),
+                    u => format!("{u}s"),
+                })
                 .collect::<Vec<_>>()
                 .join(" and "),
             units.join(" and ")

@@ -7,7 +7,7 @@ use perftest_cases::families::bindless_texture::{
 };
 use perftest_cases::Case;
 
-use super::{Bind, FamilyResources, Plan};
+use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::Result;
 use crate::image_shapes::ImageDesc;
@@ -20,6 +20,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv,
     create,
     push_bytes: 32,
+    stages: Stages::Compute,
 };
 
 fn spirv(case: &Case) -> &'static [u8] {

@@ -6,7 +6,7 @@ use ash::vk;
 use perftest_cases::families::buffer_path::{access, Access};
 use perftest_cases::{input_bytes, Case, INPUT_BYTES};
 
-use super::{Bind, FamilyResources, Plan};
+use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::Result;
 use crate::memory::Buffer;
@@ -18,6 +18,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv,
     create,
     push_bytes: 32,
+    stages: Stages::Compute,
 };
 
 fn spirv(case: &Case) -> &'static [u8] {

@@ -2,7 +2,7 @@
 //! by the kernel variant that declares the case's shared memory (`FAMILY_A` words).
 
 use super::pointer_chase::Chains;
-use super::Plan;
+use super::{Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
@@ -10,4 +10,5 @@ pub(super) const PLAN: Plan = Plan {
     spirv: |_| include_bytes!("../../spirv/pointer_chase_carveout.spv"),
     create: |_, _| Ok(Box::new(Chains::default())),
     push_bytes: 32,
+    stages: Stages::Compute,
 };

@@ -1,7 +1,7 @@
 //! `cache_sweep`: the working-set family's buffers (one per size, filled with the modern data)
 //! read through its structured path.
 
-use super::{working_set, Plan};
+use super::{working_set, Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
@@ -9,4 +9,5 @@ pub(super) const PLAN: Plan = Plan {
     spirv: |_| include_bytes!("../../spirv/working_set_structured.spv"),
     create: |ctx, _| Ok(working_set::sets(ctx)),
     push_bytes: 32,
+    stages: Stages::Compute,
 };

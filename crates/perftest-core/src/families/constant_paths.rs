@@ -8,7 +8,7 @@ use gpu_allocator::MemoryLocation;
 use perftest_cases::families::constant_paths::{path, push_words, Path, ELEMENTS};
 use perftest_cases::{modern_bytes, Case};
 
-use super::{Bind, FamilyResources, Plan};
+use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::Result;
 use crate::memory::Buffer;
@@ -20,6 +20,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv,
     create,
     push_bytes: 32,
+    stages: Stages::Compute,
 };
 
 fn spirv(case: &Case) -> &'static [u8] {

@@ -5,7 +5,7 @@ use perftest_cases::families::eight_regions::Way;
 use perftest_cases::{Case, Pattern};
 
 use super::slot_buffer::{self, View};
-use super::Plan;
+use super::{Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
@@ -13,6 +13,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv,
     create: |ctx, _| slot_buffer::create(ctx, view),
     push_bytes: 32,
+    stages: Stages::Compute,
 };
 
 fn view(case: &Case) -> View {

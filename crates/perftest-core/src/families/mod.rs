@@ -10,6 +10,7 @@ use perftest_cases::Case;
 
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::graphics::{Geometry, VertexInput};
 use crate::resources::Shared;
 
 mod atomic;
@@ -20,6 +21,7 @@ mod cache_sweep;
 mod constant_paths;
 mod descriptor_index;
 mod eight_regions;
+mod fragment_loads;
 mod narrow_loads;
 mod pointer_chase;
 mod raw_buffer;
@@ -42,6 +44,7 @@ mod texture_unnormalized;
 mod typed_alias;
 mod typed_buffer;
 mod uniform_buffer;
+mod vertex_fetch;
 mod working_set;
 
 /// The descriptors of one binding, in the form their descriptor write needs (one entry per
@@ -152,8 +155,42 @@ pub(crate) trait FamilyResources: Send + Sync {
         None
     }
 
+    /// What a draw of `case` binds and how many vertices one instance (one group) has: for
+    /// [`Stages::Vertex`] families. Default: the 16x16 tile of [`Stages::Fragment`] cases.
+    fn geometry(&self, _case: &Case) -> Geometry {
+        Geometry::tile()
+    }
+
+    /// The vertex input state of `case`'s pipeline (input-assembler streams and attributes);
+    /// default none.
+    fn vertex_input(&self, _case: &Case) -> VertexInput {
+        VertexInput::default()
+    }
+
     /// Destroys every object (only after `ctx.settle()` returned true; idempotent).
     fn destroy(&mut self, ctx: &mut Context);
+}
+
+/// Which shader stages a family's kernels run in, and so what kind of pipeline they build and
+/// what a timed "dispatch" of N groups records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stages {
+    /// A compute shader ([`Plan::spirv`]): a dispatch of N workgroups.
+    Compute,
+    /// A fragment shader ([`Plan::spirv`]) over 16x16 tiles of the offscreen attachment, drawn
+    /// by `shaders/tiles.vert`: a draw of N instances, one tile (one group of 256 fragments)
+    /// each.
+    Fragment,
+    /// A vertex shader ([`Plan::spirv`]) with rasterization discarded: a draw of N instances
+    /// of [`FamilyResources::geometry`]'s vertices (256, one group, each).
+    Vertex,
+}
+
+impl Stages {
+    /// Whether the kernel is a graphics pipeline.
+    pub(crate) fn is_graphics(self) -> bool {
+        self != Stages::Compute
+    }
 }
 
 /// Creates and fills a family's resources, given what all families share (format support, the
@@ -171,6 +208,8 @@ pub(crate) struct Plan {
     /// Bytes of push constants the kernels declare: 16 (the shared words) or 32 (with the
     /// family's four words, [`FamilyResources::push`]).
     pub(crate) push_bytes: u32,
+    /// The stages its kernels run in.
+    pub(crate) stages: Stages,
 }
 
 /// Every family's plan.
@@ -204,6 +243,8 @@ pub(crate) static PLANS: &[Plan] = &[
     texel_buffer_formats::PLAN,
     texture_formats::PLAN,
     texture_mips::PLAN,
+    fragment_loads::PLAN,
+    vertex_fetch::PLAN,
 ];
 
 /// The plan of `case`'s family.

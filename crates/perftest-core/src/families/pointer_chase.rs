@@ -5,7 +5,7 @@
 use perftest_cases::families::pointer_chase::chain_bytes;
 use perftest_cases::Case;
 
-use super::{Bind, FamilyResources, Plan};
+use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::memory::Buffer;
@@ -17,6 +17,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv: |_| include_bytes!("../../spirv/pointer_chase.spv"),
     create: |_, _| Ok(Box::new(Chains::default())),
     push_bytes: 32,
+    stages: Stages::Compute,
 };
 
 /// One chain: its working-set size, buffer and device address.

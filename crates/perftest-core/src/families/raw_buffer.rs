@@ -2,7 +2,7 @@
 
 use ash::vk;
 
-use super::Plan;
+use super::{Plan, Stages};
 use crate::resources::single_buffer;
 
 /// The family's plan.
@@ -11,4 +11,5 @@ pub(super) const PLAN: Plan = Plan {
     spirv: |_| include_bytes!("../../spirv/raw_buffer.spv"),
     create: |_, shared| single_buffer(shared, vk::DescriptorType::STORAGE_BUFFER),
     push_bytes: 16,
+    stages: Stages::Compute,
 };

@@ -5,7 +5,7 @@ use ash::vk;
 use perftest_cases::families::shared_memory::{words, SHARED_BYTES};
 use perftest_cases::Case;
 
-use super::{Bind, FamilyResources, Plan};
+use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::Result;
 use crate::memory::Buffer;
@@ -17,6 +17,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv,
     create,
     push_bytes: 32,
+    stages: Stages::Compute,
 };
 
 fn spirv(case: &Case) -> &'static [u8] {

@@ -4,7 +4,7 @@
 use ash::vk;
 use perftest_cases::Case;
 
-use super::Plan;
+use super::{Plan, Stages};
 use crate::resources::single_buffer;
 
 /// The family's plan.
@@ -13,6 +13,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv,
     create: |_, shared| single_buffer(shared, vk::DescriptorType::STORAGE_BUFFER),
     push_bytes: 16,
+    stages: Stages::Compute,
 };
 
 fn spirv(case: &Case) -> &'static [u8] {

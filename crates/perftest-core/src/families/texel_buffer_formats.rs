@@ -7,7 +7,7 @@ use gpu_allocator::MemoryLocation;
 use perftest_cases::families::texture_formats::format_of;
 use perftest_cases::{Case, ExtraFormat};
 
-use super::{Bind, Descriptors, FamilyResources, Plan};
+use super::{Bind, Descriptors, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::{Result, VkResultExt};
 use crate::formats::vk_extra_format;
@@ -20,6 +20,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv,
     create,
     push_bytes: 16,
+    stages: Stages::Compute,
 };
 
 fn spirv(case: &Case) -> &'static [u8] {

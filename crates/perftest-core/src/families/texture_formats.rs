@@ -9,7 +9,7 @@ use perftest_cases::families::texture_formats::format_of;
 use perftest_cases::{read_of, TextureRead};
 use perftest_cases::{Case, ExtraFormat, TEXTURE_SIZE};
 
-use super::{Bind, FamilyResources, Plan};
+use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::Result;
 use crate::formats::vk_extra_format;
@@ -23,6 +23,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv,
     create,
     push_bytes: 16,
+    stages: Stages::Compute,
 };
 
 fn spirv(case: &Case) -> &'static [u8] {

@@ -2,7 +2,7 @@
 
 use perftest_cases::families::texture_gather;
 
-use super::{sampled_textures, FamilyResources, Plan};
+use super::{sampled_textures, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::Result;
 use crate::resources::Shared;
@@ -13,6 +13,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv: |_| include_bytes!("../../spirv/texture_gather.spv"),
     create,
     push_bytes: 16,
+    stages: Stages::Compute,
 };
 
 fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResources>> {

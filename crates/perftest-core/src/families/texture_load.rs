@@ -4,7 +4,7 @@
 use ash::vk;
 use perftest_cases::Case;
 
-use super::{Bind, FamilyResources, Plan};
+use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::Result;
 use crate::resources::{create_family, create_sampler, Shared, Textures};
@@ -15,6 +15,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv: |_| include_bytes!("../../spirv/texture_load.spv"),
     create,
     push_bytes: 16,
+    stages: Stages::Compute,
 };
 
 struct LoadTextures {

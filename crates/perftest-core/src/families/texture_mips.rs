@@ -6,7 +6,7 @@ use ash::vk;
 use perftest_cases::families::texture_mips::{self, MipMode, MAX_ANISOTROPY, MAX_LOD};
 use perftest_cases::{mip_level_bytes, Case, Format, MipChain, MIP_LEVELS, TEXTURE_SIZE};
 
-use super::{Bind, FamilyResources, Plan};
+use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::{Result, VkResultExt};
 use crate::formats::vk_format;
@@ -24,6 +24,7 @@ pub(super) const PLAN: Plan = Plan {
     },
     create,
     push_bytes: 16,
+    stages: Stages::Compute,
 };
 
 /// The chains of every format the device can sample, and the two samplers.

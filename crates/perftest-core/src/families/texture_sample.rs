@@ -5,7 +5,7 @@ use ash::vk;
 use perftest_cases::families::texture_sample::filter;
 use perftest_cases::{Case, SampleFilter};
 
-use super::{Bind, FamilyResources, Plan};
+use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::Result;
 use crate::resources::{create_family, create_sampler, Shared, Textures};
@@ -16,6 +16,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv: |_| include_bytes!("../../spirv/texture_sample.spv"),
     create,
     push_bytes: 16,
+    stages: Stages::Compute,
 };
 
 struct SampleTextures {

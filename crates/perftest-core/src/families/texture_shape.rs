@@ -9,7 +9,7 @@ use perftest_cases::families::texture_shape::{
 };
 use perftest_cases::{layered_texture_bytes, read_of, Case, Format, TextureRead, TEXTURE_SIZE};
 
-use super::{Bind, FamilyResources, Plan};
+use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::Result;
 use crate::formats::vk_format;
@@ -23,6 +23,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv,
     create,
     push_bytes: 16,
+    stages: Stages::Compute,
 };
 
 /// The SPIR-V of `case`: one per shape and op.

@@ -5,7 +5,7 @@
 use ash::vk;
 use perftest_cases::{texture_bytes, Case, Format, TEXTURE_SIZE};
 
-use super::{Bind, Descriptors, FamilyResources, Plan};
+use super::{Bind, Descriptors, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::Result;
 use crate::formats::vk_format;
@@ -19,6 +19,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv,
     create,
     push_bytes: 16,
+    stages: Stages::Compute,
 };
 
 /// The SPIR-V of `case`: one per format (the image's format qualifier).

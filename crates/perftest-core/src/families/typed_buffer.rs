@@ -4,7 +4,7 @@
 use ash::vk;
 use perftest_cases::{Case, Format};
 
-use super::{Bind, Descriptors, FamilyResources, Plan};
+use super::{Bind, Descriptors, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::{Result, VkResultExt};
 use crate::formats::vk_format;
@@ -16,6 +16,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv: |_| include_bytes!("../../spirv/typed_buffer.spv"),
     create,
     push_bytes: 16,
+    stages: Stages::Compute,
 };
 
 struct TypedBuffers {

@@ -7,7 +7,7 @@ use ash::vk;
 use perftest_cases::families::working_set::{path, Path};
 use perftest_cases::Case;
 
-use super::{Bind, FamilyResources, Plan};
+use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
 use crate::error::Result;
 use crate::memory::Buffer;
@@ -19,6 +19,7 @@ pub(super) const PLAN: Plan = Plan {
     spirv,
     create: |ctx, _| Ok(sets(ctx)),
     push_bytes: 32,
+    stages: Stages::Compute,
 };
 
 fn spirv(case: &Case) -> &'static [u8] {

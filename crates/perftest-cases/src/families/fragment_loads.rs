@@ -1,0 +1,180 @@
+//! Fragment-shader loads (graphics suite): every original case's loop, run by the fragments of
+//! 16x16 tiles instead of the threads of a workgroup (`FRAGMENT` variants of the original
+//! families' shaders, `shaders/tiles.vert`). A tile is one workgroup: the fragment's place in
+//! its tile is the thread's local ID, so each case uses its compute twin's resources, bindings
+//! and CPU model unchanged. Params: the twin's, with `count` = the twin's index in the original
+//! suite.
+
+use std::sync::OnceLock;
+
+use crate::case::Case;
+use crate::check::{Readback, VerifyOutcome};
+use crate::families::{
+    raw_buffer, structured_buffer, texture_load, texture_sample, typed_buffer, uniform_buffer,
+};
+use crate::family::{Family, FamilyRef, Work};
+use crate::reference::{KernelParams, ReferenceSum};
+use crate::suite::Suite;
+use crate::support::DeviceNeed;
+
+/// The fragment-loads family.
+pub struct FragmentLoads;
+
+/// The original cases, in the original's order: the twins, by index.
+fn twins() -> &'static [Case] {
+    static TWINS: OnceLock<Vec<Case>> = OnceLock::new();
+    TWINS.get_or_init(|| {
+        let families: [&dyn Family; 6] = [
+            &typed_buffer::TypedBuffer,
+            &raw_buffer::RawBuffer,
+            &structured_buffer::StructuredBuffer,
+            &uniform_buffer::UniformBuffer,
+            &texture_load::TextureLoad,
+            &texture_sample::TextureSample,
+        ];
+        families
+            .into_iter()
+            .flat_map(|f| f.cases())
+            .filter(|c| c.suite == Suite::Original)
+            .collect()
+    })
+}
+
+/// The compute twin of a case of this family.
+fn twin_of(case: &Case) -> Option<&'static Case> {
+    twins().get(case.params.count as usize)
+}
+
+/// The id of the fragment-shader case whose twin has id `twin` (`frag.` and the twin's id).
+pub fn fragment_id(twin: &str) -> String {
+    format!("frag.{twin}")
+}
+
+impl Family for FragmentLoads {
+    fn label(&self) -> &'static str {
+        "fragment_loads"
+    }
+
+    fn title(&self) -> &'static str {
+        "Fragment-shader loads"
+    }
+
+    fn cases(&self) -> Vec<Case> {
+        (0u32..)
+            .zip(twins())
+            .map(|(index, twin)| {
+                let mut params = twin.params;
+                params.count = index;
+                Case {
+                    id: fragment_id(&twin.id),
+                    name: format!("{} (fragment)", twin.name),
+                    suite: Suite::Graphics,
+                    family: FamilyRef(&FragmentLoads),
+                    params,
+                    pattern: twin.pattern,
+                }
+            })
+            .collect()
+    }
+
+    fn workgroup_size(&self) -> [u32; 2] {
+        [16, 16]
+    }
+
+    fn case_loop_trip(&self, case: &Case) -> u32 {
+        twin_of(case).map_or(0, |t| t.family.case_loop_trip(t))
+    }
+
+    fn bytes_per_load(&self, case: &Case) -> u32 {
+        twin_of(case).map_or(0, Case::bytes_per_load)
+    }
+
+    fn work(&self, case: &Case) -> Work {
+        match twin_of(case) {
+            Some(t) => t.work(),
+            None => Work {
+                unit: crate::family::Unit::Load,
+                per_thread: 0,
+            },
+        }
+    }
+
+    fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
+        let mut needs = vec![DeviceNeed::GraphicsQueue];
+        needs.extend(twin_of(case).map(Case::needs).unwrap_or_default());
+        needs
+    }
+
+    fn constants(&self, case: &Case) -> [u32; 3] {
+        twin_of(case).map_or([0; 3], |t| t.family.constants(t))
+    }
+
+    fn kernel_params(&self, case: &Case) -> KernelParams {
+        twin_of(case).map_or_else(KernelParams::default, |t| t.family.kernel_params(t))
+    }
+
+    fn reference(&self, case: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum {
+        // The tile is 16x16 where the twin's workgroup may be 256x1: the same local index.
+        let index = local[1] * 16 + local[0];
+        match twin_of(case) {
+            Some(t) => {
+                let [wx, _] = t.workgroup_size();
+                t.family.reference(t, params, [index % wx, index / wx])
+            }
+            None => ReferenceSum {
+                sum: [f32::NAN; 4],
+                abs_sum: [0.0; 4],
+            },
+        }
+    }
+
+    fn twin(&self, case: &Case) -> Option<Case> {
+        twin_of(case).cloned()
+    }
+
+    fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
+        match twin_of(case) {
+            Some(t) => t.family.verify(t, readback),
+            None => VerifyOutcome::unusable(format!("{} has no compute twin", case.id)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::cases_in;
+
+    #[test]
+    fn every_original_case_has_one_fragment_twin() {
+        let original = cases_in(&[Suite::Original]);
+        let fragment = FragmentLoads.cases();
+        assert_eq!(fragment.len(), original.len());
+        for (f, o) in fragment.iter().zip(&original) {
+            assert_eq!(f.id, fragment_id(&o.id));
+            assert_eq!(FragmentLoads.twin(f).as_ref(), Some(o));
+            assert_eq!(o.params.count, 0, "{} uses count", o.id);
+            assert_eq!((f.pattern, f.params.width), (o.pattern, o.params.width));
+            assert_eq!(f.work(), o.work());
+            assert_eq!(f.bytes_per_load(), o.bytes_per_load());
+            assert!(f.needs().contains(&DeviceNeed::GraphicsQueue));
+        }
+    }
+
+    #[test]
+    fn the_model_is_the_twins_at_the_same_local_index() {
+        let fragment = FragmentLoads.cases();
+        let case = fragment
+            .iter()
+            .find(|c| c.id == "frag.typed.rgba8.linear")
+            .expect("the case exists");
+        let twin = FragmentLoads.twin(case).expect("a twin");
+        let params = FragmentLoads.kernel_params(case);
+        // Fragment (3, 2) of its tile is local index 35, thread 35 of the 256x1 twin.
+        let ours = FragmentLoads.reference(case, params, [3, 2]);
+        let theirs = twin.family.reference(&twin, params, [35, 0]);
+        assert_eq!(ours.sum, theirs.sum);
+        let other = twin.family.reference(&twin, params, [36, 0]);
+        assert_ne!(ours.sum, other.sum);
+    }
+}

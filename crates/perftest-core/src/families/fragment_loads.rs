@@ -1,0 +1,44 @@
+//! `fragment_loads`: the original cases' loops in fragment shaders (the `_fragment` variants
+//! of the original families' shaders), with their compute twins' resources and bindings
+//! (see `Resources`, which looks a twin's family up for such a case).
+
+use perftest_cases::Case;
+
+use super::{Plan, Stages};
+use crate::context::Context;
+use crate::error::Result;
+use crate::resources::Shared;
+
+/// The family's plan.
+pub(super) const PLAN: Plan = Plan {
+    label: "fragment_loads",
+    spirv,
+    create,
+    push_bytes: 16,
+    stages: Stages::Fragment,
+};
+
+/// The fragment variant of the twin's shader.
+fn spirv(case: &Case) -> &'static [u8] {
+    let Some(twin) = case.family.twin(case) else {
+        return &[];
+    };
+    match (twin.family.label(), twin.components()) {
+        ("typed_buffer", _) => include_bytes!("../../spirv/typed_buffer_fragment.spv"),
+        ("raw_buffer", _) => include_bytes!("../../spirv/raw_buffer_fragment.spv"),
+        ("structured_buffer", 1) => include_bytes!("../../spirv/structured_float_fragment.spv"),
+        ("structured_buffer", 2) => include_bytes!("../../spirv/structured_float2_fragment.spv"),
+        ("structured_buffer", _) => include_bytes!("../../spirv/structured_float4_fragment.spv"),
+        ("uniform_buffer", _) => include_bytes!("../../spirv/uniform_buffer_fragment.spv"),
+        ("texture_load", _) => include_bytes!("../../spirv/texture_load_fragment.spv"),
+        ("texture_sample", _) => include_bytes!("../../spirv/texture_sample_fragment.spv"),
+        _ => &[],
+    }
+}
+
+/// Never called: a case of this family uses its twin's family's resources.
+fn create(_ctx: &mut Context, _shared: &Shared<'_>) -> Result<Box<dyn super::FamilyResources>> {
+    Err(crate::error::Error::InvalidArgument(
+        "fragment-shader cases use their compute twins' resources".into(),
+    ))
+}
