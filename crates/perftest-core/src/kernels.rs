@@ -23,6 +23,12 @@ pub fn spirv_for(case: &Case) -> &'static [u8] {
 /// The vertex shader of fragment-shader kernels: instance i covers tile i of the attachment.
 const TILES_SPIRV: &[u8] = include_bytes!("../spirv/tiles.spv");
 
+/// Whether `case`'s kernel is a draw (a graphics pipeline: the graphics suite) rather than a
+/// compute dispatch. A draw of N groups draws N instances (see [`crate::Bench::time`]).
+pub fn draws(case: &Case) -> bool {
+    plan_for(case).is_ok_and(|plan| plan.stages.is_graphics())
+}
+
 /// Values of the kernels' specialization constants 0..=7 for `case`:
 /// LOCAL_X, LOCAL_Y, PATTERN, WIDTH, LOADS (the per-axis trip count for 2D loops), then the
 /// family's own three (`perftest_cases::Family::constants`).

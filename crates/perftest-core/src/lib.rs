@@ -60,7 +60,7 @@ pub use executables::{
 };
 pub use formats::{format_support, vk_format};
 pub use instance::{Instance, InstanceOptions};
-pub use kernels::{specialization, spirv_for};
+pub use kernels::{draws, specialization, spirv_for};
 pub use perftest_cases::{Readback, VerifyOutcome, VERIFY_GROUPS, VERIFY_THREADS};
 pub use pipeline_cache::PipelineCacheSource;
 pub use probe::{

@@ -149,6 +149,10 @@ pub struct CaseResult {
     /// (`VK_KHR_pipeline_executable_properties`); empty where the driver offers none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shader_stats: Vec<ShaderStat>,
+    /// The id of the compute case whose loop this case runs in another shader stage (a
+    /// fragment-shader case's compute twin); absent for every other case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twin: Option<String>,
 }
 
 /// One statistic the driver reports about a compiled shader (register count, binary size, ...).
@@ -303,6 +307,7 @@ impl CaseResult {
             status,
             measurement,
             shader_stats: Vec::new(),
+            twin: case.family.twin(case).map(|t| t.id),
         }
     }
 }

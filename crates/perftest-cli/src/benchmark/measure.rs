@@ -50,6 +50,18 @@ pub struct LoopSettings {
     pub wave: u64,
 }
 
+impl LoopSettings {
+    /// The settings for a case whose kernel is a draw (`draws`) or a dispatch: a draw's
+    /// instances run on the graphics-capable part of the GPU, whose resident count Vulkan does
+    /// not report, so its size is counted in no waves.
+    pub fn for_kernel(&self, draws: bool) -> LoopSettings {
+        LoopSettings {
+            wave: if draws { 0 } else { self.wave },
+            ..*self
+        }
+    }
+}
+
 /// Upper bound on sizing probes per case (x10 growth from 1 group reaches 10^12 in 12 steps).
 pub const MAX_PROBES: u32 = 16;
 

@@ -187,6 +187,9 @@ pub struct Entry {
     wanted: usize,
     /// Whether the case was found noisy and collects more samples.
     pub pooled: bool,
+    /// The whole waves its size is counted in ([`LoopSettings::wave`] of the settings it was
+    /// sized with: none for a draw).
+    wave: u64,
 }
 
 impl Entry {
@@ -201,6 +204,7 @@ impl Entry {
             size_checked: false,
             wanted: settings.samples.max(1) as usize,
             pooled: false,
+            wave: settings.wave,
         }
     }
 
@@ -299,7 +303,11 @@ pub fn measure_in_rounds<T: BatchTimer>(
             for (k, (&i, &t)) in chunk.iter().zip(&times).enumerate() {
                 let e = &mut entries[i];
                 if !e.size_checked {
-                    if let Some(resized) = settings
+                    let own = LoopSettings {
+                        wave: e.wave,
+                        ..*settings
+                    };
+                    if let Some(resized) = own
                         .corrected_size(e.dims, t)
                         .filter(|_| e.resizes_left > 0)
                     {

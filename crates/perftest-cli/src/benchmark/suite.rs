@@ -259,6 +259,7 @@ fn run_phases(
     for (i, (case, slot)) in cases.iter().zip(slots.iter_mut()).enumerate() {
         let Slot::Ready(kernel) = *slot else { continue };
         progress(i, total, case);
+        let loop_settings = loop_settings.for_kernel(perftest_core::draws(case));
         let mut timer = BenchTimer { bench, kernel };
         let sized = size_case(&mut timer, &loop_settings, groups, stop).and_then(|sizing| {
             if !case.work().is_chain() {

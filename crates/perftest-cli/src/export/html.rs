@@ -424,6 +424,10 @@ impl Exporter for HtmlExporter {
         if let Some(h) = crate::sweep::hierarchy(report) {
             write_hierarchy(&mut out, &h, report.settings.clock_mhz)?;
         }
+        if let Some(section) = super::twins::section(report) {
+            writeln!(out, "<section>\n<h2>Fragment shader vs compute shader</h2>")?;
+            writeln!(out, "<pre>{}</pre>\n</section>", escape(&section))?;
+        }
         for (number, grid) in grids.iter().enumerate() {
             write_family(&mut out, number, grid, &rows, label_w, scale_max)?;
         }

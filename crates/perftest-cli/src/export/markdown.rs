@@ -69,6 +69,12 @@ impl Exporter for MarkdownExporter {
                 writeln!(out, "{}", escape(&note))?;
             }
         }
+        if let Some(section) = super::twins::section(report) {
+            writeln!(out)?;
+            writeln!(out, "```text")?;
+            out.push_str(&section);
+            writeln!(out, "```")?;
+        }
         if let Some(section) = crate::sweep::section(report, report.settings.clock_mhz) {
             // A preformatted block: the section's columns line up as in the terminal.
             writeln!(out)?;

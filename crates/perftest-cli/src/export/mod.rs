@@ -22,6 +22,7 @@ mod original;
 mod spread;
 mod svg;
 mod text;
+mod twins;
 
 pub use self::benchmark_action::BenchmarkActionExporter;
 pub use self::bmf::BmfExporter;

@@ -68,6 +68,10 @@ impl Exporter for TextExporter {
             writeln!(out)?;
             out.push_str(&section);
         }
+        if let Some(section) = super::twins::section(report) {
+            writeln!(out)?;
+            out.push_str(&section);
+        }
         Ok(out.into_bytes())
     }
 }
