@@ -101,6 +101,13 @@ pub trait Family: Send + Sync {
         None
     }
 
+    /// The case whose family's resources and bindings `case` uses, when not its own: its
+    /// [`Family::twin`] by default (a family whose kernels sample another family's textures
+    /// names that family's case).
+    fn resource_case(&self, case: &Case) -> Option<Case> {
+        self.twin(case)
+    }
+
     /// Checks what a verification dispatch of `case` left behind against the CPU model.
     /// Default: every thread's four-lane sum against [`Family::reference`], within
     /// [`Tolerance::DEFAULT`].

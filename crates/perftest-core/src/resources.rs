@@ -32,10 +32,13 @@ pub(crate) struct Resources {
     target: Option<RenderTarget>,
 }
 
-/// The case whose family's resources `case` uses: its compute twin where it has one (a
-/// fragment-shader case), else itself.
+/// The case whose family's resources `case` uses: the one its family names
+/// ([`perftest_cases::Family::resource_case`]: a fragment-shader case's compute twin), else
+/// itself.
 fn resource_case(case: &Case) -> Case {
-    case.family.twin(case).unwrap_or_else(|| case.clone())
+    case.family
+        .resource_case(case)
+        .unwrap_or_else(|| case.clone())
 }
 
 impl Resources {

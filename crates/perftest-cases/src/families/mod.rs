@@ -25,6 +25,7 @@ pub mod store;
 pub mod structured_buffer;
 pub mod texel_buffer_formats;
 pub mod texture_address;
+pub mod texture_derivatives;
 pub mod texture_formats;
 pub mod texture_gather;
 pub mod texture_load;
@@ -72,6 +73,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &texture_formats::TextureFormats,
     &texture_mips::TextureMips,
     &fragment_loads::FragmentLoads,
+    &texture_derivatives::TextureDerivatives,
     &vertex_fetch::VertexFetch,
 ];
 

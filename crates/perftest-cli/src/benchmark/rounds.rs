@@ -307,9 +307,8 @@ pub fn measure_in_rounds<T: BatchTimer>(
                         wave: e.wave,
                         ..*settings
                     };
-                    if let Some(resized) = own
-                        .corrected_size(e.dims, t)
-                        .filter(|_| e.resizes_left > 0)
+                    if let Some(resized) =
+                        own.corrected_size(e.dims, t).filter(|_| e.resizes_left > 0)
                     {
                         e.dims = resized;
                         e.resizes_left -= 1;

@@ -119,9 +119,10 @@ mod tests {
             measurement(1000, &[4e6, 4e6, 4e6]),
         ));
         assert!(pairs(&report).is_empty(), "the twin is not measured yet");
-        report
-            .cases
-            .push(CaseResult::measured(&twin, measurement(1000, &[1e6, 1e6, 1e6])));
+        report.cases.push(CaseResult::measured(
+            &twin,
+            measurement(1000, &[1e6, 1e6, 1e6]),
+        ));
         let found = pairs(&report);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].name, twin.name);

@@ -32,6 +32,7 @@ mod store;
 mod structured_buffer;
 mod texel_buffer_formats;
 mod texture_address;
+mod texture_derivatives;
 mod texture_formats;
 mod texture_gather;
 mod texture_load;
@@ -244,6 +245,7 @@ pub(crate) static PLANS: &[Plan] = &[
     texture_formats::PLAN,
     texture_mips::PLAN,
     fragment_loads::PLAN,
+    texture_derivatives::PLAN,
     vertex_fetch::PLAN,
 ];
 
