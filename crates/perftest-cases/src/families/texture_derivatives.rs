@@ -266,8 +266,8 @@ mod tests {
         let aniso =
             TextureDerivatives.reference(find("frag.deriv.grad.aniso16.rgba32f"), p, [3, 5]);
         let one = sample_mip(MipChain::Flat, Format::Rgba32f, 0.5, 0.5, 0.0).value;
-        for c in 0..4 {
-            assert!((aniso.sum[c] - 256.0 * one[c]).abs() <= 1e-3 * aniso.abs_sum[c]);
+        for ((sum, abs), value) in aniso.sum.iter().zip(aniso.abs_sum).zip(one) {
+            assert!((sum - 256.0 * value).abs() <= 1e-3 * abs);
         }
     }
 }
