@@ -295,9 +295,11 @@ impl Context {
         self.dynamic_rendering
     }
 
-    /// Makes graphics cases built from now on draw through render-pass objects even where
-    /// dynamic rendering is enabled (`false`); `true` has no effect where it is not enabled.
-    /// For engines that want the older path, and to test it on a modern driver.
+    /// Makes graphics cases draw through render-pass objects even where dynamic rendering is
+    /// enabled (`false`); `true` has no effect where it is not enabled. Takes effect when a
+    /// bench prepares its first graphics case (which creates the attachment every graphics
+    /// case then shares). For engines that want the older path, and to test it on a modern
+    /// driver.
     pub fn set_dynamic_rendering(&mut self, on: bool) {
         self.dynamic_rendering = on && self.dynamic_rendering_enabled;
     }
