@@ -106,8 +106,8 @@ pub struct RunArgs {
     pub list_cases: bool,
 
     /// Run the cases of SUITE: original (the default: the original's 138 cases), modern,
-    /// texture, memory, or all. Repeat or separate with commas for several; --filter then
-    /// selects within them.
+    /// texture, memory, graphics (fragment and vertex shaders, vertex fetch), or all. Repeat or
+    /// separate with commas for several; --filter then selects within them.
     #[arg(long, value_name = "SUITE")]
     pub suite: Vec<String>,
 

@@ -565,7 +565,7 @@ mod tests {
         assert!(
             error
                 .message
-                .contains("original, modern, texture, memory, all"),
+                .contains("original, modern, texture, memory, graphics, all"),
             "{error}"
         );
     }

@@ -1617,7 +1617,7 @@ fn suite_all_lists_each_case_with_its_suite() {
         assert!(
             suites
                 .iter()
-                .all(|s| ["original", "modern", "texture", "memory"].contains(s)),
+                .all(|s| ["original", "modern", "texture", "memory", "graphics"].contains(s)),
             "{args:?}:\n{run}"
         );
         assert_eq!(
@@ -1653,7 +1653,7 @@ fn unknown_suite_is_a_usage_error_listing_the_names() {
         let run = perftest(args);
         run.expect_one_line_error(
             USAGE,
-            &["--suite", "original, modern, texture, memory, all"],
+            &["--suite", "original, modern, texture, memory, graphics, all"],
         );
         assert!(run.stdout.is_empty(), "{args:?}:\n{run}");
     }
@@ -1700,7 +1700,7 @@ fn reports_record_the_suites_and_each_case_suite() {
     assert_eq!(report["schema"], "perftest-report/1");
     assert_eq!(
         report["settings"]["suites"],
-        serde_json::json!(["original", "modern", "texture", "memory"])
+        serde_json::json!(["original", "modern", "texture", "memory", "graphics"])
     );
     let cases = report["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 3, "{run}");
