@@ -54,21 +54,26 @@ vec4 attributes() {
 }
 #else
 // Element types of the typed pulls, one attribute each.
+// ALIGN: the element's natural alignment, which the device-address path declares.
 #if ELEMENT_FORMAT == 0
 #define ELEMENT uint
 #define DECODE(e) unpackUnorm4x8(e)
+#define ALIGN 4
 #elif ELEMENT_FORMAT == 1
 #define ELEMENT uvec2
 #define DECODE(e) vec4(unpackHalf2x16((e).x), unpackHalf2x16((e).y))
+#define ALIGN 8
 #elif ELEMENT_FORMAT == 2
 struct Float3 {
     float x, y, z;
 };
 #define ELEMENT Float3
 #define DECODE(e) vec4((e).x, (e).y, (e).z, 1.0)
+#define ALIGN 4
 #elif ELEMENT_FORMAT == 3
 #define ELEMENT vec4
 #define DECODE(e) (e)
+#define ALIGN 16
 #endif
 
 #if PULL == 1
@@ -80,8 +85,9 @@ vec4 fetchAttribute(uint element) {
     return DECODE(elements[element]);
 }
 #elif PULL == 3
-// T* at a device address (family words x, y): the same elements.
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Elements {
+// T* at a device address (family words x, y): the same elements, naturally aligned (the
+// buffer's address is; every element's offset is a multiple of its size).
+layout(buffer_reference, std430, buffer_reference_align = ALIGN) readonly buffer Elements {
     ELEMENT elements[];
 };
 vec4 fetchAttribute(uint element) {

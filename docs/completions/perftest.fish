@@ -25,7 +25,7 @@ function __fish_perftest_using_subcommand
 end
 
 complete -c perftest -n "__fish_perftest_needs_command" -l device -d 'Pick device N of `--list` (1-based); written `-N` as in the original, e.g. `perftest -2`' -r
-complete -c perftest -n "__fish_perftest_needs_command" -l suite -d 'Run the cases of SUITE: original (the default: the original\'s 138 cases), modern, texture, memory, or all. Repeat or separate with commas for several; --filter then selects within them' -r
+complete -c perftest -n "__fish_perftest_needs_command" -l suite -d 'Run the cases of SUITE: original (the default: the original\'s 138 cases), modern, texture, memory, graphics (fragment and vertex shaders, vertex fetch), or all. Repeat or separate with commas for several; --filter then selects within them' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l filter -d 'Run only cases whose id or name contains TEXT (case-insensitive substring, no wildcards). Repeat to select the union' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l max-working-set -d 'Leave out cases whose working set is larger than SIZE (bytes, or with KB, MB or GB: `64MB`), e.g. to run the memory suite\'s sweep within a small device\'s memory; a case that does not vary its working set counts as the original\'s 16 KB' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l clock-mhz -d 'The SM clock the device runs at while measuring, in MHz (from the vendor\'s tools, e.g. `nvidia-smi --query-gpu=clocks.sm`): the cache-hierarchy section then gives latencies in cycles too' -r

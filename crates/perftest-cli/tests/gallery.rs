@@ -41,11 +41,12 @@ fn every_committed_report_renders_to_its_committed_markdown() {
 }
 
 /// The suites' file suffixes and the comparison files' names.
-const SUITES: [(&str, &str); 4] = [
+const SUITES: [(&str, &str); 5] = [
     ("", "original"),
     ("-modern", "modern"),
     ("-texture", "texture"),
     ("-memory", "memory"),
+    ("-graphics", "graphics"),
 ];
 
 #[test]
@@ -277,4 +278,104 @@ fn stability_table(dir: &str, with_options: bool) {
         let cells = format!("| {} s | {} s |", span(&outside, 2), span(&inside, 2));
         assert!(readme.contains(&cells), "the README lacks {cells}");
     }
+}
+
+/// The graphics runs' second runs are what `perftest compare` prints against the first.
+#[test]
+fn the_graphics_run_to_run_comparisons_are_what_compare_prints() {
+    for gpu in ["h200", "h100"] {
+        let a_label = format!("results/nvidia-{gpu}-graphics.json");
+        let b_label = format!("results/nvidia-{gpu}-graphics/second-run.json");
+        let a = load_report(&root().join(&a_label)).unwrap();
+        let b = load_report(&root().join(&b_label)).unwrap();
+        let made = render(&compare(&a, &b), &a_label, &b_label);
+        let file = root().join(format!("results/nvidia-{gpu}-graphics/run-to-run.txt"));
+        assert!(
+            made == std::fs::read_to_string(&file).unwrap(),
+            "{} is not what `perftest compare {a_label} {b_label}` prints today",
+            file.display()
+        );
+    }
+}
+
+/// Per resource family of the fragment-shader cases: the medians of the compute twins' and the
+/// fragment cases' Gload/s and of their ratio, and the ratio's range, on the H200; the
+/// median ratio on the H100. One Markdown row per family, as the graphics chapter shows them.
+fn fragment_table() -> Vec<String> {
+    use perftest_cli::report::Derived;
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let pairs = |gpu: &str| {
+        let report = load_report(&root().join(format!("results/nvidia-{gpu}-graphics.json"))).unwrap();
+        let rate = |id: &str| {
+            let case = report.cases.iter().find(|c| c.id == id).unwrap();
+            Derived::compute(case, None).and_then(|d| d.loads_per_s).unwrap()
+        };
+        let mut by_family: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+        for case in &report.cases {
+            let Some(twin) = case.twin.as_deref() else { continue };
+            let family = report.cases.iter().find(|c| c.id == twin).unwrap().family.clone();
+            let pair = (rate(twin), rate(&case.id));
+            match by_family.iter_mut().find(|(f, _)| *f == family) {
+                Some((_, v)) => v.push(pair),
+                None => by_family.push((family, vec![pair])),
+            }
+        }
+        by_family
+    };
+    let (h200, h100) = (pairs("h200"), pairs("h100"));
+    h200.iter()
+        .zip(&h100)
+        .map(|((family, v), (_, w))| {
+            let title = perftest_cases::family(family).unwrap().title();
+            let ratios: Vec<f64> = v.iter().map(|(c, f)| f / c).collect();
+            let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = ratios.iter().copied().fold(0.0, f64::max);
+            format!(
+                "| {title} | {:.0} | {:.1} | {:.3} | {lo:.3}-{hi:.3} | {:.3} |",
+                median(v.iter().map(|p| p.0 / 1e9).collect()),
+                median(v.iter().map(|p| p.1 / 1e9).collect()),
+                median(ratios.clone()),
+                median(w.iter().map(|(c, f)| f / c).collect()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_graphics_chapter_shows_its_runs() {
+    let chapter = std::fs::read_to_string(root().join("docs/src/suites/graphics.md")).unwrap();
+    let rows = fragment_table();
+    assert_eq!(rows.len(), 6);
+    for row in &rows {
+        assert!(
+            chapter.contains(row.as_str()),
+            "the graphics chapter lacks the row\n{row}\n(every row today:\n{})",
+            rows.join("\n")
+        );
+    }
+    // Every figure the chapter quotes in Gload/s, Gvertex/s or GB/s is in one of the runs'
+    // Markdown tables.
+    let tables: String = ["h200", "h100"]
+        .iter()
+        .map(|g| std::fs::read_to_string(root().join(format!("results/nvidia-{g}-graphics.md"))).unwrap())
+        .collect();
+    let words: Vec<&str> = chapter.split_whitespace().collect();
+    let mut quoted = 0;
+    for pair in words.windows(2) {
+        if ["Gload/s", "Gsample/s", "Gvertex/s"].contains(&pair[1].trim_end_matches(['.', ',', ';', ')'])) {
+            let number = pair[0].trim_start_matches('(');
+            if number.parse::<f64>().is_ok() {
+                assert!(
+                    tables.contains(&format!("| {number} |")),
+                    "the chapter quotes {number} {}, which no graphics table holds",
+                    pair[1]
+                );
+                quoted += 1;
+            }
+        }
+    }
+    assert!(quoted >= 8, "only {quoted} figures quoted");
 }
