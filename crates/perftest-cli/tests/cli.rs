@@ -1653,7 +1653,10 @@ fn unknown_suite_is_a_usage_error_listing_the_names() {
         let run = perftest(args);
         run.expect_one_line_error(
             USAGE,
-            &["--suite", "original, modern, texture, memory, graphics, all"],
+            &[
+                "--suite",
+                "original, modern, texture, memory, graphics, all",
+            ],
         );
         assert!(run.stdout.is_empty(), "{args:?}:\n{run}");
     }

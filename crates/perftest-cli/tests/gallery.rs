@@ -308,15 +308,26 @@ fn fragment_table() -> Vec<String> {
         v[v.len() / 2]
     };
     let pairs = |gpu: &str| {
-        let report = load_report(&root().join(format!("results/nvidia-{gpu}-graphics.json"))).unwrap();
+        let report =
+            load_report(&root().join(format!("results/nvidia-{gpu}-graphics.json"))).unwrap();
         let rate = |id: &str| {
             let case = report.cases.iter().find(|c| c.id == id).unwrap();
-            Derived::compute(case, None).and_then(|d| d.loads_per_s).unwrap()
+            Derived::compute(case, None)
+                .and_then(|d| d.loads_per_s)
+                .unwrap()
         };
         let mut by_family: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
         for case in &report.cases {
-            let Some(twin) = case.twin.as_deref() else { continue };
-            let family = report.cases.iter().find(|c| c.id == twin).unwrap().family.clone();
+            let Some(twin) = case.twin.as_deref() else {
+                continue;
+            };
+            let family = report
+                .cases
+                .iter()
+                .find(|c| c.id == twin)
+                .unwrap()
+                .family
+                .clone();
             let pair = (rate(twin), rate(&case.id));
             match by_family.iter_mut().find(|(f, _)| *f == family) {
                 Some((_, v)) => v.push(pair),
@@ -360,12 +371,16 @@ fn the_graphics_chapter_shows_its_runs() {
     // Markdown tables.
     let tables: String = ["h200", "h100"]
         .iter()
-        .map(|g| std::fs::read_to_string(root().join(format!("results/nvidia-{g}-graphics.md"))).unwrap())
+        .map(|g| {
+            std::fs::read_to_string(root().join(format!("results/nvidia-{g}-graphics.md"))).unwrap()
+        })
         .collect();
     let words: Vec<&str> = chapter.split_whitespace().collect();
     let mut quoted = 0;
     for pair in words.windows(2) {
-        if ["Gload/s", "Gsample/s", "Gvertex/s"].contains(&pair[1].trim_end_matches(['.', ',', ';', ')'])) {
+        if ["Gload/s", "Gsample/s", "Gvertex/s"]
+            .contains(&pair[1].trim_end_matches(['.', ',', ';', ')']))
+        {
             let number = pair[0].trim_start_matches('(');
             if number.parse::<f64>().is_ok() {
                 assert!(

@@ -27,9 +27,18 @@ fn case(id: &str) -> Case {
 /// the first one's results.
 const WRONG_MODELS: [(&str, &str); 4] = [
     ("frag.typed.rgba8.linear", "frag.typed.rgba8.random"),
-    ("frag.tex.sample.bilinear.rgba8.linear", "frag.tex.sample.bilinear.rgba8.random"),
-    ("vertex.input.rgba8.x2.interleaved", "vertex.input.rgba8.x1.interleaved"),
-    ("frag.deriv.implicit.lod1.rgba8", "frag.deriv.implicit.lod0.rgba8"),
+    (
+        "frag.tex.sample.bilinear.rgba8.linear",
+        "frag.tex.sample.bilinear.rgba8.random",
+    ),
+    (
+        "vertex.input.rgba8.x2.interleaved",
+        "vertex.input.rgba8.x1.interleaved",
+    ),
+    (
+        "frag.deriv.implicit.lod1.rgba8",
+        "frag.deriv.implicit.lod0.rgba8",
+    ),
 ];
 
 #[test]
@@ -39,7 +48,10 @@ fn a_wrong_cpu_expectation_fails_every_graphics_family() {
         let (right, wrong) = (case(id), case(other));
         let kernel = bench.prepare(&right).unwrap();
         let readback = bench.verify(kernel).unwrap();
-        assert!(verify(&right, &readback).passed(), "{id} fails its own model");
+        assert!(
+            verify(&right, &readback).passed(),
+            "{id} fails its own model"
+        );
         let outcome = verify(&wrong, &readback);
         assert!(
             !outcome.passed(),

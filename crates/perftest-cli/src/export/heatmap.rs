@@ -367,7 +367,7 @@ pub(crate) fn write_heatmap(
 }
 
 /// Size of the colour legend.
-pub(crate) const LEGEND_SIZE: (f64, f64) = (620.0, 34.0);
+pub(crate) const LEGEND_SIZE: (f64, f64) = (700.0, 34.0);
 
 /// Writes the colour legend (ten swatches, 0% to 100% of the family's best) at (`x`, `y`).
 pub(crate) fn write_legend(out: &mut String, x: f64, y: f64) -> std::fmt::Result {

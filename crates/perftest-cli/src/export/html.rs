@@ -301,6 +301,32 @@ fn write_hierarchy(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> s
     writeln!(out, "</section>")
 }
 
+/// The fragment-vs-compute table ([`super::twins`]), when the report pairs any case with its
+/// compute twin.
+fn write_twins(out: &mut String, report: &Report) -> std::fmt::Result {
+    use super::twins::{cells, pairs, summary, HEADING, TITLES};
+    let pairs = pairs(report);
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "<section>\n<h2>{}</h2>", escape(HEADING))?;
+    writeln!(out, "<p>{}</p>", escape(&summary(&pairs)))?;
+    write!(out, r#"<table class="data"><thead><tr><th>Case</th>"#)?;
+    for title in TITLES {
+        write!(out, r#"<th class="num">{}</th>"#, escape(title))?;
+    }
+    writeln!(out, "</tr></thead><tbody>")?;
+    for pair in &pairs {
+        let (name, figures) = cells(pair);
+        write!(out, "<tr><td><code>{}</code></td>", escape(&name))?;
+        for figure in figures {
+            write!(out, r#"<td class="num">{}</td>"#, escape(&figure))?;
+        }
+        writeln!(out, "</tr>")?;
+    }
+    writeln!(out, "</tbody></table>\n</section>")
+}
+
 /// The carve-out table: the L1 each declared shared-memory size leaves.
 fn write_carveout(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> std::fmt::Result {
     use crate::sweep::section::{
@@ -424,13 +450,10 @@ impl Exporter for HtmlExporter {
         if let Some(h) = crate::sweep::hierarchy(report) {
             write_hierarchy(&mut out, &h, report.settings.clock_mhz)?;
         }
-        if let Some(section) = super::twins::section(report) {
-            writeln!(out, "<section>\n<h2>Fragment shader vs compute shader</h2>")?;
-            writeln!(out, "<pre>{}</pre>\n</section>", escape(&section))?;
-        }
         for (number, grid) in grids.iter().enumerate() {
             write_family(&mut out, number, grid, &rows, label_w, scale_max)?;
         }
+        write_twins(&mut out, report)?;
         write_not_measured(&mut out, report)?;
         write_shader_stats(&mut out, report)?;
         page_end(&mut out, env!("CARGO_PKG_VERSION"))?;

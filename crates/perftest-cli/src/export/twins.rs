@@ -41,26 +41,45 @@ pub(crate) fn pairs(report: &Report) -> Vec<Pair> {
         .collect()
 }
 
+/// The section's column titles after the case's.
+pub(crate) const TITLES: [&str; 3] = ["compute", "fragment", "fragment/compute"];
+
+/// The section's heading.
+pub(crate) const HEADING: &str = "Fragment shader vs compute shader";
+
+/// The sentence above the table: what it shows and the median ratio (pure; `pairs` not
+/// empty).
+pub(crate) fn summary(pairs: &[Pair]) -> String {
+    let mut ratios: Vec<f64> = pairs.iter().map(Pair::ratio).collect();
+    ratios.sort_by(f64::total_cmp);
+    let median = ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN);
+    format!(
+        "The same loop in a fragment shader and in a compute shader, in Gload/s (a 16x16 tile of \
+         fragments is one workgroup): median fragment/compute {median:.3} over {} pairs.",
+        pairs.len()
+    )
+}
+
+/// One row's cells: the twin's name, then the [`TITLES`] figures.
+pub(crate) fn cells(pair: &Pair) -> (String, [String; 3]) {
+    (
+        printable(&pair.name).into_owned(),
+        [
+            format!("{:.2}", pair.compute / 1e9),
+            format!("{:.2}", pair.other / 1e9),
+            format!("{:.3}", pair.ratio()),
+        ],
+    )
+}
+
 /// The section as aligned text, or `None` when no pair was measured.
 pub(crate) fn section(report: &Report) -> Option<String> {
     let pairs = pairs(report);
     if pairs.is_empty() {
         return None;
     }
-    let titles = ["compute", "fragment", "fragment/compute"];
-    let rows: Vec<(String, [String; 3])> = pairs
-        .iter()
-        .map(|p| {
-            (
-                printable(&p.name).into_owned(),
-                [
-                    format!("{:.2}", p.compute / 1e9),
-                    format!("{:.2}", p.other / 1e9),
-                    format!("{:.3}", p.ratio()),
-                ],
-            )
-        })
-        .collect();
+    let titles = TITLES;
+    let rows: Vec<(String, [String; 3])> = pairs.iter().map(cells).collect();
     let name_width = rows
         .iter()
         .map(|(n, _)| cell_width(n))
@@ -73,14 +92,7 @@ pub(crate) fn section(report: &Report) -> Option<String> {
             *w = (*w).max(cell_width(c));
         }
     }
-    let mut ratios: Vec<f64> = pairs.iter().map(Pair::ratio).collect();
-    ratios.sort_by(f64::total_cmp);
-    let median = ratios[ratios.len() / 2];
-    let mut out = format!(
-        "Fragment shader vs compute shader: the same loop, Gload/s (a 16x16 tile of fragments \
-         is one workgroup); median fragment/compute {median:.3} over {} pairs.\n",
-        pairs.len()
-    );
+    let mut out = format!("{HEADING}. {}\n", summary(&pairs));
     push_left(&mut out, "Case", name_width);
     for (t, w) in titles.iter().zip(widths) {
         out.push_str("  ");
