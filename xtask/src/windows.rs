@@ -39,6 +39,9 @@ fn build(extra: &[&str]) -> Result<(), String> {
     }
 }
 
+/// The suites besides the original whose families the Windows build verifies a case of.
+const OTHER_SUITES: &str = "modern,texture,memory,graphics";
+
 /// Runs every check of the Windows build `exe` under Wine, beside the Linux build `linux`.
 pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
     let wine = Wine::prepare(exe)?;
@@ -71,7 +74,7 @@ pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
     );
     checks.check("--verify: a case of every family of the other suites", {
         family_sample(linux).and_then(|ids| {
-            let mut args = vec!["--verify", "--suite", "modern,texture,memory"];
+            let mut args = vec!["--verify", "--suite", OTHER_SUITES];
             for id in &ids {
                 args.extend(["--filter", id.as_str()]);
             }
@@ -244,11 +247,11 @@ fn short_run_of<'a>(filter: &'a str, output: &'a str) -> Vec<&'a str> {
     ]
 }
 
-/// The first case id of each family (the first three parts of the id) of the modern, texture
-/// and memory suites, from the Linux build's `--list-cases`.
+/// The first case id of each family (the first three parts of the id) of the [`OTHER_SUITES`],
+/// from the Linux build's `--list-cases`.
 fn family_sample(linux: &Path) -> Result<Vec<String>, String> {
     let output = Command::new(linux)
-        .args(["--suite", "modern,texture,memory", "--list-cases"])
+        .args(["--suite", OTHER_SUITES, "--list-cases"])
         .output()
         .map_err(|e| format!("cannot run {}: {e}", linux.display()))?;
     let mut ids: Vec<String> = Vec::new();
