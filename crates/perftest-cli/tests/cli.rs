@@ -1706,8 +1706,13 @@ fn reports_record_the_suites_and_each_case_suite() {
         serde_json::json!(["original", "modern", "texture", "memory", "graphics"])
     );
     let cases = report["cases"].as_array().unwrap();
-    assert_eq!(cases.len(), 3, "{run}");
-    assert!(cases.iter().all(|c| c["suite"] == "original"), "{run}");
+    // The three original cases, then their fragment-shader twins in the graphics suite.
+    assert_eq!(cases.len(), 6, "{run}");
+    assert!(cases[..3].iter().all(|c| c["suite"] == "original"), "{run}");
+    assert!(cases[3..].iter().all(|c| c["suite"] == "graphics"), "{run}");
+    for (original, fragment) in cases[..3].iter().zip(&cases[3..]) {
+        assert_eq!(fragment["twin"], original["id"], "{run}");
+    }
 }
 
 #[test]

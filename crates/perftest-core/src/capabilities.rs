@@ -48,6 +48,9 @@ pub(crate) struct Enables {
     /// `VkPhysicalDeviceVulkan13Features` where the instance and device are 1.3): graphics
     /// cases draw without render-pass objects.
     pub(crate) dynamic_rendering: bool,
+    /// `VK_KHR_dynamic_rendering` and its feature, on a Vulkan 1.2 instance or device that
+    /// offers them (where Vulkan 1.3 is not there to give [`Enables::dynamic_rendering`]).
+    pub(crate) dynamic_rendering_khr: bool,
     /// On a device with `VK_KHR_portability_subset`: the subset's features that are enabled
     /// (perftest enables every one offered; on a borrowed device none is assumed).
     pub(crate) portability: Option<PortabilitySubset>,
@@ -81,14 +84,22 @@ impl Enables {
             };
         }
         let vulkan13 = instance_api >= vk::API_VERSION_1_3 && device_api >= vk::API_VERSION_1_3;
+        // SAFETY: plain query on a physical device of this instance.
+        let khr_rendering = !vulkan13
+            && unsafe {
+                has_extension(instance, physical_device, ash::khr::dynamic_rendering::NAME)
+            };
         let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default();
+        let mut rendering = vk::PhysicalDeviceDynamicRenderingFeaturesKHR::default();
         let mut features = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut v11)
             .push_next(&mut v12);
         if vulkan13 {
             features = features.push_next(&mut v13);
+        } else if khr_rendering {
+            features = features.push_next(&mut rendering);
         }
         // SAFETY: the instance and device are Vulkan 1.2 (1.3 where the 1.3 struct is
         // chained); the chain points at live locals.
@@ -115,6 +126,7 @@ impl Enables {
             sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
             vertex_pipeline_stores: core.vertex_pipeline_stores_and_atomics == vk::TRUE,
             dynamic_rendering: vulkan13 && v13.dynamic_rendering == vk::TRUE,
+            dynamic_rendering_khr: khr_rendering && rendering.dynamic_rendering == vk::TRUE,
             portability: None,
         }
     }
@@ -185,6 +197,15 @@ impl Enables {
             .vertex_pipeline_stores_and_atomics(self.vertex_pipeline_stores)
     }
 
+    /// The `VK_KHR_dynamic_rendering` feature to enable (chain it, and enable the extension,
+    /// only when [`Enables::dynamic_rendering_khr`]).
+    pub(crate) fn dynamic_rendering_khr_feature(
+        &self,
+    ) -> vk::PhysicalDeviceDynamicRenderingFeaturesKHR<'static> {
+        vk::PhysicalDeviceDynamicRenderingFeaturesKHR::default()
+            .dynamic_rendering(self.dynamic_rendering_khr)
+    }
+
     /// The Vulkan 1.3 features to enable (chain it only when [`Enables::dynamic_rendering`]).
     pub(crate) fn vulkan13_features(&self) -> vk::PhysicalDeviceVulkan13Features<'static> {
         vk::PhysicalDeviceVulkan13Features::default().dynamic_rendering(self.dynamic_rendering)
@@ -208,6 +229,22 @@ impl Enables {
             .shader_int8(self.shader_int8)
             .shader_float16(self.shader_float16)
     }
+}
+
+/// Whether `physical_device` offers the device extension `name`.
+///
+/// # Safety
+/// `physical_device` must belong to `instance`, which must be alive.
+pub(crate) unsafe fn has_extension(
+    instance: &ash::Instance,
+    physical_device: vk::PhysicalDevice,
+    name: &std::ffi::CStr,
+) -> bool {
+    // SAFETY: guaranteed by the caller.
+    unsafe { instance.enumerate_device_extension_properties(physical_device) }
+        .unwrap_or_default()
+        .iter()
+        .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
 }
 
 /// Reads the device's capabilities, given the optional features that are enabled on it

@@ -52,6 +52,9 @@ pub struct Context {
     /// `dynamicRendering` is enabled on the device (whatever [`Context::set_dynamic_rendering`]
     /// chose).
     dynamic_rendering_enabled: bool,
+    /// The functions of `VK_KHR_dynamic_rendering`, when dynamic rendering comes from that
+    /// extension (a Vulkan 1.2 device) rather than from Vulkan 1.3.
+    pub(crate) dynamic_rendering_khr: Option<ash::khr::dynamic_rendering::Device>,
 }
 
 impl Context {
@@ -97,6 +100,10 @@ impl Context {
         let mut v11 = enables.vulkan11_features();
         let mut v12 = enables.vulkan12_features();
         let mut v13 = enables.vulkan13_features();
+        let mut khr_rendering = enables.dynamic_rendering_khr_feature();
+        if enables.dynamic_rendering_khr {
+            extensions.push(ash::khr::dynamic_rendering::NAME.as_ptr());
+        }
         let core = enables.core();
         let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
@@ -113,6 +120,8 @@ impl Context {
         }
         if enables.dynamic_rendering {
             info = info.push_next(&mut v13);
+        } else if enables.dynamic_rendering_khr {
+            info = info.push_next(&mut khr_rendering);
         }
         // SAFETY: the physical device belongs to `instance`; `info` points at live locals.
         let device = unsafe { ash_instance.create_device(target.physical_device, &info, None) }
@@ -135,8 +144,15 @@ impl Context {
             queue,
             caps,
         )?;
-        context.dynamic_rendering = enables.dynamic_rendering;
-        context.dynamic_rendering_enabled = enables.dynamic_rendering;
+        if enables.dynamic_rendering_khr {
+            context.dynamic_rendering_khr = Some(ash::khr::dynamic_rendering::Device::new(
+                &context.instance,
+                &context.device,
+            ));
+        }
+        let dynamic = enables.dynamic_rendering || enables.dynamic_rendering_khr;
+        context.dynamic_rendering = dynamic;
+        context.dynamic_rendering_enabled = dynamic;
         if statistics {
             context.executables = Some(ash::khr::pipeline_executable_properties::Device::new(
                 &context.instance,
@@ -280,6 +296,7 @@ impl Context {
             caps,
             dynamic_rendering: false,
             dynamic_rendering_enabled: false,
+            dynamic_rendering_khr: None,
         })
     }
 
@@ -289,8 +306,9 @@ impl Context {
         &self.caps
     }
 
-    /// Whether graphics cases draw with dynamic rendering (`dynamicRendering`, enabled by
-    /// perftest where the device offers it) rather than render-pass objects.
+    /// Whether graphics cases draw with dynamic rendering (`dynamicRendering` of Vulkan 1.3, or
+    /// `VK_KHR_dynamic_rendering` on a Vulkan 1.2 device: enabled by perftest where the device
+    /// offers it) rather than render-pass objects.
     pub fn dynamic_rendering(&self) -> bool {
         self.dynamic_rendering
     }

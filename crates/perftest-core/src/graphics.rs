@@ -360,10 +360,13 @@ pub(crate) fn create_pipeline(
 }
 
 /// What one kernel's draws record: its attachment and geometry.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Draw {
     pub(crate) attachment: Attachment,
     pub(crate) geometry: Geometry,
+    /// `VK_KHR_dynamic_rendering`'s functions, where dynamic rendering comes from that
+    /// extension rather than from Vulkan 1.3.
+    pub(crate) rendering_khr: Option<ash::khr::dynamic_rendering::Device>,
 }
 
 impl Draw {
@@ -409,7 +412,10 @@ impl Draw {
                     .render_area(full_area())
                     .layer_count(1)
                     .color_attachments(&colors);
-                device.cmd_begin_rendering(cb, &info);
+                match &self.rendering_khr {
+                    Some(khr) => khr.cmd_begin_rendering(cb, &info),
+                    None => device.cmd_begin_rendering(cb, &info),
+                }
             } else {
                 let pass = a.passes[usize::from(verify)];
                 let info = vk::RenderPassBeginInfo::default()
@@ -432,7 +438,10 @@ impl Draw {
                 None => device.cmd_draw(cb, g.vertices, instances, 0, 0),
             }
             if a.dynamic() {
-                device.cmd_end_rendering(cb);
+                match &self.rendering_khr {
+                    Some(khr) => khr.cmd_end_rendering(cb),
+                    None => device.cmd_end_rendering(cb),
+                }
             } else {
                 device.cmd_end_render_pass(cb);
             }

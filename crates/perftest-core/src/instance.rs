@@ -21,6 +21,11 @@ pub struct InstanceOptions {
     /// Load the Vulkan loader from this file instead of the system's (`libvulkan.so.1` on
     /// Linux, `vulkan-1.dll` on Windows, `libvulkan.1.dylib` or MoltenVK on macOS).
     pub loader_path: Option<PathBuf>,
+    /// The highest Vulkan version the instance asks for (`vk::API_VERSION_1_2`...); `None`:
+    /// 1.3 where the loader has 1.1 or later. Devices are then used as that version at most
+    /// (e.g. to run an older engine's configuration, or to test the paths of older devices on
+    /// a newer one).
+    pub max_api_version: Option<u32>,
 }
 
 /// A Vulkan instance created by perftest, with its loader and validation messenger.
@@ -49,6 +54,9 @@ impl Instance {
         } else {
             vk::API_VERSION_1_0
         };
+        let api_version = options.max_api_version.map_or(api_version, |max| {
+            api_version.min(max.max(vk::API_VERSION_1_0))
+        });
 
         let log = Arc::new(MessageLog::default());
         let mut layers: Vec<*const c_char> = Vec::new();

@@ -106,6 +106,8 @@ pub(crate) struct PipelineBuilder {
     executables: Option<ash::khr::pipeline_executable_properties::Device>,
     cache: vk::PipelineCache,
     representations: bool,
+    /// `VK_KHR_dynamic_rendering`'s functions, where dynamic rendering comes from it.
+    rendering_khr: Option<ash::khr::dynamic_rendering::Device>,
 }
 
 impl PipelineBuilder {
@@ -117,6 +119,7 @@ impl PipelineBuilder {
             executables: ctx.executables.clone(),
             cache,
             representations,
+            rendering_khr: ctx.dynamic_rendering_khr.clone(),
         }
     }
 
@@ -327,6 +330,7 @@ impl Kernel {
         self.draw = Some(Draw {
             attachment,
             geometry,
+            rendering_khr: builder.rendering_khr.clone(),
         });
         Ok(pipeline)
     }

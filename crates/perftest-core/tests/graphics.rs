@@ -108,3 +108,42 @@ fn draws_interleave_with_dispatches() {
     let messages = instance.validation_messages();
     assert!(messages.is_empty(), "validation reported: {messages:#?}");
 }
+
+#[test]
+fn a_vulkan_1_2_instance_draws_through_vk_khr_dynamic_rendering() {
+    use std::sync::Arc;
+
+    use perftest_core::ash::vk;
+    use perftest_core::{
+        compute_targets, select, Bench, Context, DeviceChoice, Instance, InstanceOptions,
+    };
+    let options = InstanceOptions {
+        validation: true,
+        max_api_version: Some(vk::API_VERSION_1_2),
+        ..Default::default()
+    };
+    let instance = Arc::new(Instance::new(&options).unwrap());
+    assert_eq!(instance.api_version(), vk::API_VERSION_1_2);
+    let targets = compute_targets(instance.handle(), instance.api_version()).unwrap();
+    let summaries: Vec<_> = targets.iter().map(|t| t.summary.clone()).collect();
+    let choice = DeviceChoice {
+        index: None,
+        name: Some("llvmpipe".into()),
+    };
+    let i = select(&summaries, &choice).unwrap();
+    let mut bench = Bench::new(Context::new(instance.clone(), &targets[i]).unwrap()).unwrap();
+    assert!(
+        bench.context().dynamic_rendering(),
+        "lavapipe offers VK_KHR_dynamic_rendering: perftest enables it on a 1.2 instance"
+    );
+    for (id, _) in WRONG_MODELS {
+        let case = case(id);
+        let kernel = bench.prepare(&case).unwrap();
+        let outcome = verify(&case, &bench.verify(kernel).unwrap());
+        assert!(outcome.passed(), "{id} on Vulkan 1.2: {outcome:?}");
+        assert_eq!(bench.time(kernel, [2, 1, 1], 2).unwrap().len(), 2);
+    }
+    drop(bench);
+    let messages = instance.validation_messages();
+    assert!(messages.is_empty(), "validation reported: {messages:#?}");
+}

@@ -108,6 +108,7 @@ pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
         loader_path: std::env::var_os(LOADER_ENV)
             .filter(|path| !path.is_empty())
             .map(Into::into),
+        max_api_version: None,
     };
     let instance = Arc::new(Instance::new(&instance_options).map_err(core_failure)?);
     let targets =
