@@ -393,4 +393,25 @@ fn the_graphics_chapter_shows_its_runs() {
         }
     }
     assert!(quoted >= 8, "only {quoted} figures quoted");
+    // Every signed change it quotes is in one of the graphics comparisons.
+    let comparisons: String = [
+        "results/nvidia-h200-graphics/run-to-run.txt",
+        "results/nvidia-h100-graphics/run-to-run.txt",
+        "results/h100-vs-h200/graphics.txt",
+    ]
+    .iter()
+    .map(|f| std::fs::read_to_string(root().join(f)).unwrap())
+    .collect();
+    let mut changes = 0;
+    for word in chapter.split(|c: char| c.is_whitespace() || "(),`".contains(c)) {
+        let number = word.trim_end_matches(['.', ';', ':']);
+        if number.starts_with(['+', '-']) && number.ends_with('%') {
+            assert!(
+                comparisons.contains(number),
+                "the chapter quotes {number}, which no graphics comparison prints"
+            );
+            changes += 1;
+        }
+    }
+    assert!(changes >= 3, "only {changes} changes quoted");
 }
