@@ -613,4 +613,50 @@ mod tests {
             Some("the device lacks samplerAnisotropy")
         );
     }
+
+    #[test]
+    fn graphics_cases_need_a_graphics_queue_and_vertex_stores() {
+        let graphics = crate::families::cases_in(&[crate::suite::Suite::Graphics]);
+        let full = DeviceCaps {
+            graphics_queue: true,
+            vertex_pipeline_stores: true,
+            sampler_anisotropy: true,
+            buffer_device_address: true,
+            shader_int64: true,
+            ..caps(|_| ALL)
+        };
+        assert!(graphics
+            .iter()
+            .all(|c| support(c, &full) == Support::Supported));
+        // A compute-only queue: the whole suite is skipped, with the reason.
+        let compute_only = DeviceCaps {
+            graphics_queue: false,
+            ..full
+        };
+        for case in &graphics {
+            match support(case, &compute_only) {
+                Support::Skipped(why) => assert!(why.contains("VK_QUEUE_GRAPHICS_BIT"), "{why}"),
+                Support::Supported => panic!("{} runs without a graphics queue", case.id),
+            }
+        }
+        // Without stores from the vertex stage only the vertex cases are skipped.
+        let no_stores = DeviceCaps {
+            vertex_pipeline_stores: false,
+            ..full
+        };
+        for case in &graphics {
+            let vertex = case.family.label() == "vertex_fetch";
+            match support(case, &no_stores) {
+                Support::Skipped(why) => {
+                    assert!(vertex, "{} skipped: {why}", case.id);
+                    assert!(why.contains("vertexPipelineStoresAndAtomics"), "{why}");
+                }
+                Support::Supported => assert!(!vertex, "{} runs without vertex stores", case.id),
+            }
+        }
+        // The original suite needs neither.
+        assert!(original_cases()
+            .iter()
+            .all(|c| support(c, &compute_only) == Support::Supported));
+    }
 }

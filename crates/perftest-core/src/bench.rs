@@ -521,7 +521,6 @@ pub(crate) fn time_batch_on(
     let (shaders, more) = shader_stages(&used);
     let graphics = used.iter().any(|k| k.stages.is_graphics());
     let pool = ctx.query_pool;
-    let submitted = Instant::now();
     // At most 2 x MAX_DISPATCHES_PER_SUBMIT, checked above.
     let queries = 2 * batch.len() as u32;
     ctx.submit_and_wait(|device, cb| {
@@ -570,7 +569,7 @@ pub(crate) fn time_batch_on(
             }
         }
     })?;
-    let wall = submitted.elapsed();
+    let wall = ctx.last_submission();
     let mut raw = vec![0u64; queries as usize];
     // SAFETY: the submission finished; `raw` holds exactly `queries` 64-bit values.
     unsafe {
@@ -598,11 +597,15 @@ pub(crate) fn time_batch_on(
 }
 
 /// Whether timestamped intervals summing to `times` can be the work of a submission that took
-/// `wall` on the clock (pure rule): the clock may add submission and wait costs, at most three
-/// times the measured work plus 50 ms, never ten times more.
+/// `wall` from `vkQueueSubmit` to its fence (pure rule). The clock also counts the submission's
+/// start, what lies between the timestamps and the wait, and on a CPU driver (lavapipe) the
+/// work its threads do outside the timestamped intervals, which grows when the host is busy:
+/// up to 5.4 times the timestamps was seen there on a loaded CI machine. So only a gross
+/// mismatch fails: more than ten times the timestamps plus 100 ms (lavapipe's draws took 17
+/// times their timestamps before perftest put a barrier after the first one).
 pub(crate) fn timestamps_cover(times: &[Duration], wall: Duration) -> bool {
     let gpu: Duration = times.iter().sum();
-    wall <= gpu * 3 + Duration::from_millis(50)
+    wall <= gpu * 10 + Duration::from_millis(100)
 }
 
 /// [`time_batch_on`] for one kernel held outside the bench: `dispatches` dispatches of
@@ -671,4 +674,26 @@ fn check_groups(ctx: &Context, groups: [u32; 3]) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_cover_their_submission_up_to_ten_times_plus_100_ms() {
+        let ms = Duration::from_millis;
+        // Draws of 2 ms, ten of them: 20 ms of timestamps.
+        let times = vec![ms(2); 10];
+        assert!(timestamps_cover(&times, ms(21)));
+        assert!(timestamps_cover(&times, ms(300)));
+        assert!(!timestamps_cover(&times, ms(301)));
+        // Short work: the 100 ms cover the submission's own costs.
+        assert!(timestamps_cover(&[Duration::from_micros(10)], ms(95)));
+        // lavapipe on a loaded machine: 56 ms of timestamps, 304 ms of wall time.
+        assert!(timestamps_cover(&[ms(56)], ms(304)));
+        // lavapipe before the barrier after the first timestamp: 191 ms of 3250.
+        assert!(!timestamps_cover(&[ms(191)], ms(3250)));
+        assert!(!timestamps_cover(&[], ms(101)));
+    }
 }

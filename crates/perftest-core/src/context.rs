@@ -3,7 +3,7 @@
 
 use std::mem::ManuallyDrop;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
@@ -55,6 +55,10 @@ pub struct Context {
     /// The functions of `VK_KHR_dynamic_rendering`, when dynamic rendering comes from that
     /// extension (a Vulkan 1.2 device) rather than from Vulkan 1.3.
     pub(crate) dynamic_rendering_khr: Option<ash::khr::dynamic_rendering::Device>,
+    /// When the last submission was handed to the queue.
+    submitted_at: Instant,
+    /// How long the last submission took, from `vkQueueSubmit` to its fence.
+    last_submission: Duration,
 }
 
 impl Context {
@@ -297,6 +301,8 @@ impl Context {
             dynamic_rendering: false,
             dynamic_rendering_enabled: false,
             dynamic_rendering_khr: None,
+            submitted_at: Instant::now(),
+            last_submission: Duration::ZERO,
         })
     }
 
@@ -315,9 +321,10 @@ impl Context {
 
     /// Makes graphics cases draw through render-pass objects even where dynamic rendering is
     /// enabled (`false`); `true` has no effect where it is not enabled. Takes effect when a
-    /// bench prepares its first graphics case (which creates the attachment every graphics
-    /// case then shares). For engines that want the older path, and to test it on a modern
-    /// driver.
+    /// bench prepares its first graphics case, which creates the attachment every graphics
+    /// case then shares: call it before that (later calls change what
+    /// [`Context::dynamic_rendering`] says, not how the bench draws). For engines that want the
+    /// older path, and to test it on a modern driver.
     pub fn set_dynamic_rendering(&mut self, on: bool) {
         self.dynamic_rendering = on && self.dynamic_rendering_enabled;
     }
@@ -425,6 +432,7 @@ impl Context {
                 .call("vkEndCommandBuffer")?;
             let buffers = [cb];
             let submit = [vk::SubmitInfo::default().command_buffers(&buffers)];
+            self.submitted_at = Instant::now();
             if let Err(r) = self.device.queue_submit(self.queue, &submit, self.fence) {
                 if r == vk::Result::ERROR_DEVICE_LOST {
                     self.lost = true;
@@ -433,7 +441,15 @@ impl Context {
             }
         }
         self.pending = true;
-        self.wait_pending(timeout)
+        let waited = self.wait_pending(timeout);
+        self.last_submission = self.submitted_at.elapsed();
+        waited
+    }
+
+    /// Wall time of the last [`Context::submit_and_wait`]'s submission, from `vkQueueSubmit`
+    /// until its fence was seen signalled (recording excluded).
+    pub(crate) fn last_submission(&self) -> Duration {
+        self.last_submission
     }
 
     /// Waits a bounded time (the fence timeout, at least 2 s) for the last submission before

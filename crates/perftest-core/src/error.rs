@@ -60,8 +60,8 @@ pub enum Error {
     /// threads have drawn).
     #[error(
         "the device's timestamps cover {gpu_ms:.1} ms of the {wall_ms:.1} ms its draws took: \
-         they do not bracket the draws on this driver, so perftest cannot time graphics cases \
-         here (--verify still checks them)"
+         they do not bracket the draws on this driver (or the host is too busy to tell), so \
+         perftest cannot time graphics cases here (--verify still checks them)"
     )]
     UntimedDraws {
         /// Sum of the timestamped intervals, in milliseconds.

@@ -28,7 +28,7 @@ const TILE_VERTICES: u32 = 6;
 
 /// What a draw binds besides the pipeline: vertex streams, an index buffer, and the vertices
 /// of one instance.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub(crate) struct Geometry {
     /// Vertices (or indices, when indexed) per instance.
     pub(crate) vertices: u32,
@@ -63,8 +63,8 @@ pub(crate) struct VertexInput {
 pub(crate) struct Attachment {
     image: vk::Image,
     view: vk::ImageView,
-    /// Render passes for timing (contents neither loaded nor stored) and for verification
-    /// (cleared, stored); null with dynamic rendering.
+    /// Render passes for timing (contents not loaded) and for verification (cleared); both
+    /// store; null with dynamic rendering.
     passes: [vk::RenderPass; 2],
     framebuffer: vk::Framebuffer,
 }
@@ -93,6 +93,7 @@ fn full_area() -> vk::Rect2D {
     }
 }
 
+/// The attachment's one level and layer.
 fn color_range() -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange {
         aspect_mask: vk::ImageAspectFlags::COLOR,
@@ -167,17 +168,16 @@ impl RenderTarget {
         }
     }
 
+    /// Makes the render passes and framebuffer (without dynamic rendering) and moves the
+    /// attachment to `COLOR_ATTACHMENT_OPTIMAL`.
     fn finish(&mut self, ctx: &mut Context) -> Result<()> {
         if !ctx.dynamic_rendering {
             for (i, load) in [
                 (0, vk::AttachmentLoadOp::DONT_CARE),
                 (1, vk::AttachmentLoadOp::CLEAR),
             ] {
-                let store = if i == 0 {
-                    vk::AttachmentStoreOp::DONT_CARE
-                } else {
-                    vk::AttachmentStoreOp::STORE
-                };
+                // Stored in both: a pass whose output nobody may read is one a driver may skip.
+                let store = vk::AttachmentStoreOp::STORE;
                 let attachments = [vk::AttachmentDescription::default()
                     .format(TARGET_FORMAT)
                     .samples(vk::SampleCountFlags::TYPE_1)
@@ -362,7 +362,9 @@ pub(crate) fn create_pipeline(
 /// What one kernel's draws record: its attachment and geometry.
 #[derive(Clone)]
 pub(crate) struct Draw {
+    /// The attachment it renders to.
     pub(crate) attachment: Attachment,
+    /// What it binds and how many vertices an instance has.
     pub(crate) geometry: Geometry,
     /// `VK_KHR_dynamic_rendering`'s functions, where dynamic rendering comes from that
     /// extension rather than from Vulkan 1.3.
@@ -370,9 +372,11 @@ pub(crate) struct Draw {
 }
 
 impl Draw {
-    /// Records one draw of `instances` instances inside its own rendering of the attachment:
-    /// for timing (`verify` false) nothing is loaded or stored; for verification the attachment
-    /// is first cleared to NaN (so a fragment that writes nothing fails) and kept.
+    /// Records one draw of `instances` instances inside its own rendering of the attachment,
+    /// which is stored (a rendering whose output nobody may read is one a driver may skip; the
+    /// timed fragments all discard, so nothing is written): for timing (`verify` false) nothing
+    /// is loaded; for verification the attachment is first cleared to NaN, so that a fragment
+    /// that writes nothing fails.
     ///
     /// # Safety
     /// `cb` must be recording on `device`, outside a render pass, with this kernel's graphics
@@ -394,19 +398,16 @@ impl Draw {
         // SAFETY: guaranteed by the caller.
         unsafe {
             if a.dynamic() {
-                let (load, store) = if verify {
-                    (vk::AttachmentLoadOp::CLEAR, vk::AttachmentStoreOp::STORE)
+                let load = if verify {
+                    vk::AttachmentLoadOp::CLEAR
                 } else {
-                    (
-                        vk::AttachmentLoadOp::DONT_CARE,
-                        vk::AttachmentStoreOp::DONT_CARE,
-                    )
+                    vk::AttachmentLoadOp::DONT_CARE
                 };
                 let colors = [vk::RenderingAttachmentInfo::default()
                     .image_view(a.view)
                     .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
                     .load_op(load)
-                    .store_op(store)
+                    .store_op(vk::AttachmentStoreOp::STORE)
                     .clear_value(clear[0])];
                 let info = vk::RenderingInfo::default()
                     .render_area(full_area())
@@ -450,7 +451,8 @@ impl Draw {
 
     /// Records, after a verification draw of `tiles` instances, the copy of those tiles of the
     /// attachment into `output`, tile after tile, each tile's fragments in row order (the
-    /// order of a workgroup's local indices), and leaves the attachment as it was.
+    /// order of a workgroup's local indices), and leaves the attachment as it was. At most the
+    /// attachment's 4096 tiles (more are not copied).
     ///
     /// # Safety
     /// As [`Draw::record`]; `output` must hold `tiles` x 256 x 16 bytes and allow transfers to
@@ -464,7 +466,7 @@ impl Draw {
     ) {
         let image = self.attachment.image;
         let per_row = TARGET_SIDE / TILE_SIDE;
-        let regions: Vec<vk::BufferImageCopy> = (0..tiles)
+        let regions: Vec<vk::BufferImageCopy> = (0..tiles.min(per_row * per_row))
             .map(|t| vk::BufferImageCopy {
                 buffer_offset: u64::from(t) * u64::from(TILE_SIDE * TILE_SIDE) * 16,
                 buffer_row_length: TILE_SIDE,

@@ -1,14 +1,16 @@
 //! The graphics suite on lavapipe, with the Khronos validation layer on: every case passes
 //! verification against its CPU model and fails once a result is changed by one bit; a wrong
 //! CPU expectation (another case's model) fails each family; the render-pass path (without
-//! dynamic rendering) verifies and times like the dynamic-rendering one. Any validation message
-//! fails the test.
+//! dynamic rendering) and `VK_KHR_dynamic_rendering` (a Vulkan 1.2 instance) verify and time
+//! like Vulkan 1.3's dynamic rendering. Synchronization validation is on wherever a test draws
+//! (the layer tracks render-pass attachments; this layer version does not track dynamic
+//! rendering's). Any validation message fails the test.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
 mod common;
 
-use common::{bench, check_suite};
+use common::{bench_with, check_suite, synchronized_bench};
 use perftest_cases::{cases_in, verify, Case, Suite};
 
 #[test]
@@ -43,7 +45,7 @@ const WRONG_MODELS: [(&str, &str); 4] = [
 
 #[test]
 fn a_wrong_cpu_expectation_fails_every_graphics_family() {
-    let (instance, mut bench) = bench();
+    let (instance, mut bench) = synchronized_bench();
     for (id, other) in WRONG_MODELS {
         let (right, wrong) = (case(id), case(other));
         let kernel = bench.prepare(&right).unwrap();
@@ -65,7 +67,7 @@ fn a_wrong_cpu_expectation_fails_every_graphics_family() {
 
 #[test]
 fn render_passes_verify_and_time_like_dynamic_rendering() {
-    let (instance, mut bench) = bench();
+    let (instance, mut bench) = synchronized_bench();
     assert!(
         bench.context().dynamic_rendering(),
         "lavapipe offers Vulkan 1.3: perftest enables dynamic rendering there"
@@ -89,7 +91,7 @@ fn render_passes_verify_and_time_like_dynamic_rendering() {
 
 #[test]
 fn draws_interleave_with_dispatches() {
-    let (instance, mut bench) = bench();
+    let (instance, mut bench) = synchronized_bench();
     let ids = [
         "typed.rgba8.linear",
         "frag.typed.rgba8.linear",
@@ -111,27 +113,15 @@ fn draws_interleave_with_dispatches() {
 
 #[test]
 fn a_vulkan_1_2_instance_draws_through_vk_khr_dynamic_rendering() {
-    use std::sync::Arc;
-
     use perftest_core::ash::vk;
-    use perftest_core::{
-        compute_targets, select, Bench, Context, DeviceChoice, Instance, InstanceOptions,
-    };
-    let options = InstanceOptions {
+    use perftest_core::InstanceOptions;
+    let (instance, mut bench) = bench_with(InstanceOptions {
         validation: true,
+        synchronization_validation: true,
         max_api_version: Some(vk::API_VERSION_1_2),
         ..Default::default()
-    };
-    let instance = Arc::new(Instance::new(&options).unwrap());
+    });
     assert_eq!(instance.api_version(), vk::API_VERSION_1_2);
-    let targets = compute_targets(instance.handle(), instance.api_version()).unwrap();
-    let summaries: Vec<_> = targets.iter().map(|t| t.summary.clone()).collect();
-    let choice = DeviceChoice {
-        index: None,
-        name: Some("llvmpipe".into()),
-    };
-    let i = select(&summaries, &choice).unwrap();
-    let mut bench = Bench::new(Context::new(instance.clone(), &targets[i]).unwrap()).unwrap();
     assert!(
         bench.context().dynamic_rendering(),
         "lavapipe offers VK_KHR_dynamic_rendering: perftest enables it on a 1.2 instance"

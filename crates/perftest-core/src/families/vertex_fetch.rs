@@ -86,6 +86,7 @@ struct VertexData {
 }
 
 impl VertexData {
+    /// The streams of `case`'s layout, once prepared.
     fn streams(&self, case: &Case) -> Option<&Streams> {
         let l = layout(case);
         // The index kind changes no byte of the vertex data.
@@ -112,6 +113,7 @@ fn filled_buffer(
     Ok(buffer)
 }
 
+/// Creates the index buffers (the streams come with each layout's first case).
 fn create(ctx: &mut Context, _: &Shared<'_>) -> Result<Box<dyn FamilyResources>> {
     let empty = VertexData {
         indices: [None, None],

@@ -13,10 +13,23 @@ use perftest_core::{
 
 /// A bench on lavapipe, with the validation layer on.
 pub fn bench() -> (Arc<Instance>, Bench) {
-    let options = InstanceOptions {
+    bench_with(InstanceOptions {
         validation: true,
         ..Default::default()
-    };
+    })
+}
+
+/// A bench on lavapipe, with the validation layer on and synchronization validation too.
+pub fn synchronized_bench() -> (Arc<Instance>, Bench) {
+    bench_with(InstanceOptions {
+        validation: true,
+        synchronization_validation: true,
+        ..Default::default()
+    })
+}
+
+/// A bench on lavapipe through an instance made with `options`.
+pub fn bench_with(options: InstanceOptions) -> (Arc<Instance>, Bench) {
     let instance = Arc::new(Instance::new(&options).expect("validated instance"));
     let targets = compute_targets(instance.handle(), instance.api_version()).unwrap();
     let summaries: Vec<_> = targets.iter().map(|t| t.summary.clone()).collect();
