@@ -1,4 +1,4 @@
-//! Recording the global memory barriers the kernels and uploads need.
+//! Recording the barriers the kernels, draws and uploads need.
 
 use ash::vk;
 
@@ -28,6 +28,51 @@ pub(crate) unsafe fn memory_barrier(
             &barrier,
             &[],
             &[],
+        );
+    }
+}
+
+/// The one level and layer of a single-level colour image.
+const COLOR_LEVEL: vk::ImageSubresourceRange = vk::ImageSubresourceRange {
+    aspect_mask: vk::ImageAspectFlags::COLOR,
+    base_mip_level: 0,
+    level_count: 1,
+    base_array_layer: 0,
+    layer_count: 1,
+};
+
+/// Records a layout transition of the one level and layer of a colour `image`, making `src`
+/// accesses available and visible to `dst`.
+///
+/// # Safety
+/// `cb` must be recording on `device`, outside a render pass; `image` must be alive.
+pub(crate) unsafe fn image_transition(
+    device: &ash::Device,
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    (old, new): (vk::ImageLayout, vk::ImageLayout),
+    (src_stage, src_access): Scope,
+    (dst_stage, dst_access): Scope,
+) {
+    let barrier = [vk::ImageMemoryBarrier::default()
+        .src_access_mask(src_access)
+        .dst_access_mask(dst_access)
+        .old_layout(old)
+        .new_layout(new)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(image)
+        .subresource_range(COLOR_LEVEL)];
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        device.cmd_pipeline_barrier(
+            cb,
+            src_stage,
+            dst_stage,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &barrier,
         );
     }
 }

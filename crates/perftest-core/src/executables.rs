@@ -204,12 +204,9 @@ pub(crate) unsafe fn supported(
     instance: &ash::Instance,
     physical_device: vk::PhysicalDevice,
 ) -> bool {
-    // SAFETY: plain queries on a physical device of this instance.
-    let extensions = unsafe { instance.enumerate_device_extension_properties(physical_device) }
-        .unwrap_or_default();
-    let offered = extensions
-        .iter()
-        .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == pep::NAME));
+    // SAFETY: a physical device of this live instance (the caller's guarantee).
+    let offered =
+        unsafe { crate::capabilities::has_extension(instance, physical_device, pep::NAME) };
     if !offered {
         return false;
     }

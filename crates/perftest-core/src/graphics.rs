@@ -8,6 +8,7 @@
 
 use ash::vk;
 
+use crate::barriers::image_transition as transition;
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
 use crate::families::Stages;
@@ -90,52 +91,6 @@ fn full_area() -> vk::Rect2D {
             width: TARGET_SIDE,
             height: TARGET_SIDE,
         },
-    }
-}
-
-/// The attachment's one level and layer.
-fn color_range() -> vk::ImageSubresourceRange {
-    vk::ImageSubresourceRange {
-        aspect_mask: vk::ImageAspectFlags::COLOR,
-        base_mip_level: 0,
-        level_count: 1,
-        base_array_layer: 0,
-        layer_count: 1,
-    }
-}
-
-/// Records an image layout transition of the attachment.
-///
-/// # Safety
-/// `cb` must be recording on `device`, outside a render pass; `image` must be alive.
-unsafe fn transition(
-    device: &ash::Device,
-    cb: vk::CommandBuffer,
-    image: vk::Image,
-    (old, new): (vk::ImageLayout, vk::ImageLayout),
-    (src_stage, src_access): (vk::PipelineStageFlags, vk::AccessFlags),
-    (dst_stage, dst_access): (vk::PipelineStageFlags, vk::AccessFlags),
-) {
-    let barrier = [vk::ImageMemoryBarrier::default()
-        .src_access_mask(src_access)
-        .dst_access_mask(dst_access)
-        .old_layout(old)
-        .new_layout(new)
-        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .image(image)
-        .subresource_range(color_range())];
-    // SAFETY: guaranteed by the caller.
-    unsafe {
-        device.cmd_pipeline_barrier(
-            cb,
-            src_stage,
-            dst_stage,
-            vk::DependencyFlags::empty(),
-            &[],
-            &[],
-            &barrier,
-        );
     }
 }
 

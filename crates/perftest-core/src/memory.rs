@@ -155,6 +155,20 @@ impl Context {
         unsafe { self.device.get_buffer_device_address(&info) }
     }
 
+    /// `buffer`, just created, with `bytes` uploaded to its start; on failure the buffer is
+    /// destroyed (unless the upload may still be running) and the error returned.
+    pub(crate) fn filled(&mut self, mut buffer: Buffer, bytes: &[u8]) -> Result<Buffer> {
+        match self.upload_buffer(&buffer, bytes) {
+            Ok(()) => Ok(buffer),
+            Err(e) => {
+                if self.settle() {
+                    self.destroy_buffer(&mut buffer);
+                }
+                Err(e)
+            }
+        }
+    }
+
     /// Uploads `bytes` to the start of `dst` and makes them visible to shaders.
     pub(crate) fn upload_buffer(&mut self, dst: &Buffer, bytes: &[u8]) -> Result<()> {
         let dst = dst.buffer;

@@ -198,14 +198,7 @@ fn input_buffer(ctx: &mut Context) -> Result<Buffer> {
             | vk::BufferUsageFlags::TRANSFER_DST,
         MemoryLocation::GpuOnly,
     )?;
-    let mut buffer = buffer;
-    if let Err(e) = ctx.upload_buffer(&buffer, input_bytes()) {
-        if ctx.settle() {
-            ctx.destroy_buffer(&mut buffer);
-        }
-        return Err(e);
-    }
-    Ok(buffer)
+    ctx.filled(buffer, input_bytes())
 }
 
 /// A device-local storage buffer of `bytes` for the modern suite (transfer source and
@@ -224,16 +217,12 @@ pub(crate) fn modern_buffer(
     if ctx.caps.buffer_device_address {
         usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
     }
-    let mut buffer = ctx.create_buffer(what, bytes, usage, MemoryLocation::GpuOnly)?;
+    let buffer = ctx.create_buffer(what, bytes, usage, MemoryLocation::GpuOnly)?;
     if fill {
-        if let Err(e) = ctx.upload_buffer(&buffer, &perftest_cases::modern_bytes(bytes)) {
-            if ctx.settle() {
-                ctx.destroy_buffer(&mut buffer);
-            }
-            return Err(e);
-        }
+        ctx.filled(buffer, &perftest_cases::modern_bytes(bytes))
+    } else {
+        Ok(buffer)
     }
-    Ok(buffer)
 }
 
 /// The nine 32x32 single-mip textures of the suite's formats (those the device can sample).

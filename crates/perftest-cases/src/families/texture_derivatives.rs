@@ -30,6 +30,8 @@
 //! Params: `format`; `width` = the format's components; `variant` = the [`Mode`] index;
 //! `count` = k.
 
+use std::sync::OnceLock;
+
 use crate::case::{Case, Params, Pattern, SampleFilter};
 use crate::check::{check_sums, Readback, VerifyOutcome};
 use crate::families::texture_address::sample_needs;
@@ -86,16 +88,21 @@ pub fn mode(case: &Case) -> Mode {
 
 /// The texture_mips case whose texture and sampler a case uses.
 fn mip_case(case: &Case) -> Option<Case> {
+    static MIP_CASES: OnceLock<Vec<Case>> = OnceLock::new();
     let wanted = if mode(case).anisotropic() {
         MipMode::Aniso16
     } else {
         MipMode::Trilinear
     };
-    TextureMips.cases().into_iter().find(|c| {
-        c.params.format == case.params.format
-            && texture_mips::mode(c) == wanted
-            && c.pattern == Pattern::Linear
-    })
+    MIP_CASES
+        .get_or_init(|| TextureMips.cases())
+        .iter()
+        .find(|c| {
+            c.params.format == case.params.format
+                && texture_mips::mode(c) == wanted
+                && c.pattern == Pattern::Linear
+        })
+        .cloned()
 }
 
 impl Family for TextureDerivatives {

@@ -55,13 +55,8 @@ impl FamilyResources for Results {
             return Ok(());
         }
         let bytes = case.params.working_set;
-        let mut buffer = modern_buffer(ctx, "atomic results", bytes, false)?;
-        if let Err(e) = ctx.upload_buffer(&buffer, &vec![0; bytes as usize]) {
-            if ctx.settle() {
-                ctx.destroy_buffer(&mut buffer);
-            }
-            return Err(e);
-        }
+        let buffer = modern_buffer(ctx, "atomic results", bytes, false)?;
+        let buffer = ctx.filled(buffer, &vec![0; bytes as usize])?;
         self.buffers.push((case.id.clone(), buffer));
         Ok(())
     }

@@ -4,16 +4,13 @@
 
 use perftest_cases::Case;
 
-use super::{Plan, Stages};
-use crate::context::Context;
-use crate::error::Result;
-use crate::resources::Shared;
+use super::{borrowed, Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
     label: "fragment_loads",
     spirv,
-    create,
+    create: borrowed,
     push_bytes: 16,
     stages: Stages::Fragment,
 };
@@ -34,11 +31,4 @@ fn spirv(case: &Case) -> &'static [u8] {
         ("texture_sample", _) => include_bytes!("../../spirv/texture_sample_fragment.spv"),
         _ => &[],
     }
-}
-
-/// Never called: a case of this family uses its twin's family's resources.
-fn create(_ctx: &mut Context, _shared: &Shared<'_>) -> Result<Box<dyn super::FamilyResources>> {
-    Err(crate::error::Error::InvalidArgument(
-        "fragment-shader cases use their compute twins' resources".into(),
-    ))
 }

@@ -198,6 +198,15 @@ impl Stages {
 /// input buffer).
 pub(crate) type CreateResources = fn(&mut Context, &Shared<'_>) -> Result<Box<dyn FamilyResources>>;
 
+/// The `create` of a family whose cases use another family's resources (their
+/// [`perftest_cases::Family::resource_case`]): never called, since `Resources` looks the other
+/// family up instead.
+pub(crate) fn borrowed(_: &mut Context, _: &Shared<'_>) -> Result<Box<dyn FamilyResources>> {
+    Err(Error::InvalidArgument(
+        "this family's cases use another family's resources".into(),
+    ))
+}
+
 /// How a family's kernels are built and bound.
 pub(crate) struct Plan {
     /// The family's label (`perftest_cases::Family::label`).

@@ -49,14 +49,9 @@ impl FamilyResources for Chains {
                 "pointer chase without bufferDeviceAddress".into(),
             ));
         }
-        let mut buffer = modern_buffer(ctx, "pointer chain", bytes, false)?;
+        let buffer = modern_buffer(ctx, "pointer chain", bytes, false)?;
         let address = ctx.buffer_address(&buffer);
-        if let Err(e) = ctx.upload_buffer(&buffer, &chain_bytes(bytes, address)) {
-            if ctx.settle() {
-                ctx.destroy_buffer(&mut buffer);
-            }
-            return Err(e);
-        }
+        let buffer = ctx.filled(buffer, &chain_bytes(bytes, address))?;
         self.0.push(Chain {
             bytes,
             buffer,

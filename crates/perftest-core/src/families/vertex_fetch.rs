@@ -103,14 +103,8 @@ fn filled_buffer(
     mut usage: vk::BufferUsageFlags,
 ) -> Result<Buffer> {
     usage |= vk::BufferUsageFlags::TRANSFER_DST;
-    let mut buffer = ctx.create_buffer(what, bytes.len() as u64, usage, MemoryLocation::GpuOnly)?;
-    if let Err(e) = ctx.upload_buffer(&buffer, bytes) {
-        if ctx.settle() {
-            ctx.destroy_buffer(&mut buffer);
-        }
-        return Err(e);
-    }
-    Ok(buffer)
+    let buffer = ctx.create_buffer(what, bytes.len() as u64, usage, MemoryLocation::GpuOnly)?;
+    ctx.filled(buffer, bytes)
 }
 
 /// Creates the index buffers (the streams come with each layout's first case).
