@@ -31,8 +31,9 @@ pub const ORIGINAL_DISPATCHES: u64 = 30;
 pub struct Derived {
     /// Statistics of the per-dispatch times, in nanoseconds.
     pub summary: Summary,
-    /// Nanoseconds per workgroup: of the median dispatch, or of the mean one when the samples
-    /// fall into several levels ([`crate::modes`]); for a measurement with smaller dispatches (a
+    /// Nanoseconds per workgroup: of the median dispatch, or of the fastest level when the
+    /// samples fall into several levels ([`crate::modes`]: the slower ones are a cost a dispatch
+    /// pays once, or not); for a measurement with smaller dispatches (a
     /// pointer chase), the time of one more workgroup ([`marginal_ns_per_group`]).
     pub ns_per_group: f64,
     /// The levels the dispatch times fall into, in nanoseconds per workgroup, with their
@@ -82,11 +83,7 @@ impl Derived {
         let levels = modes(&measurement.samples_ns);
         // A chain's figure stays the difference of the medians: its two dispatch sizes need not
         // show the same levels.
-        let central = if levels.is_multimodal() {
-            summary.mean
-        } else {
-            summary.median
-        };
+        let central = levels.fastest().map_or(summary.median, |fast| fast.center);
         let (ns_per_group, loads_per_s) = match marginal_ns_per_group(measurement, summary.median) {
             Some(marginal) => (marginal, per_group / (marginal * 1e-9)),
             None => (central / groups, groups * per_group / (central * 1e-9)),
