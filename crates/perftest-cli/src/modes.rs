@@ -11,7 +11,8 @@
 //! the time the work takes, and it does not move with the shares, which change from run to run
 //! and from machine to machine.
 //!
-//! The rule, on the sorted samples: the widest gap between neighbours separates two modes when
+//! The rule, on the sorted samples: the widest gap between neighbours that leaves each side
+//! enough samples (below) separates two modes when
 //! - it is wider than [`MODE_GAP`] of the median (smaller steps are noise, not levels);
 //! - it is more than [`GAP_RATIO`] times the interquartile range of either side (a continuous
 //!   spread is about as wide inside as between its halves; separate levels are narrow, far
@@ -121,37 +122,15 @@ impl Serialize for Modes {
     }
 }
 
-/// Whether `samples` look like two levels ([`modes`]) before there are samples enough
-/// to tell the levels apart: at least three, with a range wider than [`MODE_GAP`] of the
-/// median, at least half of it one gap between neighbours (noise and a steady drift spread
-/// their samples more evenly).
-pub fn look_like_levels(samples: &[f64]) -> bool {
+/// Whether `samples` may hide a level faster than their median: their fastest is more than
+/// [`MODE_GAP`] below it. A dispatch hardly ever runs faster than its work allows, so such a
+/// sample says the median sits in a slower level; a lone slow dispatch, or a moment when every
+/// case ran slower, does not count, since the median of the others is the fastest level already.
+pub fn fast_level_unseen(samples: &[f64]) -> bool {
     let Some(summary) = Summary::of(samples).filter(|_| samples.len() >= 3) else {
         return false;
     };
-    let range = summary.max - summary.min;
-    let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let widest_gap = sorted.windows(2).map(|w| w[1] - w[0]).fold(0.0, f64::max);
-    summary.median > 0.0 && range / summary.median > MODE_GAP && widest_gap >= range / 2.0
-}
-
-/// Whether `samples` may hide a level faster than their median: they [`look_like_levels`] and
-/// the samples below their widest gap are no more than those above it (so the median is not
-/// inside the fastest level). A lone slow dispatch does not count: the median of the others is
-/// the fastest level already.
-pub fn fast_level_unseen(samples: &[f64]) -> bool {
-    if !look_like_levels(samples) {
-        return false;
-    }
-    let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let below = sorted
-        .windows(2)
-        .enumerate()
-        .max_by(|a, b| (a.1[1] - a.1[0]).total_cmp(&(b.1[1] - b.1[0])))
-        .map_or(0, |(i, _)| i + 1);
-    below <= sorted.len() - below
+    summary.median > 0.0 && summary.min < summary.median * (1.0 - MODE_GAP)
 }
 
 /// The modes of `samples` by the rule in the module documentation. Samples that are not all
@@ -196,16 +175,19 @@ pub fn modes(samples: &[f64]) -> Modes {
     none
 }
 
-/// Where `part` (sorted) splits into two modes, and the gap there: its widest gap, when that
-/// gap passes the rule against `median` and both sides keep `min_size` samples.
+/// Where `part` (sorted) splits into two modes, and the gap there: its widest gap between
+/// neighbours with `min_size` samples on each side, when that gap passes the rule against
+/// `median`.
 fn split_point(part: &[f64], median: f64, min_size: usize) -> Option<(usize, f64)> {
     if part.len() < 2 * min_size {
         return None;
     }
-    let gaps: Vec<f64> = part.windows(2).map(|w| w[1] - w[0]).collect();
-    let (i, &gap) = gaps.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1))?;
-    let at = i + 1;
-    if gap <= MODE_GAP * median || at < min_size || part.len() - at < min_size {
+    // Split positions that leave `min_size` on each side: a lone sample far out is no level,
+    // and its gap must not hide the levels inside.
+    let (at, gap) = (min_size..=part.len() - min_size)
+        .map(|at| (at, part[at] - part[at - 1]))
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    if gap <= MODE_GAP * median {
         return None;
     }
     let inside = interquartile(&part[..at]).max(interquartile(&part[at..]));
@@ -301,18 +283,6 @@ mod tests {
         assert!((shares - 1.0).abs() < 1e-12);
     }
 
-    #[test]
-    fn the_level_rule() {
-        assert!(!look_like_levels(&[]));
-        assert!(!look_like_levels(&[100.0, 110.0]));
-        assert!(!look_like_levels(&[100.0, 100.1, 100.2]));
-        // Two levels 0.8% apart: a range over 0.3%, though the CV is under 0.5%.
-        assert!(look_like_levels(&[125.7, 126.7, 125.7]));
-        assert!(!look_like_levels(&[100.0, f64::NAN, 100.0]));
-        // A steady drift of 0.4% over five samples is not two levels.
-        assert!(!look_like_levels(&[100.0, 100.1, 100.2, 100.3, 100.4]));
-    }
-
     /// More samples are needed only where the median may sit above the fastest level.
     #[test]
     fn the_unseen_fast_level_rule() {
@@ -327,6 +297,26 @@ mod tests {
         // No levels at all.
         assert!(!fast_level_unseen(&[100.0, 100.01, 100.02, 100.0]));
         assert!(!fast_level_unseen(&[]));
+        assert!(!fast_level_unseen(&[100.0, 110.0]));
+        assert!(!fast_level_unseen(&[100.0, f64::NAN, 100.0, 99.0]));
+        // A slow moment for one dispatch, and a drift of 0.4% over five, are not levels.
+        assert!(!fast_level_unseen(&[100.0, 100.01, 100.32]));
+        assert!(!fast_level_unseen(&[100.0, 100.1, 100.2, 100.3, 100.4]));
+    }
+
+    /// The H200's 36 dispatches in a run with one far slower than both levels: the widest gap
+    /// is that one's, but the levels are still told apart.
+    #[test]
+    fn a_far_outlier_does_not_hide_the_levels() {
+        let mut s = vec![125.65; 15];
+        s.extend(vec![126.67; 20]);
+        s.push(127.64);
+        for (i, v) in s.iter_mut().enumerate() {
+            *v += 0.01 * (i % 7) as f64;
+        }
+        let m = modes(&s);
+        assert_eq!(m.as_slice().len(), 2, "{m:?}");
+        assert!((m.fastest().unwrap().center - 125.68).abs() < 0.02, "{m:?}");
     }
 
     #[test]
