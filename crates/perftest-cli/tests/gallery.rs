@@ -198,21 +198,43 @@ fn span(values: &[f64], decimals: usize) -> String {
     format!("{lo:.decimals$}-{hi:.decimals$}")
 }
 
-/// The stability tables of `results/nvidia-h200-stability/v3/README.md` and
+/// The stability tables of `results/nvidia-h200-stability/v3/README.md`,
+/// `results/nvidia-h200-stability/fastest/{a,b}/README.md` and
 /// `results/nvidia-h100-stability/README.md` are what their files hold: median, 90th percentile
 /// and max per-case change over each row's pairs of runs, and the wall times.
 #[test]
-fn the_v3_stability_tables_are_what_their_runs_hold() {
-    stability_table("results/nvidia-h200-stability/v3", true);
-    stability_table("results/nvidia-h100-stability", false);
+fn the_stability_tables_are_what_their_runs_hold() {
+    let v3_options = ["samples-60", "target-5", "target-40"];
+    stability_table(
+        "results/nvidia-h200-stability/v3",
+        &["before", "after"],
+        &v3_options,
+    );
+    stability_table("results/nvidia-h100-stability", &["before", "after"], &[]);
+    let groups = ["before", "after", "later"];
+    stability_table(
+        "results/nvidia-h200-stability/fastest/a",
+        &groups,
+        &["samples-60", "target-5"],
+    );
+    let groups = ["before", "after", "first"];
+    stability_table(
+        "results/nvidia-h200-stability/fastest/b",
+        &groups,
+        &["samples-60", "target-5"],
+    );
 }
 
-fn stability_table(dir: &str, with_options: bool) {
+/// Checks the README of `dir`: a row for the pairs of each group's runs (`{group}-1.json`,
+/// `-2`, ... as many as there are), one for the "after" runs against each of `options`
+/// (`{option}.json`), and each group's wall times from outside (`wall.txt`) and from `-v`.
+fn stability_table(dir: &str, groups: &[&str], options: &[&str]) {
     let dir = root().join(dir);
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     let runs = |prefix: &str| -> Vec<PathBuf> {
-        (1..=3)
+        (1..)
             .map(|i| dir.join(format!("{prefix}-{i}.json")))
+            .take_while(|p| p.is_file())
             .collect()
     };
     let pairs_of = |files: &[PathBuf]| -> Vec<(PathBuf, PathBuf)> {
@@ -224,20 +246,17 @@ fn stability_table(dir: &str, with_options: bool) {
         }
         pairs
     };
-    let options: Vec<PathBuf> = ["samples-60", "target-5", "target-40"]
+    let options: Vec<PathBuf> = options
         .iter()
         .map(|o| dir.join(format!("{o}.json")))
         .collect();
     let against_options: Vec<(PathBuf, PathBuf)> = runs("after")
         .into_iter()
         .flat_map(|a| options.iter().map(move |o| (a.clone(), o.clone())))
-        .filter(|_| with_options)
         .collect();
-    let rows = [
-        pairs_of(&runs("before")),
-        pairs_of(&runs("after")),
-        against_options,
-    ];
+    let mut rows: Vec<Vec<(PathBuf, PathBuf)>> =
+        groups.iter().map(|g| pairs_of(&runs(g))).collect();
+    rows.push(against_options);
     for pairs in rows.into_iter().filter(|p| !p.is_empty()) {
         let stats: Vec<Vec<f64>> = pairs.iter().map(|(a, b)| changes(a, b)).collect();
         let pick = |f: &dyn Fn(&[f64]) -> f64| stats.iter().map(|c| f(c)).collect::<Vec<_>>();
@@ -251,19 +270,24 @@ fn stability_table(dir: &str, with_options: bool) {
             span(&p90, 4),
             span(&max, 3)
         );
-        assert!(readme.contains(&cells), "the README lacks {cells}");
+        assert!(
+            readme.contains(&cells),
+            "{}: the README lacks {cells}",
+            dir.display()
+        );
     }
     // Wall times: from outside the process (wall.txt) and the run's own `-v` line.
     let wall = std::fs::read_to_string(dir.join("wall.txt")).unwrap();
-    for build in ["before", "after"] {
+    for group in groups {
         let outside: Vec<f64> = wall
             .lines()
-            .filter(|l| l.starts_with(build))
+            .filter(|l| l.starts_with(&format!("{group}-")))
             .map(|l| l.rsplit_once("wall_ms=").unwrap().1.parse::<f64>().unwrap() / 1e3)
             .collect();
-        let inside: Vec<f64> = (1..=3)
-            .map(|i| {
-                let err = std::fs::read_to_string(dir.join(format!("{build}-{i}.err"))).unwrap();
+        let inside: Vec<f64> = runs(group)
+            .iter()
+            .map(|json| {
+                let err = std::fs::read_to_string(json.with_extension("err")).unwrap();
                 let line = err.lines().find(|l| l.contains("wall time")).unwrap();
                 let ms = line
                     .split("wall time ")
@@ -276,7 +300,11 @@ fn stability_table(dir: &str, with_options: bool) {
             })
             .collect();
         let cells = format!("| {} s | {} s |", span(&outside, 2), span(&inside, 2));
-        assert!(readme.contains(&cells), "the README lacks {cells}");
+        assert!(
+            readme.contains(&cells),
+            "{}: the README lacks {cells}",
+            dir.display()
+        );
     }
 }
 
