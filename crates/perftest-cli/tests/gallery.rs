@@ -199,7 +199,7 @@ fn span(values: &[f64], decimals: usize) -> String {
 }
 
 /// The stability tables of `results/nvidia-h200-stability/v3/README.md`,
-/// `results/nvidia-h200-stability/fastest/{a,b,c}/README.md` and
+/// `results/nvidia-h200-stability/fastest/{a,b,c,d}/README.md` and
 /// `results/nvidia-h100-stability/{,fastest/}README.md` are what their files hold: median, 90th percentile
 /// and max per-case change over each row's pairs of runs, and the wall times.
 #[test]
@@ -224,6 +224,11 @@ fn the_stability_tables_are_what_their_runs_hold() {
         &["samples-60", "target-5"],
     );
     stability_table("results/nvidia-h200-stability/fastest/c", &["run"], &[]);
+    stability_table(
+        "results/nvidia-h200-stability/fastest/d",
+        &["after", "later"],
+        &["samples-60", "target-5"],
+    );
     stability_table(
         "results/nvidia-h100-stability/fastest",
         &["before", "after"],
