@@ -33,7 +33,7 @@ pub(crate) unsafe fn memory_barrier(
 }
 
 /// The one level and layer of a single-level colour image.
-const COLOR_LEVEL: vk::ImageSubresourceRange = vk::ImageSubresourceRange {
+pub(crate) const COLOR_LEVEL: vk::ImageSubresourceRange = vk::ImageSubresourceRange {
     aspect_mask: vk::ImageAspectFlags::COLOR,
     base_mip_level: 0,
     level_count: 1,
@@ -41,15 +41,16 @@ const COLOR_LEVEL: vk::ImageSubresourceRange = vk::ImageSubresourceRange {
     layer_count: 1,
 };
 
-/// Records a layout transition of the one level and layer of a colour `image`, making `src`
+/// Records a layout transition of `range` of `image` (e.g. [`COLOR_LEVEL`]), making `src`
 /// accesses available and visible to `dst`.
 ///
 /// # Safety
-/// `cb` must be recording on `device`, outside a render pass; `image` must be alive.
+/// `cb` must be recording on `device`, outside a render pass; `image` must be alive and `range`
+/// within it.
 pub(crate) unsafe fn image_transition(
     device: &ash::Device,
     cb: vk::CommandBuffer,
-    image: vk::Image,
+    (image, range): (vk::Image, vk::ImageSubresourceRange),
     (old, new): (vk::ImageLayout, vk::ImageLayout),
     (src_stage, src_access): Scope,
     (dst_stage, dst_access): Scope,
@@ -62,7 +63,7 @@ pub(crate) unsafe fn image_transition(
         .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
         .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
         .image(image)
-        .subresource_range(COLOR_LEVEL)];
+        .subresource_range(range)];
     // SAFETY: guaranteed by the caller.
     unsafe {
         device.cmd_pipeline_barrier(

@@ -8,7 +8,7 @@
 
 use ash::vk;
 
-use crate::barriers::image_transition as transition;
+use crate::barriers::{image_transition as transition, COLOR_LEVEL};
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
 use crate::families::Stages;
@@ -174,7 +174,7 @@ impl RenderTarget {
                 transition(
                     device,
                     cb,
-                    image,
+                    (image, COLOR_LEVEL),
                     (
                         vk::ImageLayout::UNDEFINED,
                         vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
@@ -449,7 +449,7 @@ impl Draw {
             transition(
                 device,
                 cb,
-                image,
+                (image, COLOR_LEVEL),
                 (
                     vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
                     vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
@@ -473,7 +473,7 @@ impl Draw {
             transition(
                 device,
                 cb,
-                image,
+                (image, COLOR_LEVEL),
                 (
                     vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
                     vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,

@@ -6,6 +6,7 @@ use ash::vk;
 use gpu_allocator::vulkan::{AllocationCreateDesc, AllocationScheme};
 use gpu_allocator::MemoryLocation;
 
+use crate::barriers::image_transition;
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
 use crate::memory::Image;
@@ -161,34 +162,25 @@ impl Context {
         layout: vk::ImageLayout,
     ) -> Result<()> {
         self.with_staging(bytes, |device, cb, src| {
-            let to_transfer = [vk::ImageMemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::empty())
-                .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .old_layout(vk::ImageLayout::UNDEFINED)
-                .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .image(image)
-                .subresource_range(range)];
-            let to_shader = [vk::ImageMemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::SHADER_READ)
-                .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-                .new_layout(layout)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .image(image)
-                .subresource_range(range)];
-            // SAFETY: recording into a command buffer in the recording state; handles valid.
+            // SAFETY: recording into a command buffer in the recording state; `image` is alive
+            // and `range` within it; `src` holds the bytes.
             unsafe {
-                device.cmd_pipeline_barrier(
+                image_transition(
+                    device,
                     cb,
-                    vk::PipelineStageFlags::TOP_OF_PIPE,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &to_transfer,
+                    (image, range),
+                    (
+                        vk::ImageLayout::UNDEFINED,
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    ),
+                    (
+                        vk::PipelineStageFlags::TOP_OF_PIPE,
+                        vk::AccessFlags::empty(),
+                    ),
+                    (
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::AccessFlags::TRANSFER_WRITE,
+                    ),
                 );
                 device.cmd_copy_buffer_to_image(
                     cb,
@@ -197,14 +189,19 @@ impl Context {
                     vk::ImageLayout::TRANSFER_DST_OPTIMAL,
                     regions,
                 );
-                device.cmd_pipeline_barrier(
+                image_transition(
+                    device,
                     cb,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::PipelineStageFlags::COMPUTE_SHADER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &to_shader,
+                    (image, range),
+                    (vk::ImageLayout::TRANSFER_DST_OPTIMAL, layout),
+                    (
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::AccessFlags::TRANSFER_WRITE,
+                    ),
+                    (
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::AccessFlags::SHADER_READ,
+                    ),
                 );
             }
         })
