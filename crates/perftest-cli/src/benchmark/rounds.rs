@@ -14,8 +14,8 @@
 //! dispatch is not kept, at most `warmup_max` times; such a case takes one more round at the end.
 //!
 //! **Noisy cases** get more samples without leaving the rounds: half-way through the rounds, a
-//! case whose samples so far vary by more than [`POOL_CV`] (0.25%) (not through one stray
-//! dispatch: [`noisy`]), or may hide a level faster than their median
+//! case whose samples so far vary by more than [`POOL_CV`] (0.25%) through more than one stray
+//! dispatch ([`noisy`]), or may hide a level faster than their median
 //! ([`fast_level_unseen`]), is to collect [`POOL_FACTOR`] times as many ([`pool_samples`]), and
 //! from then on takes several dispatches in each remaining round, spread through the round.
 //! After the scheduled rounds, a case not pooled yet that is noisy or may hide a faster level by
@@ -62,8 +62,9 @@ pub fn pool_samples(base: usize, dispatch_ns: f64, samples: &[f64]) -> usize {
 
 /// Whether `samples` vary by more than [`POOL_CV`] through more than one stray dispatch. With
 /// three samples: their CV is over it, and without the sample farthest from their median still
-/// over a quarter of it. With more: without that sample, their CV is over half of it (the CV of
-/// five of six samples of a spread that wide is under that in 3% of runs). A dispatch 0.5% slow
+/// over a quarter of it. With more: without that sample, their CV is over half of it (for
+/// dispatches varying by 0.48%, as `cbuffer{float4} load random`'s do on the H200, neither rule
+/// holds in about 3% of runs, simulated). A dispatch 0.5% slow
 /// among samples within 0.02% of each other is not noise the median feels.
 pub fn noisy(samples: &[f64]) -> bool {
     let Some(all) = Summary::of(samples).filter(|_| samples.len() >= 3) else {
@@ -148,8 +149,8 @@ fn adjusted(samples: &[f64], factors: &[f64]) -> Vec<f64> {
 ///
 /// In every round after the scheduled ones (`late` true), for the cases that have all their
 /// samples and were not pooled yet: one that is noisy, whose samples fall into levels by
-/// [`modes`], or that may hide a faster level, collects as many, and is looked at again when it
-/// has them. A rare second level (one dispatch in ten, which many cases show) is slower than the
+/// [`modes`], or that may hide a faster level, collects as many; a pooled case is not looked at
+/// again. A rare second level (one dispatch in ten, which many cases show) is slower than the
 /// median, so it pools nothing.
 fn pool(entries: &mut [Entry], base: usize, late: bool, dispatch_ns: f64) {
     let factors = local_factors(entries);
