@@ -143,7 +143,7 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
             let figure = if case.measurement.as_ref().is_some_and(|m| m.short.is_some()) {
                 "its latency comes from the medians of both dispatch sizes"
             } else {
-                "its figure is the fastest level (the slower ones pay a cost once per dispatch)"
+                "its figure is the fastest level"
             };
             notes.push(format!(
                 "modal: {} takes one of {} distinct times per dispatch: {} ns per workgroup \

@@ -149,7 +149,7 @@ mod tests {
         let note =
             "modal: Buffer\\<R8\\>.Load uniform takes one of 2 distinct times per dispatch: \
                     125.60 (40%) / 126.60 (60%) ns per workgroup (share of dispatches); its \
-                    figure is the fastest level (the slower ones pay a cost once per dispatch).";
+                    figure is the fastest level.";
         let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
         assert!(text.contains("0.4% modal"), "{text}");
         assert!(text.contains(&note.replace('\\', "")), "{text}");
