@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use perftest_cli::compare::{compare, render};
@@ -171,21 +172,24 @@ fn the_first_launches_rank_like_the_full_runs() {
     }
 }
 
-/// The per-case changes between two reports, sorted (|B/A - 1| in percent of the time per
-/// workgroup the reports print).
-fn changes(a: &Path, b: &Path) -> Vec<f64> {
+/// The time per workgroup a report prints for each case (by id), for the cases it derives one for.
+fn figures(path: &Path) -> HashMap<String, f64> {
     use perftest_cli::report::ReportFigures;
-    let (a, b) = (load_report(a).unwrap(), load_report(b).unwrap());
-    let (da, db) = (a.derived_all(), b.derived_all());
-    let mut out: Vec<f64> = a
+    let report = load_report(path).unwrap();
+    let derived = report.derived_all();
+    report
         .cases
         .iter()
-        .zip(&da)
-        .filter_map(|(case, d)| {
-            let i = b.cases.iter().position(|c| c.id == case.id)?;
-            let (x, y) = (d.as_ref()?.ns_per_group, db[i].as_ref()?.ns_per_group);
-            Some((x / y - 1.0).abs() * 100.0)
-        })
+        .zip(derived)
+        .filter_map(|(case, d)| Some((case.id.clone(), d?.ns_per_group)))
+        .collect()
+}
+
+/// The per-case changes between two reports' [`figures`], sorted (|B/A - 1| in percent).
+fn changes(a: &HashMap<String, f64>, b: &HashMap<String, f64>) -> Vec<f64> {
+    let mut out: Vec<f64> = a
+        .iter()
+        .filter_map(|(id, x)| Some((x / b.get(id)? - 1.0).abs() * 100.0))
         .collect();
     out.sort_by(f64::total_cmp);
     out
@@ -204,36 +208,39 @@ fn span(values: &[f64], decimals: usize) -> String {
 /// and max per-case change over each row's pairs of runs, and the wall times.
 #[test]
 fn the_stability_tables_are_what_their_runs_hold() {
-    let v3_options = ["samples-60", "target-5", "target-40"];
-    stability_table(
-        "results/nvidia-h200-stability/v3",
-        &["before", "after"],
-        &v3_options,
-    );
-    stability_table("results/nvidia-h100-stability", &["before", "after"], &[]);
-    let groups = ["before", "after", "later"];
-    stability_table(
-        "results/nvidia-h200-stability/fastest/a",
-        &groups,
-        &["samples-60", "target-5"],
-    );
-    let groups = ["before", "after", "first"];
-    stability_table(
-        "results/nvidia-h200-stability/fastest/b",
-        &groups,
-        &["samples-60", "target-5"],
-    );
-    stability_table("results/nvidia-h200-stability/fastest/c", &["run"], &[]);
-    stability_table(
-        "results/nvidia-h200-stability/fastest/d",
-        &["after", "later"],
-        &["samples-60", "target-5"],
-    );
-    stability_table(
-        "results/nvidia-h100-stability/fastest",
-        &["before", "after"],
-        &[],
-    );
+    let options: &[&str] = &["samples-60", "target-5"];
+    let tables: [(&str, &[&str], &[&str]); 7] = [
+        (
+            "results/nvidia-h200-stability/v3",
+            &["before", "after"],
+            &["samples-60", "target-5", "target-40"],
+        ),
+        ("results/nvidia-h100-stability", &["before", "after"], &[]),
+        (
+            "results/nvidia-h200-stability/fastest/a",
+            &["before", "after", "later"],
+            options,
+        ),
+        (
+            "results/nvidia-h200-stability/fastest/b",
+            &["before", "after", "first"],
+            options,
+        ),
+        ("results/nvidia-h200-stability/fastest/c", &["run"], &[]),
+        (
+            "results/nvidia-h200-stability/fastest/d",
+            &["after", "later"],
+            options,
+        ),
+        (
+            "results/nvidia-h100-stability/fastest",
+            &["before", "after"],
+            &[],
+        ),
+    ];
+    for (dir, groups, options) in tables {
+        stability_table(dir, groups, options);
+    }
 }
 
 /// Checks the README of `dir`: a row for the pairs of each group's runs (`{group}-1.json`,
@@ -268,8 +275,20 @@ fn stability_table(dir: &str, groups: &[&str], options: &[&str]) {
     let mut rows: Vec<Vec<(PathBuf, PathBuf)>> =
         groups.iter().map(|g| pairs_of(&runs(g))).collect();
     rows.push(against_options);
+    // Each report is read once, however many pairs it is in.
+    let mut loaded: HashMap<PathBuf, HashMap<String, f64>> = HashMap::new();
     for pairs in rows.into_iter().filter(|p| !p.is_empty()) {
-        let stats: Vec<Vec<f64>> = pairs.iter().map(|(a, b)| changes(a, b)).collect();
+        let stats: Vec<Vec<f64>> = pairs
+            .iter()
+            .map(|(a, b)| {
+                for path in [a, b] {
+                    if !loaded.contains_key(path) {
+                        loaded.insert(path.clone(), figures(path));
+                    }
+                }
+                changes(&loaded[a], &loaded[b])
+            })
+            .collect();
         let pick = |f: &dyn Fn(&[f64]) -> f64| stats.iter().map(|c| f(c)).collect::<Vec<_>>();
         let median = pick(&|c| c[c.len() / 2]);
         let p90 = pick(&|c| c[c.len() * 9 / 10]);

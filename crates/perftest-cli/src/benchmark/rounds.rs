@@ -70,9 +70,12 @@ pub fn noisy(samples: &[f64]) -> bool {
     let Some(all) = Summary::of(samples).filter(|_| samples.len() >= 3) else {
         return false;
     };
+    let distance = |t: &f64| (t - all.median).abs();
+    let farthest = (0..samples.len())
+        .max_by(|&i, &j| distance(&samples[i]).total_cmp(&distance(&samples[j])))
+        .unwrap_or(0);
     let mut rest = samples.to_vec();
-    rest.sort_by(|a, b| (a - all.median).abs().total_cmp(&(b - all.median).abs()));
-    rest.pop();
+    rest.swap_remove(farthest);
     let Some(rest_cv) = Summary::of(&rest).map(|r| r.cv) else {
         return false;
     };
