@@ -2,7 +2,9 @@
 //!
 //! Cases are matched by id. For each case measured in both, `ratio` is B's throughput over A's
 //! (A's median nanoseconds per group over B's), so a ratio above 1 means B is faster, and
-//! `change %` is `(ratio - 1) * 100`.
+//! `change %` is `(ratio - 1) * 100`. A change is *beyond noise* when the two figures' 95%
+//! intervals ([`crate::report::Derived::interval`]) share no value: the samples of each run say
+//! the other run's figure is out of reach of its own noise.
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -30,6 +32,8 @@ pub struct CaseComparison {
     pub ratio: Option<f64>,
     /// `(ratio - 1) * 100`.
     pub change_pct: Option<f64>,
+    /// True when the two figures' 95% intervals do not overlap; `None` unless both have one.
+    pub beyond_noise: Option<bool>,
 }
 
 /// The largest change among the compared cases.
@@ -52,6 +56,9 @@ pub struct CompareSummary {
     pub median_abs_change_pct: f64,
     /// The case with the largest `|change %|`.
     pub largest: LargestChange,
+    /// Cases whose intervals are apart ([`CaseComparison::beyond_noise`]), and cases with
+    /// intervals in both reports.
+    pub beyond_noise: (usize, usize),
 }
 
 /// The comparison of two reports.
@@ -69,6 +76,31 @@ pub struct Comparison {
     pub only_in_b: Vec<String>,
     /// Totals; `None` when no case was measured in both.
     pub summary: Option<CompareSummary>,
+}
+
+impl CaseComparison {
+    /// `beyond`, `within` (noise) or `n/a`, for tables.
+    pub fn noise_label(&self) -> &'static str {
+        match self.beyond_noise {
+            Some(true) => "beyond",
+            Some(false) => "within",
+            None => "n/a",
+        }
+    }
+}
+
+impl CompareSummary {
+    /// "1 of 138 (their 95% intervals ...)": the cases beyond noise, `None` when no case has
+    /// intervals in both reports.
+    pub fn beyond_noise_text(&self) -> Option<String> {
+        let (apart, judged) = self.beyond_noise;
+        (judged > 0).then(|| {
+            format!(
+                "{apart} of {judged} (their 95% intervals do not overlap; by chance alone about \
+                 1 case in 500)"
+            )
+        })
+    }
 }
 
 impl Comparison {
@@ -107,6 +139,12 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
             (Some(a_ns), Some(b_ns)) => Some(a_ns / b_ns).filter(|r| r.is_finite() && *r > 0.0),
             _ => None,
         };
+        let a_interval = a_derived.and_then(|d| d.interval);
+        let b_interval = b_derived.and_then(|d| d.interval);
+        let beyond_noise = match (a_interval, b_interval) {
+            (Some(a), Some(b)) if ratio.is_some() => Some(a.apart(b)),
+            _ => None,
+        };
         cases.push(CaseComparison {
             id: b_case.id.clone(),
             name: b_case.name.clone(),
@@ -116,6 +154,7 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
             b_original_ms: b_derived.map(|d| d.original_ms),
             ratio,
             change_pct: ratio.map(|r| (r - 1.0) * 100.0),
+            beyond_noise,
         });
     }
     let only_in_a = a
@@ -151,7 +190,10 @@ fn summarize(cases: &[CaseComparison]) -> Option<CompareSummary> {
     let (case, change_pct) = changed
         .iter()
         .max_by(|x, y| x.1.abs().total_cmp(&y.1.abs()))?;
+    let judged = cases.iter().filter_map(|c| c.beyond_noise);
+    let beyond_noise = judged.fold((0, 0), |(apart, all), b| (apart + usize::from(b), all + 1));
     Some(CompareSummary {
+        beyond_noise,
         compared: changed.len(),
         median_abs_change_pct,
         largest: LargestChange {
@@ -168,7 +210,7 @@ fn summarize(cases: &[CaseComparison]) -> Option<CompareSummary> {
 pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
     let (a_label, b_label) = (printable(a_label), printable(b_label));
     let ms = |v: Option<f64>| v.map_or_else(|| "n/a".to_string(), |v| format!("{v:.3}"));
-    let rows: Vec<[String; 5]> = comparison
+    let rows: Vec<[String; 6]> = comparison
         .cases
         .iter()
         .map(|c| {
@@ -180,10 +222,11 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
                     .map_or_else(|| "n/a".to_string(), |r| format!("{r:.3}x")),
                 c.change_pct
                     .map_or_else(|| "n/a".to_string(), |p| format!("{p:+.2}%")),
+                c.noise_label().to_string(),
             ]
         })
         .collect();
-    let titles = ["Case", "A ms", "B ms", "B/A", "change"];
+    let titles = ["Case", "A ms", "B ms", "B/A", "change", "noise"];
     let mut widths = titles.map(str::len);
     for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
@@ -218,6 +261,9 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
                 s.largest.change_pct,
                 printable(&s.largest.name)
             );
+            if let Some(text) = s.beyond_noise_text() {
+                let _ = writeln!(out, "Beyond noise: {text}");
+            }
         }
         None => {
             let _ = writeln!(out, "No case was measured in both reports.");
@@ -307,6 +353,30 @@ mod tests {
         assert!(close(s.largest.change_pct, -75.0));
     }
 
+    /// With six samples a side, a change is beyond noise when the two sets of samples do not
+    /// overlap, and the summary counts such cases among those with intervals in both.
+    #[test]
+    fn changes_beyond_noise() {
+        let (mut a, mut b) = pair();
+        let six = |ns: f64| [0.0, 1.0, 2.0, 3.0, 4.0, 5.0].map(|i| ns + i * 1e3);
+        // R8: 20.000-20.005 ms against 20.006-20.011 ms; RGBA8: overlapping.
+        a.cases[0].measurement = Some(measurement(4000, &six(20.000e6)));
+        b.cases[0].measurement = Some(measurement(4000, &six(20.006e6)));
+        a.cases[1].measurement = Some(measurement(1000, &six(20.000e6)));
+        b.cases[1].measurement = Some(measurement(1000, &six(20.005e6)));
+        let c = compare(&a, &b);
+        assert_eq!(c.cases[0].beyond_noise, Some(true));
+        assert_eq!(c.cases[1].beyond_noise, Some(false));
+        assert_eq!(c.cases[2].beyond_noise, None);
+        assert_eq!(c.summary.as_ref().unwrap().beyond_noise, (1, 2));
+        let text = render(&c, "a.json", "b.json");
+        assert!(text.contains("-0.03%  beyond\n"), "{text}");
+        assert!(text.contains("Beyond noise: 1 of 2 "), "{text}");
+        // Without intervals there is no such line.
+        let (a, b) = pair();
+        assert!(!render(&compare(&a, &b), "a", "b").contains("Beyond noise"));
+    }
+
     #[test]
     fn nothing_in_common() {
         let a = sample_report();
@@ -327,11 +397,11 @@ mod tests {
 A: a.json (Test GPU)
 B: b.json (Other GPU)
 
-Case                              A ms      B ms     B/A    change
-Buffer<R8>.Load uniform        614.400   307.200  2.000x  +100.00%
-Buffer<RGBA8>.Load random     2457.600  2949.120  0.833x   -16.67%
-Texture2D<R8>.Load linear          n/a       n/a     n/a       n/a
-cbuffer{float4} load uniform       n/a       n/a     n/a       n/a
+Case                              A ms      B ms     B/A    change  noise
+Buffer<R8>.Load uniform        614.400   307.200  2.000x  +100.00%    n/a
+Buffer<RGBA8>.Load random     2457.600  2949.120  0.833x   -16.67%    n/a
+Texture2D<R8>.Load linear          n/a       n/a     n/a       n/a    n/a
+cbuffer{float4} load uniform       n/a       n/a     n/a       n/a    n/a
 
 Matched cases: 4
 Measured in both: 2

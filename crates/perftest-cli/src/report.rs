@@ -10,7 +10,7 @@ pub use perftest_core::report::*;
 use serde::Serialize;
 
 use crate::modes::{modes, Modes};
-use crate::statistics::Summary;
+use crate::statistics::{median_interval, Interval, Summary};
 
 /// Above this coefficient of variation (5%) a case is marked noisy.
 pub const NOISY_CV: f64 = 0.05;
@@ -40,6 +40,10 @@ pub struct Derived {
     /// shares: empty (and left out of JSON) unless there are two or more.
     #[serde(skip_serializing_if = "Modes::is_unimodal")]
     pub modes: Modes,
+    /// Where `ns_per_group` lies with 95% confidence, from the samples it comes from
+    /// ([`figure_interval`]); `None` (and left out of JSON) with fewer than six of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Interval>,
     /// Loads (or the case's unit: stores, atomics) per second: `groups * 65536 / median`, or
     /// the case's own `ops_per_group` instead of 65536.
     pub loads_per_s: Option<f64>,
@@ -84,6 +88,7 @@ impl Derived {
         // A chain's figure stays the difference of the medians: its two dispatch sizes need not
         // show the same levels.
         let central = levels.fastest().map_or(summary.median, |fast| fast.center);
+        let interval = figure_interval(measurement, &levels);
         let (ns_per_group, loads_per_s) = match marginal_ns_per_group(measurement, summary.median) {
             Some(marginal) => (marginal, per_group / (marginal * 1e-9)),
             None => (central / groups, groups * per_group / (central * 1e-9)),
@@ -99,6 +104,7 @@ impl Derived {
             summary,
             ns_per_group,
             modes: levels.scaled(1.0 / groups),
+            interval,
             loads_per_s,
             bytes_per_s,
             original_ms,
@@ -120,6 +126,41 @@ pub fn marginal_ns_per_group(measurement: &Measurement, median_ns: f64) -> Optio
         .checked_sub(short.groups)
         .filter(|&g| g > 0)?;
     finite_positive((median_ns - short_median) / extra_groups as f64)
+}
+
+/// Where a case's figure (nanoseconds per workgroup) lies with 95% confidence: the
+/// [`median_interval`] of the samples its figure is the median of, per workgroup.
+/// - One level: all samples.
+/// - Several levels ([`modes`]): the fastest level's samples, the smallest ones.
+/// - Two dispatch sizes (a chain, [`marginal_ns_per_group`]): from the lower bound of the large
+///   dispatches less the upper bound of the small ones to the other way round, over the extra
+///   groups; wider than needed, never narrower.
+///
+/// `None` when the samples it needs are fewer than six.
+pub fn figure_interval(measurement: &Measurement, levels: &Modes) -> Option<Interval> {
+    let groups = measurement.groups as f64;
+    if let Some(short) = measurement.short.as_ref() {
+        let long = median_interval(&measurement.samples_ns)?;
+        let short_interval = median_interval(&short.samples_ns)?;
+        let extra = measurement
+            .groups
+            .checked_sub(short.groups)
+            .filter(|&g| g > 0)? as f64;
+        return Some(Interval {
+            low: (long.low - short_interval.high) / extra,
+            high: (long.high - short_interval.low) / extra,
+        });
+    }
+    match levels.fastest() {
+        Some(fast) => {
+            let mut sorted = measurement.samples_ns.clone();
+            sorted.sort_by(f64::total_cmp);
+            let count = (fast.share * sorted.len() as f64).round() as usize;
+            median_interval(sorted.get(..count)?)
+        }
+        None => median_interval(&measurement.samples_ns),
+    }
+    .map(|i| i.scaled(1.0 / groups))
 }
 
 /// The time every dispatch of `measurement` pays once, from its smaller dispatches: the median
@@ -265,6 +306,41 @@ pub(crate) mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+    }
+
+    /// The interval of a figure comes from the samples the figure is the median of.
+    #[test]
+    fn the_interval_follows_the_figure() {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        // One level: all samples (six: the smallest to the largest), per workgroup.
+        let one = measurement(1000, &[1.01e5, 1.0e5, 1.04e5, 1.02e5, 1.05e5, 1.03e5]);
+        let i = figure_interval(&one, &crate::modes::modes(&one.samples_ns)).unwrap();
+        assert!(close(i.low, 100.0) && close(i.high, 105.0), "{i:?}");
+        // Two levels: the fastest level's six samples, not the slow ones.
+        let mut samples = vec![1.000e5, 1.001e5, 1.002e5, 1.003e5, 1.004e5, 1.005e5];
+        samples.extend([1.02e5; 6]);
+        let two = measurement(1000, &samples);
+        let levels = crate::modes::modes(&two.samples_ns);
+        assert!(levels.is_multimodal());
+        let i = figure_interval(&two, &levels).unwrap();
+        assert!(close(i.low, 100.0) && close(i.high, 100.5), "{i:?}");
+        // A fast level of four samples is too few for an interval.
+        let few = measurement(1000, &[1.0e5, 1.0e5, 1.0e5, 1.0e5, 1.02e5, 1.02e5, 1.02e5]);
+        assert_eq!(
+            figure_interval(&few, &crate::modes::modes(&few.samples_ns)),
+            None
+        );
+        // Two dispatch sizes: the widest difference of the two intervals over the extra groups.
+        let mut chain = measurement(2000, &[2.15e6, 2.14e6, 2.16e6, 2.15e6, 2.15e6, 2.15e6]);
+        chain.short = Some(ShortDispatches {
+            groups: 1000,
+            dims: [1000, 1, 1],
+            samples_ns: vec![1.15e6, 1.15e6, 1.14e6, 1.16e6, 1.15e6, 1.15e6],
+        });
+        let i = figure_interval(&chain, &Modes::default()).unwrap();
+        assert!(close(i.low, 980.0) && close(i.high, 1020.0), "{i:?}");
+        let d = Derived::compute(&CaseResult::measured(&case("typed.r8.uniform"), one), None);
+        assert!(close(d.unwrap().interval.unwrap().high, 105.0));
     }
 
     #[test]

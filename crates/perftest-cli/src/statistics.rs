@@ -77,6 +77,80 @@ pub fn median(values: &[f64]) -> Option<f64> {
     }
 }
 
+/// The confidence of [`median_interval`]: 95%.
+pub const INTERVAL_CONFIDENCE: f64 = 0.95;
+
+/// Where the true median of the distribution the samples come from lies, with at least
+/// [`INTERVAL_CONFIDENCE`]: a low and a high bound.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+}
+
+impl Interval {
+    /// The bounds multiplied by `factor` (e.g. from ns per dispatch to ns per workgroup).
+    pub fn scaled(self, factor: f64) -> Interval {
+        Interval {
+            low: self.low * factor,
+            high: self.high * factor,
+        }
+    }
+
+    /// Half the interval's width, as a share of `figure` (0.001 = 0.1%); `None` unless both are
+    /// finite and `figure` is positive.
+    pub fn half_width_share(self, figure: f64) -> Option<f64> {
+        let share = (self.high - self.low) / 2.0 / figure;
+        (figure > 0.0 && share.is_finite()).then_some(share)
+    }
+
+    /// True when the two intervals share no value: the medians they bound differ by more than
+    /// either set of samples can tell.
+    pub fn apart(self, other: Interval) -> bool {
+        self.high < other.low || other.high < self.low
+    }
+}
+
+/// The distribution-free confidence interval of the median of `samples`: from the k-th smallest
+/// to the k-th largest sample, for the largest k whose chance of enclosing the true median is
+/// at least [`INTERVAL_CONFIDENCE`]. With independent samples that chance is
+/// `1 - 2 P(X < k)` for `X ~ Binomial(n, 1/2)`, whatever their distribution: six samples give
+/// the smallest to the largest (96.9%), 36 the 12th smallest to the 12th largest (97.1%).
+/// `None` with fewer than six samples (no pair of order statistics is sure enough) or with a
+/// sample that is not finite.
+pub fn median_interval(samples: &[f64]) -> Option<Interval> {
+    if samples.iter().any(|s| !s.is_finite()) {
+        return None;
+    }
+    let k = interval_rank(samples.len())?;
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    Some(Interval {
+        low: sorted[k - 1],
+        high: sorted[sorted.len() - k],
+    })
+}
+
+/// The rank k (from 1) of [`median_interval`]'s bounds among `n` sorted samples.
+fn interval_rank(n: usize) -> Option<usize> {
+    // P(X = i) for X ~ Binomial(n, 1/2), in logarithms so that large n do not underflow.
+    let mut log_p = -(n as f64) * std::f64::consts::LN_2;
+    let mut below = 0.0; // P(X < k)
+    let mut rank = None;
+    for k in 1..=n / 2 {
+        below += log_p.exp();
+        if 1.0 - 2.0 * below < INTERVAL_CONFIDENCE {
+            break;
+        }
+        rank = Some(k);
+        let i = (k - 1) as f64;
+        log_p += ((n as f64 - i) / (i + 1.0)).ln();
+    }
+    rank
+}
+
 /// True when `a` and `b` differ by at most `tolerance` relative to the larger magnitude:
 /// `|a - b| / max(|a|, |b|) <= tolerance`.
 ///
@@ -165,5 +239,108 @@ mod tests {
         assert!(!steady(f64::NAN, 1.0, 1.0));
         assert!(!steady(1.0, f64::INFINITY, 1.0));
         assert!(!steady(1.0, 1.0, f64::NAN));
+    }
+
+    #[test]
+    fn median_interval_ranks() {
+        // The ranks, against the binomial sums worked by hand (coverage in parentheses).
+        assert_eq!(interval_rank(5), None); // [x1, x5] covers 93.75%
+        assert_eq!(interval_rank(6), Some(1)); // 96.9%
+        assert_eq!(interval_rank(9), Some(2)); // 96.1%; k = 3 would be 82.0%
+        assert_eq!(interval_rank(12), Some(3)); // 96.1%; k = 4 would be 85.4%
+        assert_eq!(interval_rank(36), Some(12)); // 97.1%; k = 13 would be 93.5%
+        assert_eq!(interval_rank(0), None);
+        // Large counts do not underflow: about n/2 - 0.98 sqrt(n).
+        let k = interval_rank(10_000).unwrap();
+        assert!((4900..=4902).contains(&k), "{k}");
+    }
+
+    #[test]
+    fn median_interval_bounds() {
+        assert_eq!(median_interval(&[3.0, 1.0, 2.0, 5.0, 4.0]), None);
+        let six = median_interval(&[3.0, 1.0, 2.0, 6.0, 5.0, 4.0]).unwrap();
+        assert_eq!((six.low, six.high), (1.0, 6.0));
+        let twelve: Vec<f64> = (1..=12).rev().map(f64::from).collect();
+        let i = median_interval(&twelve).unwrap();
+        assert_eq!((i.low, i.high), (3.0, 10.0));
+        assert_eq!(median_interval(&[1.0, 2.0, 3.0, 4.0, 5.0, f64::NAN]), None);
+        assert_eq!(i.half_width_share(6.5), Some(3.5 / 6.5));
+        assert_eq!(i.half_width_share(0.0), None);
+        assert_eq!(
+            i.scaled(2.0),
+            Interval {
+                low: 6.0,
+                high: 20.0
+            }
+        );
+    }
+
+    #[test]
+    fn intervals_apart_only_without_a_common_value() {
+        let a = Interval {
+            low: 1.0,
+            high: 2.0,
+        };
+        assert!(a.apart(Interval {
+            low: 2.5,
+            high: 3.0
+        }));
+        assert!(Interval {
+            low: 2.5,
+            high: 3.0
+        }
+        .apart(a));
+        assert!(!a.apart(Interval {
+            low: 2.0,
+            high: 3.0
+        }));
+        assert!(!a.apart(Interval {
+            low: 0.0,
+            high: 9.0
+        }));
+    }
+
+    /// Two sets of six samples from one distribution have intervals apart only when one set lies
+    /// wholly below the other: 2 in C(12, 6) = 924, whatever the distribution.
+    #[test]
+    fn intervals_of_one_distribution_are_seldom_apart() {
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut draw = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 11) as f64
+        };
+        let trials = 40_000;
+        let mut six = || median_interval(&[(); 6].map(|()| draw())).unwrap();
+        let apart = (0..trials).filter(|_| six().apart(six())).count();
+        let expected = trials as f64 * 2.0 / 924.0; // 86.6
+        assert!((apart as f64 - expected).abs() < 30.0, "{apart}");
+    }
+
+    /// The interval's promise, on draws from a skewed distribution: it holds the true median
+    /// in at least 95% of sets of six and of 36 samples.
+    #[test]
+    fn median_interval_covers_the_median() {
+        // An exponential distribution (median ln 2) from a fixed linear congruential sequence.
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut draw = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            -(1.0 - (state >> 11) as f64 / (1u64 << 53) as f64).ln()
+        };
+        for n in [6, 36] {
+            let trials = 4000;
+            let held = (0..trials)
+                .filter(|_| {
+                    let samples: Vec<f64> = (0..n).map(|_| draw()).collect();
+                    let i = median_interval(&samples).unwrap();
+                    i.low <= std::f64::consts::LN_2 && std::f64::consts::LN_2 <= i.high
+                })
+                .count();
+            let share = held as f64 / trials as f64;
+            assert!((0.95..0.99).contains(&share), "n = {n}: {share}");
+        }
     }
 }

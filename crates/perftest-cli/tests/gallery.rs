@@ -473,3 +473,74 @@ fn the_graphics_chapter_shows_its_runs() {
     }
     assert!(changes >= 3, "only {changes} changes quoted");
 }
+
+/// What the measurement chapter says of the intervals on the H200 is what the twelve runs of
+/// `results/nvidia-h200-stability/fastest/c/` give: how wide they are, and how many of the
+/// changes between the runs `perftest compare` finds beyond noise, and in which cases.
+#[test]
+fn the_precision_section_is_what_the_twelve_runs_give() {
+    use perftest_cli::report::ReportFigures;
+    let chapter = std::fs::read_to_string(root().join("docs/src/measurement.md")).unwrap();
+    let chapter = chapter.split_whitespace().collect::<Vec<_>>().join(" ");
+    let dir = root().join("results/nvidia-h200-stability/fastest/c");
+    let reports: Vec<_> = (1..=12)
+        .map(|i| load_report(&dir.join(format!("run-{i}.json"))).unwrap())
+        .collect();
+    // Half the interval in percent of the figure, over every case of every run.
+    let mut widths: Vec<f64> = reports
+        .iter()
+        .flat_map(|r| r.derived_all())
+        .flatten()
+        .filter_map(|d| d.interval?.half_width_share(d.ns_per_group))
+        .map(|share| share * 100.0)
+        .collect();
+    widths.sort_by(f64::total_cmp);
+    let n = widths.len();
+    let quoted = format!(
+        "{n} case figures, in `results/nvidia-h200-stability/fastest/c/`), half the interval was \
+         {:.3}% for the median case figure and under {:.3}% for nine in ten",
+        widths[n / 2],
+        widths[n * 9 / 10]
+    );
+    assert!(
+        chapter.contains(&quoted.replace("1656", "1,656")),
+        "the chapter should say: {quoted}"
+    );
+    // Beyond noise, over the 66 pairs of runs.
+    let mut apart = 0;
+    let mut judged = 0;
+    let mut by_case: HashMap<String, usize> = HashMap::new();
+    for (i, a) in reports.iter().enumerate() {
+        for b in &reports[i + 1..] {
+            for c in compare(a, b).cases {
+                if let Some(beyond) = c.beyond_noise {
+                    judged += 1;
+                    if beyond {
+                        apart += 1;
+                        *by_case.entry(c.name).or_default() += 1;
+                    }
+                }
+            }
+        }
+    }
+    let share = format!("{:.2}%", apart as f64 / judged as f64 * 100.0);
+    let quoted =
+        format!("{apart} of the {judged} case changes between those twelve runs ({share})");
+    assert!(
+        chapter.contains(&quoted.replace("9108", "9,108")),
+        "the chapter should say: {quoted}"
+    );
+    let mut top: Vec<(usize, String)> = by_case.into_iter().map(|(k, v)| (v, k)).collect();
+    top.sort_by(|x, y| y.cmp(x));
+    let three: usize = top.iter().take(3).map(|t| t.0).sum();
+    assert!(chapter.contains(&format!("{three} of them in three cases")));
+    for (_, name) in top.iter().take(3) {
+        let format = name
+            .trim_start_matches("Texture2D")
+            .trim_end_matches(".Sample(nearest) uniform");
+        assert!(
+            name.ends_with(".Sample(nearest) uniform") && chapter.contains(format),
+            "{name}"
+        );
+    }
+}

@@ -6,13 +6,15 @@ use crate::report::{CaseResult, CaseStatus, Derived, Report, ReportFigures, Sett
 /// The unit of latency cases (a pointer chase: each load waits for the one before).
 const DEPENDENT_LOAD: &str = "dependent-load";
 
-/// Column titles of the human-readable tables, after the case name.
-pub(crate) const TITLES: [&str; 5] = ["ms", "x", "Gload/s", "GB/s", "CV"];
+/// Column titles of the human-readable tables, after the case name. `±` is how far the figures
+/// may be off, with 95% confidence (half the width of [`Derived::interval`], in percent); `CV`
+/// is how much single dispatches vary.
+pub(crate) const TITLES: [&str; 6] = ["ms", "x", "Gload/s", "GB/s", "±", "CV"];
 
 /// What a table shows for one case.
 pub(crate) enum Cells {
     /// Figures of a measured case, formatted, in [`TITLES`] order.
-    Figures([String; 5]),
+    Figures([String; 6]),
     /// A sentence instead of figures (`skipped: reason`).
     Note(String),
 }
@@ -69,6 +71,7 @@ fn cells(case: &CaseResult, derived: Option<&Derived>) -> Cells {
                     na(),
                     latency,
                     na(),
+                    plus_minus(d),
                     format!("{:.1}%{noisy}", d.summary.cv * 100.0),
                 ]);
             }
@@ -77,6 +80,7 @@ fn cells(case: &CaseResult, derived: Option<&Derived>) -> Cells {
                 relative(d.relative),
                 giga(d.loads_per_s),
                 giga(d.bytes_per_s),
+                plus_minus(d),
                 format!("{:.1}%{noisy}", d.summary.cv * 100.0),
             ])
         }
@@ -86,6 +90,22 @@ fn cells(case: &CaseResult, derived: Option<&Derived>) -> Cells {
 /// The `x` figure with three decimals, `n/a` without a measured baseline.
 pub(crate) fn relative(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_string(), |x| format!("{x:.3}"))
+}
+
+/// The `±` cell: half the 95% interval of the figure, as a percentage of it, with two
+/// significant digits at most (`0.015%`, `0.21%`, `3.4%`); `n/a` without an interval (fewer than
+/// six samples).
+fn plus_minus(d: &Derived) -> String {
+    let Some(share) = d.interval.and_then(|i| i.half_width_share(d.ns_per_group)) else {
+        return "n/a".to_string();
+    };
+    let percent = share * 100.0;
+    let decimals = match percent {
+        p if p < 0.1 => 3,
+        p if p < 1.0 => 2,
+        _ => 1,
+    };
+    format!("{percent:.decimals$}%")
 }
 
 /// A per-second figure in units of 10^9 with two decimals, `n/a` when unknown.
@@ -153,6 +173,19 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
                 d.modes.describe(|ns| format!("{ns:.2}"))
             ));
         }
+    }
+    if report
+        .derived_all()
+        .iter()
+        .flatten()
+        .any(|d| d.interval.is_some())
+    {
+        notes.push(
+            "±: with 95% confidence the case's figures lie within this share of their values, \
+             from the spread of its own dispatches (half the interval's width); CV: how much \
+             single dispatches vary."
+                .to_string(),
+        );
     }
     let units: Vec<&str> = ["store", "atomic", "vertex"]
         .into_iter()

@@ -8,8 +8,8 @@ use super::markup::escape;
 use crate::compare::Comparison;
 
 /// Writes one HTML page: which report is A and which is B, the median and largest change,
-/// one change bar per case (green: B faster, red: B slower), the cases found in one report
-/// only, and the per-case table. Labels and names are escaped.
+/// how many changes are beyond noise, one change bar per case (green: B faster, red: B slower),
+/// the cases found in one report only, and the per-case table. Labels and names are escaped.
 pub fn comparison_html(
     comparison: &Comparison,
     a_label: &str,
@@ -56,6 +56,13 @@ pub fn comparison_html(
                 s.largest.change_pct,
                 escape(&s.largest.name)
             )?;
+            if let Some(text) = s.beyond_noise_text() {
+                writeln!(
+                    out,
+                    "<tr><th>Beyond noise</th><td>{}</td></tr>",
+                    escape(&text)
+                )?;
+            }
         }
         None => writeln!(
             out,
@@ -87,19 +94,20 @@ pub fn comparison_html(
     writeln!(out, "<details open=\"open\"><summary>Table</summary>")?;
     writeln!(
         out,
-        r#"<table class="data"><thead><tr><th>Case</th><th class="num">A ms</th><th class="num">B ms</th><th class="num">B/A</th><th class="num">change</th></tr></thead><tbody>"#
+        r#"<table class="data"><thead><tr><th>Case</th><th class="num">A ms</th><th class="num">B ms</th><th class="num">B/A</th><th class="num">change</th><th class="num">noise</th></tr></thead><tbody>"#
     )?;
     for c in &comparison.cases {
         writeln!(
             out,
-            r#"<tr><td><code>{}</code></td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
+            r#"<tr><td><code>{}</code></td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
             escape(&c.name),
             ms(c.a_original_ms),
             ms(c.b_original_ms),
             c.ratio
                 .map_or_else(|| "n/a".to_string(), |r| format!("{r:.3}x")),
             c.change_pct
-                .map_or_else(|| "n/a".to_string(), |p| format!("{p:+.2}%"))
+                .map_or_else(|| "n/a".to_string(), |p| format!("{p:+.2}%")),
+            c.noise_label()
         )?;
     }
     writeln!(out, "</tbody></table></details>")?;
@@ -138,6 +146,24 @@ mod tests {
         assert!(text.contains("a &lt;1&gt;.json"));
         // Cases not measured in both show n/a.
         assert!(texts.contains(&"n/a"));
+    }
+
+    #[test]
+    fn changes_beyond_noise_are_marked() {
+        let mut a = sample_report();
+        let mut b = sample_report();
+        let six = |ns: f64| [0.0, 1.0, 2.0, 3.0, 4.0, 5.0].map(|i| ns + i * 1e3);
+        a.cases[0].measurement = Some(measurement(4000, &six(20.000e6)));
+        b.cases[0].measurement = Some(measurement(4000, &six(20.010e6)));
+        let text = comparison_html(&compare(&a, &b), "a.json", "b.json").unwrap();
+        let doc = check_markup(&text);
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(texts.contains(&"Beyond noise"), "{texts:?}");
+        assert!(
+            texts.iter().any(|t| t.starts_with("1 of 1 (their 95%")),
+            "{texts:?}"
+        );
+        assert!(texts.contains(&"beyond"), "{texts:?}");
     }
 
     #[test]

@@ -10,7 +10,8 @@ use crate::report::{Report, ReportFigures};
 ///
 /// Columns: `id, name, status, bytes_per_load, groups, median_ns, min_ns, max_ns, cv,
 /// loads_per_s, bytes_per_s, original_ms, relative, reason, device, device_type, driver_name,
-/// driver_info, driver_version, api_version`. Control characters in text cells are escaped
+/// driver_info, driver_version, api_version, ns_per_group, ns_per_group_low, ns_per_group_high`:
+/// the last three are the reported time per workgroup and its 95% confidence interval. Control characters in text cells are escaped
 /// (`\n`, `\u{1b}`), so every row is one line, and a text cell that a spreadsheet would take
 /// for a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading
 /// `'`, as the usual guidance for CSV export says (OWASP, "CSV Injection"). Figures are
@@ -19,7 +20,7 @@ use crate::report::{Report, ReportFigures};
 pub struct CsvExporter;
 
 /// The header row.
-const HEADER: [&str; 20] = [
+const HEADER: [&str; 23] = [
     "id",
     "name",
     "status",
@@ -40,6 +41,9 @@ const HEADER: [&str; 20] = [
     "driver_info",
     "driver_version",
     "api_version",
+    "ns_per_group",
+    "ns_per_group_low",
+    "ns_per_group_high",
 ];
 
 /// What a spreadsheet may read as the start of a formula.
@@ -69,7 +73,7 @@ impl Exporter for CsvExporter {
         for (case, derived) in report.cases.iter().zip(report.derived_all()) {
             let summary = derived.map(|d| d.summary);
             let groups = case.measurement.as_ref().map(|m| m.groups);
-            let row: [String; 20] = [
+            let row: [String; 23] = [
                 text(&case.id),
                 text(&case.name),
                 case.status.label().to_string(),
@@ -90,6 +94,9 @@ impl Exporter for CsvExporter {
                 text(&device.driver_info),
                 device.driver_version.to_string(),
                 text(&device.api_version),
+                cell(derived.map(|d| d.ns_per_group)),
+                cell(derived.and_then(|d| d.interval).map(|i| i.low)),
+                cell(derived.and_then(|d| d.interval).map(|i| i.high)),
             ];
             writer.write_record(&row)?;
         }

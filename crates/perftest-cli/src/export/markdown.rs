@@ -99,13 +99,13 @@ mod tests {
         let expected = "\
 Device: Test GPU (discrete, TestDriver a\\|b, Vulkan 1.3.255)
 
-| Case | ms | x | Gload/s | GB/s | CV |
-|:---|---:|---:|---:|---:|---:|
-| `Buffer<R8>.Load uniform` | 614.400 | 4.000 | 13.11 | 13.11 | 0.0% |
-| `Buffer<RGBA8>.Load random` | 2457.600 | 1.000 | 3.28 | 13.11 | 5.0% |
-| `ByteAddressBuffer.Load4 random` | 1228.800 | 2.000 | 6.55 | 104.86 | 50.0% noisy |
-| `Texture2D<R8>.Load linear` | skipped: R8 sampled image not supported | | | | |
-| `cbuffer{float4} load uniform` | failed: fence timeout | | | | |
+| Case | ms | x | Gload/s | GB/s | ± | CV |
+|:---|---:|---:|---:|---:|---:|---:|
+| `Buffer<R8>.Load uniform` | 614.400 | 4.000 | 13.11 | 13.11 | n/a | 0.0% |
+| `Buffer<RGBA8>.Load random` | 2457.600 | 1.000 | 3.28 | 13.11 | n/a | 5.0% |
+| `ByteAddressBuffer.Load4 random` | 1228.800 | 2.000 | 6.55 | 104.86 | n/a | 50.0% noisy |
+| `Texture2D<R8>.Load linear` | skipped: R8 sampled image not supported | | | | | |
+| `cbuffer{float4} load uniform` | failed: fence timeout | | | | | |
 ";
         assert_eq!(text, expected);
         // Every row has as many cells as the header.

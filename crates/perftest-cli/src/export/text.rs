@@ -92,14 +92,52 @@ mod tests {
         );
         assert_eq!(lines[1], "");
         let expected = [
-            "Case                                  ms      x  Gload/s    GB/s           CV",
-            "Buffer<R8>.Load uniform          614.400  4.000    13.11   13.11         0.0%",
-            "Buffer<RGBA8>.Load random       2457.600  1.000     3.28   13.11         5.0%",
-            "ByteAddressBuffer.Load4 random  1228.800  2.000     6.55  104.86  50.0% noisy",
+            "Case                                  ms      x  Gload/s    GB/s    ±           CV",
+            "Buffer<R8>.Load uniform          614.400  4.000    13.11   13.11  n/a         0.0%",
+            "Buffer<RGBA8>.Load random       2457.600  1.000     3.28   13.11  n/a         5.0%",
+            "ByteAddressBuffer.Load4 random  1228.800  2.000     6.55  104.86  n/a  50.0% noisy",
             "Texture2D<R8>.Load linear       skipped: R8 sampled image not supported",
             "cbuffer{float4} load uniform    failed: fence timeout",
         ];
         assert_eq!(&lines[2..], expected);
+    }
+
+    /// With six samples or more a case gets its 95% interval: half its width in percent of the
+    /// figure under `±`, the bounds in JSON and CSV, and a note that says what the column means.
+    #[test]
+    fn the_interval_column() {
+        let mut report = sample_report();
+        let m = report.cases[0].measurement.as_mut().unwrap();
+        let g = m.groups as f64;
+        // Per workgroup 100.0 to 100.5 ns: median 100.25, the interval the smallest to the largest.
+        m.samples_ns = [100.5, 100.0, 100.2, 100.4, 100.1, 100.3]
+            .iter()
+            .map(|ns| ns * g)
+            .collect();
+        let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
+        let row = text.lines().find(|l| l.starts_with("Buffer<R8>")).unwrap();
+        assert!(row.contains("  0.25%  "), "{row}"); // 0.25 / 100.25
+        assert!(text.contains("±: with 95% confidence"), "{text}");
+        let json: serde_json::Value =
+            serde_json::from_slice(&exporter(ExportFormat::Json).serialize(&report).unwrap())
+                .unwrap();
+        let interval = &json["cases"][0]["derived"]["interval"];
+        assert!(
+            (interval["low"].as_f64().unwrap() - 100.0).abs() < 1e-9,
+            "{json:#}"
+        );
+        assert!(
+            (interval["high"].as_f64().unwrap() - 100.5).abs() < 1e-9,
+            "{json:#}"
+        );
+        assert!(json["cases"][1]["derived"].get("interval").is_none());
+        let csv =
+            String::from_utf8(exporter(ExportFormat::Csv).serialize(&report).unwrap()).unwrap();
+        let row = csv.lines().nth(1).unwrap();
+        assert!(row.ends_with(",100.25,100,100.5"), "{row}");
+        // Fewer than six samples: no interval, and no note about one.
+        let plain = String::from_utf8(TextExporter.serialize(&sample_report()).unwrap()).unwrap();
+        assert!(!plain.contains("±:"), "{plain}");
     }
 
     #[test]
