@@ -107,7 +107,11 @@ pub fn comparison_html(
                 .map_or_else(|| "n/a".to_string(), |r| format!("{r:.3}x")),
             c.change_pct
                 .map_or_else(|| "n/a".to_string(), |p| format!("{p:+.2}%")),
-            c.noise_label()
+            match c.noise_label() {
+                // Bold, so the changes that count stand out of a long table.
+                "beyond" => "<strong>beyond</strong>",
+                label => label,
+            }
         )?;
     }
     writeln!(out, "</tbody></table></details>")?;

@@ -63,11 +63,10 @@ impl Exporter for MarkdownExporter {
             }
         }
         let notes = columns::footnotes(report);
-        if !notes.is_empty() {
+        // Each note its own paragraph: lines in a row would run together into one.
+        for note in notes {
             writeln!(out)?;
-            for note in notes {
-                writeln!(out, "{}", escape(&note))?;
-            }
+            writeln!(out, "{}", escape(&note))?;
         }
         if let Some(section) = super::twins::section(report) {
             writeln!(out)?;
