@@ -202,14 +202,14 @@ fn span(values: &[f64], decimals: usize) -> String {
     format!("{lo:.decimals$}-{hi:.decimals$}")
 }
 
-/// The stability tables of `results/nvidia-h200-stability/v3/README.md`,
-/// `results/nvidia-h200-stability/fastest/{a,b,c,d}/README.md` and
-/// `results/nvidia-h100-stability/{,fastest/}README.md` are what their files hold: median, 90th percentile
-/// and max per-case change over each row's pairs of runs, and the wall times.
+/// The stability tables of `results/nvidia-h200-stability/{v3,fastest/{a,b,c,d},interval,
+/// dispatch-length}/README.md` and `results/nvidia-h100-stability/{,fastest/}README.md` are what
+/// their files hold: median, 90th percentile and max per-case change over each row's pairs of
+/// runs, and the wall times.
 #[test]
 fn the_stability_tables_are_what_their_runs_hold() {
     let options: &[&str] = &["samples-60", "target-5"];
-    let tables: [(&str, &[&str], &[&str]); 7] = [
+    let tables: [(&str, &[&str], &[&str]); 9] = [
         (
             "results/nvidia-h200-stability/v3",
             &["before", "after"],
@@ -235,6 +235,12 @@ fn the_stability_tables_are_what_their_runs_hold() {
         (
             "results/nvidia-h100-stability/fastest",
             &["before", "after"],
+            &[],
+        ),
+        ("results/nvidia-h200-stability/interval", &["run"], &[]),
+        (
+            "results/nvidia-h200-stability/dispatch-length",
+            &["a-d2", "a-d8", "b-d2", "b-d4s3", "b-d4"],
             &[],
         ),
     ];
