@@ -54,6 +54,9 @@ pub struct CompareSummary {
     pub compared: usize,
     /// Median of `|change %|`.
     pub median_abs_change_pct: f64,
+    /// Median of the signed `change %`: how far the whole of B moved against A (every case
+    /// faster or slower together, as when a run, a clock or a driver is slower in everything).
+    pub median_change_pct: f64,
     /// The case with the largest `|change %|`.
     pub largest: LargestChange,
     /// Cases whose intervals are apart ([`CaseComparison::beyond_noise`]), and cases with
@@ -90,6 +93,12 @@ impl CaseComparison {
 }
 
 impl CompareSummary {
+    /// "-0.019% (the median signed change)": three decimals, since a whole run moves by
+    /// hundredths of a percent where a case moves by more.
+    pub fn shift_text(&self) -> String {
+        format!("{:+.3}% (the median signed change)", self.median_change_pct)
+    }
+
     /// "1 of 138 (their 95% intervals ...)": the cases beyond noise, `None` when no case has
     /// intervals in both reports.
     pub fn beyond_noise_text(&self) -> Option<String> {
@@ -187,6 +196,8 @@ fn summarize(cases: &[CaseComparison]) -> Option<CompareSummary> {
         .collect();
     let magnitudes: Vec<f64> = changed.iter().map(|(_, p)| p.abs()).collect();
     let median_abs_change_pct = median(&magnitudes)?;
+    let signed: Vec<f64> = changed.iter().map(|(_, p)| *p).collect();
+    let median_change_pct = median(&signed)?;
     let (case, change_pct) = changed
         .iter()
         .max_by(|x, y| x.1.abs().total_cmp(&y.1.abs()))?;
@@ -196,6 +207,7 @@ fn summarize(cases: &[CaseComparison]) -> Option<CompareSummary> {
         beyond_noise,
         compared: changed.len(),
         median_abs_change_pct,
+        median_change_pct,
         largest: LargestChange {
             id: case.id.clone(),
             name: case.name.clone(),
@@ -255,6 +267,7 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
         Some(s) => {
             let _ = writeln!(out, "Measured in both: {}", s.compared);
             let _ = writeln!(out, "Median |change|: {:.2}%", s.median_abs_change_pct);
+            let _ = writeln!(out, "Whole-run shift: {}", s.shift_text());
             let _ = writeln!(
                 out,
                 "Largest change: {:+.2}% ({})",
@@ -337,6 +350,7 @@ mod tests {
         let s = c.summary.as_ref().unwrap();
         assert_eq!(s.compared, 2);
         assert!(close(s.median_abs_change_pct, (100.0 + 100.0 / 6.0) / 2.0));
+        assert!(close(s.median_change_pct, (100.0 - 100.0 / 6.0) / 2.0));
         assert_eq!(s.largest.id, "typed.r8.uniform");
         assert_eq!(s.largest.change_pct, 100.0);
         assert_eq!(c.only_in_a, ["ByteAddressBuffer.Load4 random"]);
@@ -406,6 +420,7 @@ cbuffer{float4} load uniform       n/a       n/a     n/a       n/a    n/a
 Matched cases: 4
 Measured in both: 2
 Median |change|: 58.33%
+Whole-run shift: +41.667% (the median signed change)
 Largest change: +100.00% (Buffer<R8>.Load uniform)
 Only in a.json: ByteAddressBuffer.Load4 random
 Only in b.json: StructuredBuffer<float>.Load linear

@@ -52,6 +52,11 @@ pub fn comparison_html(
             )?;
             writeln!(
                 out,
+                "<tr><th>Whole-run shift</th><td>{}</td></tr>",
+                escape(&s.shift_text())
+            )?;
+            writeln!(
+                out,
                 "<tr><th>Largest change</th><td>{:+.2}% ({})</td></tr>",
                 s.largest.change_pct,
                 escape(&s.largest.name)
@@ -163,6 +168,11 @@ mod tests {
         let doc = check_markup(&text);
         let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
         assert!(texts.contains(&"Beyond noise"), "{texts:?}");
+        assert!(texts.contains(&"Whole-run shift"), "{texts:?}");
+        assert!(
+            texts.contains(&"+0.000% (the median signed change)"),
+            "{texts:?}"
+        );
         assert!(
             texts.iter().any(|t| t.starts_with("1 of 1 (their 95%")),
             "{texts:?}"
