@@ -93,20 +93,23 @@ impl CaseComparison {
 }
 
 impl CompareSummary {
-    /// "-0.019% (the median signed change)": three decimals, since a whole run moves by
-    /// hundredths of a percent where a case moves by more.
+    /// "-0.019% (the median signed change; + is B faster)": three decimals, since a whole run
+    /// moves by hundredths of a percent where a case moves by more.
     pub fn shift_text(&self) -> String {
-        format!("{:+.3}% (the median signed change)", self.median_change_pct)
+        format!(
+            "{:+.3}% (the median signed change; + is B faster)",
+            self.median_change_pct
+        )
     }
 
-    /// "1 of 138 (their 95% intervals ...)": the cases beyond noise, `None` when no case has
+    /// "1 of 138 (95% intervals apart; ...)": the cases beyond noise, `None` when no case has
     /// intervals in both reports.
     pub fn beyond_noise_text(&self) -> Option<String> {
         let (apart, judged) = self.beyond_noise;
         (judged > 0).then(|| {
             format!(
-                "{apart} of {judged} (their 95% intervals do not overlap; by chance alone about \
-                 1 case in 500)"
+                "{apart} of {judged} (95% intervals apart; 1 in 500 by chance if dispatches \
+                 are independent)"
             )
         })
     }
@@ -420,7 +423,7 @@ cbuffer{float4} load uniform       n/a       n/a     n/a       n/a    n/a
 Matched cases: 4
 Measured in both: 2
 Median |change|: 58.33%
-Whole-run shift: +41.667% (the median signed change)
+Whole-run shift: +41.667% (the median signed change; + is B faster)
 Largest change: +100.00% (Buffer<R8>.Load uniform)
 Only in a.json: ByteAddressBuffer.Load4 random
 Only in b.json: StructuredBuffer<float>.Load linear

@@ -40,8 +40,9 @@ pub struct Derived {
     /// shares: empty (and left out of JSON) unless there are two or more.
     #[serde(skip_serializing_if = "Modes::is_unimodal")]
     pub modes: Modes,
-    /// Where `ns_per_group` lies with 95% confidence, from the samples it comes from
-    /// ([`figure_interval`]); `None` (and left out of JSON) with fewer than six of them.
+    /// Where the true `ns_per_group` lies with 95% confidence (90% for a chain), from the
+    /// samples it comes from ([`figure_interval`]); `None` (and left out of JSON) with fewer
+    /// than six of them (for a modal case, six in its fastest level).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<Interval>,
     /// Loads (or the case's unit: stores, atomics) per second: `groups * 65536 / median`, or
@@ -128,18 +129,23 @@ pub fn marginal_ns_per_group(measurement: &Measurement, median_ns: f64) -> Optio
     finite_positive((median_ns - short_median) / extra_groups as f64)
 }
 
-/// Where a case's figure (nanoseconds per workgroup) lies with 95% confidence: the
+/// Where a case's true figure (nanoseconds per workgroup) lies with 95% confidence: the
 /// [`median_interval`] of the samples its figure is the median of, per workgroup.
 /// - One level: all samples.
 /// - Several levels ([`modes`]): the fastest level's samples, the smallest ones.
-/// - Two dispatch sizes (a chain, [`marginal_ns_per_group`]): from the lower bound of the large
-///   dispatches less the upper bound of the small ones to the other way round, over the extra
-///   groups; wider than needed, never narrower.
+/// - A chain whose figure is the difference of two dispatch sizes ([`marginal_ns_per_group`]):
+///   from the lower bound of the large dispatches less the upper bound of the small ones to the
+///   other way round, over the extra groups. Both intervals hold their medians together with
+///   at least 90% (0.95 x 0.95), so that is the chain's confidence.
 ///
 /// `None` when the samples it needs are fewer than six.
 pub fn figure_interval(measurement: &Measurement, levels: &Modes) -> Option<Interval> {
     let groups = measurement.groups as f64;
-    if let Some(short) = measurement.short.as_ref() {
+    let median = Summary::of(&measurement.samples_ns)?.median;
+    if let (Some(short), Some(_)) = (
+        measurement.short.as_ref(),
+        marginal_ns_per_group(measurement, median),
+    ) {
         let long = median_interval(&measurement.samples_ns)?;
         let short_interval = median_interval(&short.samples_ns)?;
         let extra = measurement
@@ -339,6 +345,22 @@ pub(crate) mod tests {
         });
         let i = figure_interval(&chain, &Modes::default()).unwrap();
         assert!(close(i.low, 980.0) && close(i.high, 1020.0), "{i:?}");
+        // A chain whose smaller dispatches are not faster has the median of its dispatches as
+        // its figure, and so that median's interval.
+        if let Some(short) = chain.short.as_mut() {
+            short.samples_ns = vec![2.2e6; 6];
+        }
+        let d = Derived::compute(
+            &CaseResult::measured(&case("typed.r8.uniform"), chain.clone()),
+            None,
+        )
+        .unwrap();
+        assert!(close(d.ns_per_group, 2.15e6 / 2000.0), "{}", d.ns_per_group);
+        let i = figure_interval(&chain, &Modes::default()).unwrap();
+        assert!(
+            close(i.low, 2.14e6 / 2000.0) && close(i.high, 2.16e6 / 2000.0),
+            "{i:?}"
+        );
         let d = Derived::compute(&CaseResult::measured(&case("typed.r8.uniform"), one), None);
         assert!(close(d.unwrap().interval.unwrap().high, 105.0));
     }

@@ -99,11 +99,12 @@ impl Interval {
         }
     }
 
-    /// Half the interval's width, as a share of `figure` (0.001 = 0.1%); `None` unless both are
-    /// finite and `figure` is positive.
-    pub fn half_width_share(self, figure: f64) -> Option<f64> {
-        let share = (self.high - self.low) / 2.0 / figure;
-        (figure > 0.0 && share.is_finite()).then_some(share)
+    /// How far the interval reaches from `figure`, as a share of it (0.001 = 0.1%): the distance
+    /// to the farther bound, so that `figure` ± this share holds the whole interval. `None`
+    /// unless both are finite and `figure` is positive.
+    pub fn reach_share(self, figure: f64) -> Option<f64> {
+        let reach = (figure - self.low).max(self.high - figure) / figure;
+        (figure > 0.0 && reach.is_finite()).then_some(reach)
     }
 
     /// True when the two intervals share no value: the medians they bound differ by more than
@@ -264,8 +265,10 @@ mod tests {
         let i = median_interval(&twelve).unwrap();
         assert_eq!((i.low, i.high), (3.0, 10.0));
         assert_eq!(median_interval(&[1.0, 2.0, 3.0, 4.0, 5.0, f64::NAN]), None);
-        assert_eq!(i.half_width_share(6.5), Some(3.5 / 6.5));
-        assert_eq!(i.half_width_share(0.0), None);
+        // From a figure of 6.5: 3.5 down to the low bound, 3.5 up; from 4.0, 6.0 up.
+        assert_eq!(i.reach_share(6.5), Some(3.5 / 6.5));
+        assert_eq!(i.reach_share(4.0), Some(6.0 / 4.0));
+        assert_eq!(i.reach_share(0.0), None);
         assert_eq!(
             i.scaled(2.0),
             Interval {

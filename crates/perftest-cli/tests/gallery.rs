@@ -492,19 +492,20 @@ fn the_precision_section_is_what_the_twelve_runs_give() {
     let reports: Vec<_> = (1..=12)
         .map(|i| load_report(&dir.join(format!("run-{i}.json"))).unwrap())
         .collect();
-    // Half the interval in percent of the figure, over every case of every run.
+    // How far the interval reaches from the figure, in percent of it, over every case of every
+    // run.
     let mut widths: Vec<f64> = reports
         .iter()
         .flat_map(|r| r.derived_all())
         .flatten()
-        .filter_map(|d| d.interval?.half_width_share(d.ns_per_group))
+        .filter_map(|d| d.interval?.reach_share(d.ns_per_group))
         .map(|share| share * 100.0)
         .collect();
     widths.sort_by(f64::total_cmp);
     let n = widths.len();
     let quoted = format!(
-        "{n} case figures, in `results/nvidia-h200-stability/fastest/c/`), half the interval was \
-         {:.3}% for the median case figure and under {:.3}% for nine in ten",
+        "{n} case figures, in `results/nvidia-h200-stability/fastest/c/`), the interval reached \
+         {:.3}% from the figure in the median case and {:.3}% at the 90th percentile",
         widths[n / 2],
         widths[n * 9 / 10]
     );
@@ -540,13 +541,113 @@ fn the_precision_section_is_what_the_twelve_runs_give() {
     top.sort_by(|x, y| y.cmp(x));
     let three: usize = top.iter().take(3).map(|t| t.0).sum();
     assert!(chapter.contains(&format!("{three} of them in three cases")));
-    for (_, name) in top.iter().take(3) {
-        let format = name
-            .trim_start_matches("Texture2D")
-            .trim_end_matches(".Sample(nearest) uniform");
+    // The three, named as the chapter names them: `Texture2D<A>`, `<B>` and `<C>.Sample(...)`.
+    let formats: Vec<&str> = top
+        .iter()
+        .take(3)
+        .map(|(_, name)| {
+            name.strip_prefix("Texture2D")
+                .and_then(|n| n.strip_suffix(".Sample(nearest) uniform"))
+                .unwrap_or_else(|| panic!("{name}"))
+        })
+        .collect();
+    let named = format!(
+        "`Texture2D{}`, `{}` and `{}.Sample(nearest) uniform`",
+        formats[0], formats[1], formats[2]
+    );
+    assert!(chapter.contains(&named), "the chapter should say: {named}");
+}
+
+/// Per process, how far the whole run sat from the others: over the cases whose figure varies by
+/// under 0.03% (population standard deviation) between the processes, the median deviation of
+/// each case's figure from its median over the processes, in percent (positive: slower).
+fn run_shifts(files: &[PathBuf]) -> Vec<f64> {
+    use perftest_cli::statistics::median;
+    let runs: Vec<HashMap<String, f64>> = files.iter().map(|f| figures(f)).collect();
+    let ids: Vec<&String> = runs[0]
+        .keys()
+        .filter(|id| runs.iter().all(|r| r.contains_key(*id)))
+        .collect();
+    let mut deviations: Vec<Vec<f64>> = Vec::new(); // per stable case, per process
+    for id in ids {
+        let values: Vec<f64> = runs.iter().map(|r| r[id]).collect();
+        let center = median(&values).unwrap();
+        let dev: Vec<f64> = values.iter().map(|v| (v / center - 1.0) * 100.0).collect();
+        let mean = dev.iter().sum::<f64>() / dev.len() as f64;
+        let sd = (dev.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / dev.len() as f64).sqrt();
+        if sd < 0.03 {
+            deviations.push(dev);
+        }
+    }
+    (0..files.len())
+        .map(|i| median(&deviations.iter().map(|d| d[i]).collect::<Vec<_>>()).unwrap())
+        .collect()
+}
+
+/// The whole-run shifts the H200 READMEs quote: per run in `interval/`, and their spread per kind
+/// of process in `dispatch-length/` (the last column of each row, the row found by its wall
+/// times); and each `interval/compare-I-J.txt` is what `perftest compare` prints for its pair.
+#[test]
+fn the_whole_run_shifts_are_what_the_runs_hold() {
+    let dir = root().join("results/nvidia-h200-stability/interval");
+    let files: Vec<PathBuf> = (1..=6).map(|i| dir.join(format!("run-{i}.json"))).collect();
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let readme = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let shifts: Vec<String> = run_shifts(&files)
+        .iter()
+        .map(|s| format!("{s:+.3}%"))
+        .collect();
+    let quoted = format!(
+        "was {} and {} (the same in every family)",
+        shifts[..5].join(", "),
+        shifts[5]
+    );
+    assert!(readme.contains(&quoted), "the README should say: {quoted}");
+    for i in 1..=6 {
+        for j in i + 1..=6 {
+            let (a, b) = (format!("run-{i}.json"), format!("run-{j}.json"));
+            let made = render(
+                &compare(
+                    &load_report(&dir.join(&a)).unwrap(),
+                    &load_report(&dir.join(&b)).unwrap(),
+                ),
+                &a,
+                &b,
+            );
+            let file = dir.join(format!("compare-{i}-{j}.txt"));
+            assert!(
+                made == std::fs::read_to_string(&file).unwrap(),
+                "{} is not what `perftest compare {a} {b}` prints today",
+                file.display()
+            );
+        }
+    }
+
+    let dir = root().join("results/nvidia-h200-stability/dispatch-length");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let wall = std::fs::read_to_string(dir.join("wall.txt")).unwrap();
+    for group in ["a-d2", "a-d8", "b-d2", "b-d4s3", "b-d4"] {
+        let files: Vec<PathBuf> = (1..)
+            .map(|i| dir.join(format!("{group}-{i}.json")))
+            .take_while(|p| p.is_file())
+            .collect();
+        let shifts = run_shifts(&files);
+        let mean = shifts.iter().sum::<f64>() / shifts.len() as f64;
+        let sd =
+            (shifts.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / shifts.len() as f64).sqrt();
+        let outside: Vec<f64> = wall
+            .lines()
+            .filter(|l| l.starts_with(&format!("{group}-")))
+            .map(|l| l.rsplit_once("wall_ms=").unwrap().1.parse::<f64>().unwrap() / 1e3)
+            .collect();
+        let cells = format!("| {} s |", span(&outside, 2));
+        let row = readme
+            .lines()
+            .find(|l| l.contains(&cells))
+            .unwrap_or_else(|| panic!("no row with {cells}"));
         assert!(
-            name.ends_with(".Sample(nearest) uniform") && chapter.contains(format),
-            "{name}"
+            row.ends_with(&format!("| {sd:.4}% |")),
+            "{group}: the row should end with {sd:.4}%: {row}"
         );
     }
 }

@@ -7,8 +7,8 @@ use crate::report::{CaseResult, CaseStatus, Derived, Report, ReportFigures, Sett
 const DEPENDENT_LOAD: &str = "dependent-load";
 
 /// Column titles of the human-readable tables, after the case name. `±` is how far the figures
-/// may be off, with 95% confidence (half the width of [`Derived::interval`], in percent); `CV`
-/// is how much single dispatches vary.
+/// may be off, with 95% confidence (how far [`Derived::interval`] reaches from the figure, in
+/// percent); `CV` is how much single dispatches vary.
 pub(crate) const TITLES: [&str; 6] = ["ms", "x", "Gload/s", "GB/s", "±", "CV"];
 
 /// What a table shows for one case.
@@ -92,11 +92,11 @@ pub(crate) fn relative(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_string(), |x| format!("{x:.3}"))
 }
 
-/// The `±` cell: half the 95% interval of the figure, as a percentage of it, with two
-/// significant digits at most (`0.015%`, `0.21%`, `3.4%`); `n/a` without an interval (fewer than
-/// six samples).
+/// The `±` cell: how far the figure's 95% interval reaches from it, as a percentage of it, with
+/// two significant digits at most (`0.015%`, `0.21%`, `3.4%`); `n/a` without an interval (fewer
+/// than six samples).
 fn plus_minus(d: &Derived) -> String {
-    let Some(share) = d.interval.and_then(|i| i.half_width_share(d.ns_per_group)) else {
+    let Some(share) = d.interval.and_then(|i| i.reach_share(d.ns_per_group)) else {
         return "n/a".to_string();
     };
     let percent = share * 100.0;
@@ -181,8 +181,8 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
         .any(|d| d.interval.is_some())
     {
         notes.push(
-            "±: with 95% confidence the case's figures lie within this share of their values, \
-             from the spread of its own dispatches (half the interval's width); CV: how much \
+            "±: with 95% confidence (90% for a latency case) the case's true figures lie within \
+             this share of the printed ones, from the spread of its own dispatches; CV: how much \
              single dispatches vary."
                 .to_string(),
         );

@@ -170,11 +170,13 @@ mod tests {
         assert!(texts.contains(&"Beyond noise"), "{texts:?}");
         assert!(texts.contains(&"Whole-run shift"), "{texts:?}");
         assert!(
-            texts.contains(&"+0.000% (the median signed change)"),
+            texts.contains(&"+0.000% (the median signed change; + is B faster)"),
             "{texts:?}"
         );
         assert!(
-            texts.iter().any(|t| t.starts_with("1 of 1 (their 95%")),
+            texts
+                .iter()
+                .any(|t| t.starts_with("1 of 1 (95% intervals apart")),
             "{texts:?}"
         );
         assert!(texts.contains(&"beyond"), "{texts:?}");

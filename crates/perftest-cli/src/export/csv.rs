@@ -10,8 +10,9 @@ use crate::report::{Report, ReportFigures};
 ///
 /// Columns: `id, name, status, bytes_per_load, groups, median_ns, min_ns, max_ns, cv,
 /// loads_per_s, bytes_per_s, original_ms, relative, reason, device, device_type, driver_name,
-/// driver_info, driver_version, api_version, ns_per_group, ns_per_group_low, ns_per_group_high`:
-/// the last three are the reported time per workgroup and its 95% confidence interval. Control characters in text cells are escaped
+/// driver_info, driver_version, api_version, ns_per_group, ns_per_group_low,
+/// ns_per_group_high`: the last three are the reported time per workgroup and its 95%
+/// confidence interval. Control characters in text cells are escaped
 /// (`\n`, `\u{1b}`), so every row is one line, and a text cell that a spreadsheet would take
 /// for a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading
 /// `'`, as the usual guidance for CSV export says (OWASP, "CSV Injection"). Figures are

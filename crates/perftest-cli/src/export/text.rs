@@ -8,7 +8,8 @@ use crate::output::printable::{cell_width, push_left, push_right};
 use crate::report::Report;
 
 /// Writes an aligned table: case name, `ms` (the original's time), `x` (relative to the
-/// baseline), Gload/s, GB/s and CV (marked `noisy` above 5%), under a device line. Skipped and
+/// baseline), Gload/s, GB/s, ± (how far the figures may be off) and CV (marked `noisy` above
+/// 5%), under a device line. Skipped and
 /// failed cases show their reason instead of figures.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TextExporter;
