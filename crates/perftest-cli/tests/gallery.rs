@@ -240,7 +240,9 @@ fn the_stability_tables_are_what_their_runs_hold() {
         ("results/nvidia-h200-stability/interval", &["run"], &[]),
         (
             "results/nvidia-h200-stability/dispatch-length",
-            &["a-d2", "a-d8", "b-d2", "b-d4s3", "b-d4"],
+            &[
+                "a-d2", "a-d8", "b-d2", "b-d4s3", "b-d4", "c-d2", "c-d1", "c-d05",
+            ],
             &[],
         ),
     ];
@@ -626,7 +628,9 @@ fn the_whole_run_shifts_are_what_the_runs_hold() {
     let dir = root().join("results/nvidia-h200-stability/dispatch-length");
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     let wall = std::fs::read_to_string(dir.join("wall.txt")).unwrap();
-    for group in ["a-d2", "a-d8", "b-d2", "b-d4s3", "b-d4"] {
+    for group in [
+        "a-d2", "a-d8", "b-d2", "b-d4s3", "b-d4", "c-d2", "c-d1", "c-d05",
+    ] {
         let files: Vec<PathBuf> = (1..)
             .map(|i| dir.join(format!("{group}-{i}.json")))
             .take_while(|p| p.is_file())
