@@ -89,8 +89,9 @@ impl Derived {
         // A chain's figure stays the difference of the medians: its two dispatch sizes need not
         // show the same levels.
         let central = levels.fastest().map_or(summary.median, |fast| fast.center);
-        let interval = figure_interval(measurement, &levels);
-        let (ns_per_group, loads_per_s) = match marginal_ns_per_group(measurement, summary.median) {
+        let marginal = marginal_ns_per_group(measurement, summary.median);
+        let interval = figure_interval(measurement, &levels, marginal.is_some());
+        let (ns_per_group, loads_per_s) = match marginal {
             Some(marginal) => (marginal, per_group / (marginal * 1e-9)),
             None => (central / groups, groups * per_group / (central * 1e-9)),
         };
@@ -133,19 +134,16 @@ pub fn marginal_ns_per_group(measurement: &Measurement, median_ns: f64) -> Optio
 /// [`median_interval`] of the samples its figure is the median of, per workgroup.
 /// - One level: all samples.
 /// - Several levels ([`modes`]): the fastest level's samples, the smallest ones.
-/// - A chain whose figure is the difference of two dispatch sizes ([`marginal_ns_per_group`]):
-///   from the lower bound of the large dispatches less the upper bound of the small ones to the
-///   other way round, over the extra groups. Both intervals hold their medians together with
-///   at least 90% (0.95 x 0.95), so that is the chain's confidence.
+/// - A chain whose figure is the difference of two dispatch sizes (`chain`: its
+///   [`marginal_ns_per_group`] is the figure): from the lower bound of the large dispatches less
+///   the upper bound of the small ones to the other way round, over the extra groups. Both
+///   intervals hold their medians together with at least 90% (0.95 x 0.95), so that is the
+///   chain's confidence.
 ///
 /// `None` when the samples it needs are fewer than six.
-pub fn figure_interval(measurement: &Measurement, levels: &Modes) -> Option<Interval> {
+pub fn figure_interval(measurement: &Measurement, levels: &Modes, chain: bool) -> Option<Interval> {
     let groups = measurement.groups as f64;
-    let median = Summary::of(&measurement.samples_ns)?.median;
-    if let (Some(short), Some(_)) = (
-        measurement.short.as_ref(),
-        marginal_ns_per_group(measurement, median),
-    ) {
+    if let Some(short) = measurement.short.as_ref().filter(|_| chain) {
         let long = median_interval(&measurement.samples_ns)?;
         let short_interval = median_interval(&short.samples_ns)?;
         let extra = measurement
@@ -320,7 +318,7 @@ pub(crate) mod tests {
         let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
         // One level: all samples (six: the smallest to the largest), per workgroup.
         let one = measurement(1000, &[1.01e5, 1.0e5, 1.04e5, 1.02e5, 1.05e5, 1.03e5]);
-        let i = figure_interval(&one, &crate::modes::modes(&one.samples_ns)).unwrap();
+        let i = figure_interval(&one, &crate::modes::modes(&one.samples_ns), false).unwrap();
         assert!(close(i.low, 100.0) && close(i.high, 105.0), "{i:?}");
         // Two levels: the fastest level's six samples, not the slow ones.
         let mut samples = vec![1.000e5, 1.001e5, 1.002e5, 1.003e5, 1.004e5, 1.005e5];
@@ -328,12 +326,12 @@ pub(crate) mod tests {
         let two = measurement(1000, &samples);
         let levels = crate::modes::modes(&two.samples_ns);
         assert!(levels.is_multimodal());
-        let i = figure_interval(&two, &levels).unwrap();
+        let i = figure_interval(&two, &levels, false).unwrap();
         assert!(close(i.low, 100.0) && close(i.high, 100.5), "{i:?}");
         // A fast level of four samples is too few for an interval.
         let few = measurement(1000, &[1.0e5, 1.0e5, 1.0e5, 1.0e5, 1.02e5, 1.02e5, 1.02e5]);
         assert_eq!(
-            figure_interval(&few, &crate::modes::modes(&few.samples_ns)),
+            figure_interval(&few, &crate::modes::modes(&few.samples_ns), false),
             None
         );
         // Two dispatch sizes: the widest difference of the two intervals over the extra groups.
@@ -343,7 +341,7 @@ pub(crate) mod tests {
             dims: [1000, 1, 1],
             samples_ns: vec![1.15e6, 1.15e6, 1.14e6, 1.16e6, 1.15e6, 1.15e6],
         });
-        let i = figure_interval(&chain, &Modes::default()).unwrap();
+        let i = figure_interval(&chain, &Modes::default(), true).unwrap();
         assert!(close(i.low, 980.0) && close(i.high, 1020.0), "{i:?}");
         // A chain whose smaller dispatches are not faster has the median of its dispatches as
         // its figure, and so that median's interval.
@@ -351,12 +349,12 @@ pub(crate) mod tests {
             short.samples_ns = vec![2.2e6; 6];
         }
         let d = Derived::compute(
-            &CaseResult::measured(&case("typed.r8.uniform"), chain.clone()),
+            &CaseResult::measured(&case("typed.r8.uniform"), chain),
             None,
         )
         .unwrap();
         assert!(close(d.ns_per_group, 2.15e6 / 2000.0), "{}", d.ns_per_group);
-        let i = figure_interval(&chain, &Modes::default()).unwrap();
+        let i = d.interval.unwrap();
         assert!(
             close(i.low, 2.14e6 / 2000.0) && close(i.high, 2.16e6 / 2000.0),
             "{i:?}"

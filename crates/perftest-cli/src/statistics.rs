@@ -303,17 +303,21 @@ mod tests {
         }));
     }
 
+    /// Uniform draws in [0, 1) from a fixed linear congruential sequence.
+    fn uniform_draws(mut state: u64) -> impl FnMut() -> f64 {
+        move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
     /// Two sets of six samples from one distribution have intervals apart only when one set lies
     /// wholly below the other: 2 in C(12, 6) = 924, whatever the distribution.
     #[test]
     fn intervals_of_one_distribution_are_seldom_apart() {
-        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut draw = || {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 11) as f64
-        };
+        let mut draw = uniform_draws(0x9e37_79b9_7f4a_7c15);
         let trials = 40_000;
         let mut six = || median_interval(&[(); 6].map(|()| draw())).unwrap();
         let apart = (0..trials).filter(|_| six().apart(six())).count();
@@ -325,14 +329,9 @@ mod tests {
     /// in at least 95% of sets of six and of 36 samples.
     #[test]
     fn median_interval_covers_the_median() {
-        // An exponential distribution (median ln 2) from a fixed linear congruential sequence.
-        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut draw = || {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            -(1.0 - (state >> 11) as f64 / (1u64 << 53) as f64).ln()
-        };
+        // An exponential distribution (median ln 2).
+        let mut uniform = uniform_draws(0x2545_f491_4f6c_dd1d);
+        let mut draw = || -(1.0 - uniform()).ln();
         for n in [6, 36] {
             let trials = 4000;
             let held = (0..trials)

@@ -157,7 +157,8 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
              confirmed by a dispatch on target."
         ));
     }
-    for (case, d) in report.cases.iter().zip(report.derived_all()) {
+    let derived = report.derived_all();
+    for (case, d) in report.cases.iter().zip(&derived) {
         if let Some(d) = d.filter(|d| d.modes.is_multimodal()) {
             // A chain's figure is the difference of two medians (see `marginal_ns_per_group`).
             let figure = if case.measurement.as_ref().is_some_and(|m| m.short.is_some()) {
@@ -174,12 +175,7 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
             ));
         }
     }
-    if report
-        .derived_all()
-        .iter()
-        .flatten()
-        .any(|d| d.interval.is_some())
-    {
+    if derived.iter().flatten().any(|d| d.interval.is_some()) {
         notes.push(
             "±: with 95% confidence (90% for a latency case) the case's true figures lie within \
              this share of the printed ones, from the spread of its own dispatches; CV: how much \
