@@ -1,4 +1,5 @@
-//! `cargo xtask book`: builds the manual (`docs/`, an mdBook) into `target/book/` and checks it:
+//! `cargo xtask book`: builds the manual (`docs/`, an mdBook) into `book/` of cargo's target
+//! folder and checks it:
 //! mdBook itself must print no warning (an unclosed HTML tag in a chapter is one), every link
 //! and image of the built pages must lead to a file of the book and, with a `#fragment`, to an
 //! element with that id, README.md must stay within [`README_MAX_BYTES`], and every example
@@ -25,14 +26,14 @@ pub const README_MAX_BYTES: usize = 15 * 1024;
 /// The book's source folder, relative to the workspace root.
 const BOOK_DIR: &str = "docs";
 
-/// Where mdBook writes the book (`build.build-dir` in `docs/book.toml`).
-const OUTPUT_DIR: &str = "target/book";
-
-/// `cargo xtask book`.
+/// `cargo xtask book`: the book is written to `book/` in cargo's target folder.
 pub fn command(root: &Path) -> Result<(), String> {
     let mdbook = ensure_mdbook()?;
+    let built = workspace::target_dir()?.join("book");
     let output = Command::new(&mdbook)
         .arg("build")
+        .arg("--dest-dir")
+        .arg(&built)
         .current_dir(root.join(BOOK_DIR))
         .output()
         .map_err(|e| format!("cannot run {}: {e}", mdbook.display()))?;
@@ -51,8 +52,8 @@ pub fn command(root: &Path) -> Result<(), String> {
             warnings.join("\n")
         ));
     }
-    let pages = read_pages(&root.join(OUTPUT_DIR))?;
-    let broken = broken_links(&pages, &|path| root.join(OUTPUT_DIR).join(path).is_file());
+    let pages = read_pages(&built)?;
+    let broken = broken_links(&pages, &|path| built.join(path).is_file());
     if !broken.is_empty() {
         return Err(format!(
             "{} broken link(s) in the book:\n  {}",
@@ -76,9 +77,10 @@ pub fn command(root: &Path) -> Result<(), String> {
         ));
     }
     println!(
-        "book: {} pages in {OUTPUT_DIR}/ (open index.html), every link and anchor found; \
+        "book: {} pages in {}/ (open index.html), every link and anchor found; \
          README.md {} bytes, its examples all in the book",
         pages.len(),
+        built.display(),
         readme.len()
     );
     Ok(())

@@ -14,9 +14,6 @@ use crate::shaders::sha256_hex;
 use crate::wine::{without_noise, Wine};
 use crate::workspace::{self, cargo};
 
-/// The Linux target of the archives (the machine CI runs on).
-pub const LINUX: &str = "x86_64-unknown-linux-gnu";
-
 /// The version in the archives' names.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -41,8 +38,33 @@ const DOCUMENTS: [(&str, &str); 7] = [
     ),
 ];
 
-/// `cargo xtask dist [--target TARGET]...`: builds, packs and checks (Linux and Windows by
-/// default).
+/// The targets archived by default: the host's and, where Wine can run it (an x86_64 Linux
+/// host), Windows.
+pub fn default_targets() -> Result<Vec<String>, String> {
+    let mut targets = vec![workspace::host()?];
+    targets.extend(extra_targets().iter().map(|t| t.to_string()));
+    Ok(targets)
+}
+
+/// The targets archived by default besides the host's: Windows, where Wine can run it.
+pub fn extra_targets() -> Vec<&'static str> {
+    match crate::windows::unavailable() {
+        None => vec![crate::windows::TARGET],
+        Some(_) => Vec::new(),
+    }
+}
+
+/// Builds, packs and checks the archives of `targets`.
+pub fn build_and_check(targets: &[String]) -> Result<(), String> {
+    let archives = targets
+        .iter()
+        .map(|target| build_and_pack(target))
+        .collect::<Result<Vec<_>, _>>()?;
+    check(&archives)
+}
+
+/// `cargo xtask dist [--target TARGET]...`: builds, packs and checks ([`default_targets`] when
+/// no target is named), after installing what the step needs.
 pub fn command(args: &[String]) -> Result<(), String> {
     let mut targets = Vec::new();
     let mut rest = args.iter();
@@ -57,13 +79,10 @@ pub fn command(args: &[String]) -> Result<(), String> {
         }
     }
     if targets.is_empty() {
-        targets = vec![LINUX.to_string(), crate::windows::TARGET.to_string()];
+        targets = default_targets()?;
     }
-    let archives = targets
-        .iter()
-        .map(|target| build_and_pack(target))
-        .collect::<Result<Vec<_>, _>>()?;
-    check(&archives)
+    crate::steps::prepare(crate::steps::find("dist")?)?;
+    build_and_check(&targets)
 }
 
 /// The binary's file name on `target`.
@@ -93,12 +112,9 @@ pub fn build_and_pack(target: &str) -> Result<PathBuf, String> {
         ));
     }
     let root = workspace::root();
-    let binary = root
-        .join("target")
-        .join(target)
-        .join("release")
-        .join(binary_name(target));
-    let out = root.join("target").join("dist");
+    let built = workspace::target_dir()?;
+    let binary = built.join(target).join("release").join(binary_name(target));
+    let out = built.join("dist");
     fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let mut files: Vec<(String, Vec<u8>, u32)> = Vec::new();
     files.push((binary_name(target).to_string(), read(&binary)?, 0o755));

@@ -18,10 +18,6 @@ pub const TARGETS: [(&str, &str); 3] = [
     ("arguments", "the command line"),
 ];
 
-/// The host triple the targets are built for (naming it keeps the instrumentation off build
-/// scripts and procedural macros).
-const HOST: &str = "x86_64-unknown-linux-gnu";
-
 /// SanitizerCoverage as libFuzzer wants it (what `cargo fuzz build --sanitizer none` passes).
 const COVERAGE_FLAGS: &str = "-Cpasses=sancov-module \
     -Cllvm-args=-sanitizer-coverage-level=4 \
@@ -41,6 +37,7 @@ pub fn command(args: &[String]) -> Result<(), String> {
             .ok_or_else(|| format!("usage: cargo xtask fuzz [SECONDS] (got `{n}`)"))?,
         _ => return Err("usage: cargo xtask fuzz [SECONDS]".into()),
     };
+    crate::packages::ensure(crate::packages::FUZZ)?;
     run(seconds)
 }
 
@@ -48,7 +45,9 @@ pub fn command(args: &[String]) -> Result<(), String> {
 pub fn run(seconds: u32) -> Result<(), String> {
     let root = workspace::root();
     let fuzz = root.join("crates/perftest-cli/fuzz");
-    let target_dir = root.join("target/fuzz");
+    // Naming the host triple keeps the instrumentation off build scripts and procedural macros.
+    let host = workspace::host()?;
+    let target_dir = workspace::target_dir()?.join("fuzz");
     let mut build = cargo();
     build
         .args([
@@ -56,7 +55,7 @@ pub fn run(seconds: u32) -> Result<(), String> {
             "--release",
             "--bins",
             "--target",
-            HOST,
+            &host,
             "--manifest-path",
         ])
         .arg(fuzz.join("Cargo.toml"))
@@ -69,7 +68,7 @@ pub fn run(seconds: u32) -> Result<(), String> {
     }
     let mut checks = Checks::new("fuzzing");
     for (name, what) in TARGETS {
-        let binary = target_dir.join(HOST).join("release").join(name);
+        let binary = target_dir.join(&host).join("release").join(name);
         let result = run_target(
             &binary,
             &fuzz.join("seeds").join(name),

@@ -2,7 +2,7 @@
 //!
 //! `shaders` compiles `shaders/*.comp` to the SPIR-V committed in `perftest-core` (`--check`
 //! verifies it is fresh without a compiler), `setup` installs the system packages, `run` runs
-//! the benchmark and `test` runs everything CI runs. Errors are printed as messages and turned
+//! the benchmark and `test` runs everything CI runs, as the table of steps in [`steps`]. Errors are printed as messages and turned
 //! into exit codes; nothing here panics on bad input.
 
 mod book;
@@ -15,6 +15,7 @@ mod manifest;
 mod manpage;
 mod packages;
 mod shaders;
+mod steps;
 mod tasks;
 mod windows;
 mod wine;
@@ -29,26 +30,24 @@ const USAGE: &str = "\
 usage: cargo xtask <command> [args]
 
 commands:
-  shaders          compile shaders/*.comp to crates/perftest-core/spirv/ (builds shaderc once)
-  shaders --check  verify the committed SPIR-V matches shaders/ (no compiler needed)
+  test [--only STEP]... [--skip STEP]... [-- CARGO-TEST-ARGS...]
+                   every check CI makes, as the steps below, in order (STEP: a name or a
+                   comma-separated list); each step first installs what it needs
+  run [ARGS...]    run the benchmark: `perftest ARGS...` in release mode
   setup [--shaders]
                    install the runtime system packages (with --shaders: the shader build tools)
-  run [ARGS...]    run the benchmark: `perftest ARGS...` in release mode
-  test [ARGS...]   packages, shader check, tests with validation layers, rustfmt, clippy,
-                   the other targets, the release archives and the Windows build under Wine;
-                   ARGS go to `cargo test`
-  cross            clippy for the targets that cannot run here (Windows MSVC, macOS, Android)
-  windows          build the Windows CLI (mingw-w64) and check it under Wine on lavapipe
-  dist [--target TARGET]...
-                   release archives in target/dist/ (Linux .tar.gz and Windows .zip by
-                   default), each opened again and its binary run
+  shaders          compile shaders/*.comp to crates/perftest-core/spirv/ (builds shaderc once)
+  shaders --check  verify the committed SPIR-V matches shaders/ (no compiler needed)
   docs [--check]   write (or check) the man page and shell completions in docs/
-  book             build the manual (docs/, mdBook) into target/book/ and check its links
-  fleet            the Slurm scripts on a local slurmctld/slurmd, the Kubernetes manifests
-                   validated against the schemas
-  fuzz [SECONDS]   build the libFuzzer targets (report, pipeline cache, command line) and
-                   run each for SECONDS (30)
+  dist [--target TARGET]...
+                   release archives in the target folder's dist/ (the host's .tar.gz and,
+                   on x86_64 Linux, the Windows .zip), each opened again and its binary run
+  fuzz [SECONDS]   build the libFuzzer targets and run each for SECONDS (30)
+  book, cross, fleet, windows
+                   one step of `test` on its own
   help             print this message
+
+the steps of `test`:
 ";
 
 /// What a command ends with: success, a pass-through exit status, or an error message.
@@ -64,32 +63,23 @@ fn main() -> ExitCode {
         Some("setup") => setup_command(&rest),
         // `cargo xtask run -- --list` and `cargo xtask run --list` mean the same.
         Some("run") => tasks::run(rest.strip_prefix(&["--".to_string()]).unwrap_or(&rest)),
-        Some("test") => tasks::test(&rest),
-        Some("cross") => no_arguments("cross", &rest)
-            .and_then(|()| cross::check())
-            .map(|()| 0),
-        Some("windows") => no_arguments("windows", &rest)
-            .and_then(|()| windows::command())
-            .map(|()| 0),
+        Some("test") => steps::test(&rest),
+        Some(step @ ("book" | "cross" | "fleet" | "windows")) => {
+            no_arguments(step, &rest).and_then(|()| steps::run_one(step))
+        }
         Some("dist") => dist::command(&rest).map(|()| 0),
         Some("fuzz") => fuzz::command(&rest).map(|()| 0),
-        Some("fleet") => no_arguments("fleet", &rest)
-            .and_then(|()| fleet::command(&workspace::root()))
-            .map(|()| 0),
-        Some("book") => no_arguments("book", &rest)
-            .and_then(|()| book::command(&workspace::root()))
-            .map(|()| 0),
         Some("docs") => match rest.as_slice() {
-            [] => manpage::command(&workspace::root(), false).map(|()| 0),
-            [flag] if flag == "--check" => manpage::command(&workspace::root(), true).map(|()| 0),
-            _ => Err(format!("usage: cargo xtask docs [--check]\n\n{USAGE}")),
+            [] => manpage::command(false).map(|()| 0),
+            [flag] if flag == "--check" => manpage::command(true).map(|()| 0),
+            _ => Err(format!("usage: cargo xtask docs [--check]\n\n{}", usage())),
         },
         Some("help" | "--help" | "-h") => {
-            print!("{USAGE}");
+            print!("{}", usage());
             Ok(0)
         }
-        Some(other) => Err(format!("unknown command `{other}`\n\n{USAGE}")),
-        None => Err(format!("missing command\n\n{USAGE}")),
+        Some(other) => Err(format!("unknown command `{other}`\n\n{}", usage())),
+        None => Err(format!("missing command\n\n{}", usage())),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),
@@ -100,14 +90,20 @@ fn main() -> ExitCode {
     }
 }
 
+/// The usage text with the table of steps.
+fn usage() -> String {
+    format!("{USAGE}{}", steps::help())
+}
+
 /// An error for a command that takes no arguments but got some.
 fn no_arguments(command: &str, args: &[String]) -> Result<(), String> {
     if args.is_empty() {
         Ok(())
     } else {
         Err(format!(
-            "unexpected arguments to `{command}`: {}\n\n{USAGE}",
-            args.join(" ")
+            "unexpected arguments to `{command}`: {}\n\n{}",
+            args.join(" "),
+            usage()
         ))
     }
 }
@@ -118,8 +114,9 @@ fn shaders_command(args: &[String]) -> Outcome {
         [] => tasks::compile_shaders(),
         [flag] if flag == "--check" => shaders::check(&workspace::root()).map(|()| 0),
         _ => Err(format!(
-            "unexpected arguments to `shaders`: {}\n\n{USAGE}",
-            args.join(" ")
+            "unexpected arguments to `shaders`: {}\n\n{}",
+            args.join(" "),
+            usage()
         )),
     }
 }
@@ -154,8 +151,9 @@ fn setup_command(args: &[String]) -> Outcome {
         [flag] if flag == "--shaders" => wanted.extend_from_slice(packages::SHADER_BUILD),
         _ => {
             return Err(format!(
-                "unexpected arguments to `setup`: {}\n\n{USAGE}",
-                args.join(" ")
+                "unexpected arguments to `setup`: {}\n\n{}",
+                args.join(" "),
+                usage()
             ))
         }
     }

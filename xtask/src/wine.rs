@@ -13,9 +13,6 @@ use std::process::{Command, Output, Stdio};
 use crate::packages;
 use crate::workspace;
 
-/// Debian's packages for building the Windows CLI and running it under Wine.
-pub const PACKAGES: &[&str] = &["gcc-mingw-w64-x86-64", "wine", "wine64", "xvfb", "xauth"];
-
 /// The mingw-w64 C compiler that builds the test-only DLL.
 const MINGW_GCC: &str = "x86_64-w64-mingw32-gcc";
 
@@ -30,16 +27,15 @@ pub struct Wine {
 }
 
 impl Wine {
-    /// Installs what is missing (as root with apt-get), then makes a fresh directory with a
-    /// copy of `exe`, the test-only DLL and a Wine prefix. Fails, never skips, when a tool is
-    /// missing.
+    /// Makes a fresh directory with a copy of `exe`, the test-only DLL and a Wine prefix.
+    /// Fails, never skips, when a tool is missing (the steps that use Wine install
+    /// [`packages::WINDOWS`] first).
     pub fn prepare(exe: &Path) -> Result<Wine, String> {
-        packages::ensure(PACKAGES)?;
         for tool in [MINGW_GCC, "wine", "wineserver", "xvfb-run"] {
             if !tool_exists(tool) {
                 return Err(format!(
                     "`{tool}` is not available: install the Debian packages {}",
-                    PACKAGES.join(" ")
+                    packages::WINDOWS.join(" ")
                 ));
             }
         }
