@@ -390,10 +390,11 @@ fn run_unpacked(target: &str, entries: &Entries) -> Result<(), String> {
         .find(|(n, _)| n.ends_with(&format!("/{}", binary_name(target))))
         .map(|(_, b)| b)
         .ok_or("no binary")?;
-    let dir = std::env::temp_dir().join(format!("perftest-dist-{}-{target}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let path = dir.join(binary_name(target));
+    let dir = tempfile::Builder::new()
+        .prefix("perftest-dist-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let path = dir.path().join(binary_name(target));
     let result = write_executable(&path, binary).and_then(|()| {
         let version = format!("perftest {VERSION}");
         if target.contains("windows") {
@@ -424,7 +425,7 @@ fn run_unpacked(target: &str, entries: &Entries) -> Result<(), String> {
         }
         Ok(())
     });
-    let _ = fs::remove_dir_all(&dir);
+    drop(dir);
     result
 }
 

@@ -22,6 +22,8 @@ const NOBODY: u32 = 65534;
 /// A Wine prefix with perftest's Windows build in it, removed on drop.
 pub struct Wine {
     dir: PathBuf,
+    /// Removes `dir` when dropped, after [`Drop`] stopped the prefix's wineserver.
+    _temp: tempfile::TempDir,
     exe: PathBuf,
     as_nobody: bool,
 }
@@ -45,12 +47,15 @@ impl Wine {
                 "running as root needs `setpriv` (util-linux) to run Wine as nobody".into(),
             );
         }
-        let dir = std::env::temp_dir().join(format!("perftest-wine-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let temp = tempfile::Builder::new()
+            .prefix("perftest-wine-")
+            .tempdir()
+            .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        let dir = temp.path().to_path_buf();
         let wine = Wine {
             exe: dir.join("perftest.exe"),
             dir,
+            _temp: temp,
             as_nobody,
         };
         fs::copy(exe, &wine.exe)
@@ -147,7 +152,6 @@ impl Drop for Wine {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status();
-        let _ = fs::remove_dir_all(&self.dir);
     }
 }
 
