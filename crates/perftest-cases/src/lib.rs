@@ -21,6 +21,7 @@ mod data;
 mod extra_format;
 pub mod families;
 mod family;
+mod feature;
 mod format;
 mod matrix;
 mod mip;
@@ -46,6 +47,7 @@ pub use extra_format::{
 };
 pub use families::{all_cases, cases_in, family, FAMILIES};
 pub use family::{Family, FamilyRef, Unit, Work};
+pub use feature::{Feature, FeatureSet};
 pub use format::{half_to_f32, ChannelKind, Format};
 pub use matrix::{
     find_case, original_cases, quick_cases, select_cases, SelectError, BASELINE_CASE_ID,

@@ -2,6 +2,7 @@
 
 use crate::case::Case;
 use crate::extra_format::ExtraFormat;
+use crate::feature::{Feature, FeatureSet};
 use crate::format::Format;
 use crate::portability::{PortabilityFeature, PortabilitySubset};
 
@@ -71,21 +72,9 @@ impl FormatFeature {
 pub struct DeviceCaps {
     /// Support of the nine formats, in [`Format::ALL`] order.
     pub formats: [FormatSupport; 9],
-    /// `shaderSampledImageArrayDynamicIndexing` is enabled (arrays of sampled images indexed
-    /// by a runtime, dynamically uniform value).
-    pub sampled_image_dynamic: bool,
-    /// `shaderStorageBufferArrayDynamicIndexing` is enabled.
-    pub storage_buffer_dynamic: bool,
-    /// `shaderSampledImageArrayNonUniformIndexing` is enabled.
-    pub sampled_image_non_uniform: bool,
-    /// `shaderStorageBufferArrayNonUniformIndexing` is enabled.
-    pub storage_buffer_non_uniform: bool,
-    /// `bufferDeviceAddress` is enabled.
-    pub buffer_device_address: bool,
-    /// `shaderInt64` is enabled.
-    pub shader_int64: bool,
-    /// `shaderBufferInt64Atomics` is enabled.
-    pub int64_atomics: bool,
+    /// The optional features enabled on the device (on a borrowed device, none: perftest
+    /// cannot know what the engine enabled).
+    pub features: FeatureSet,
     /// Subgroup ballot operations work in compute shaders (`VK_SUBGROUP_FEATURE_BALLOT_BIT`
     /// with the compute stage).
     pub subgroup_ballot: bool,
@@ -93,38 +82,23 @@ pub struct DeviceCaps {
     pub max_storage_buffer_range: u64,
     /// Size of the largest device-local memory heap, in bytes.
     pub device_local_bytes: u64,
-    /// `storageBuffer8BitAccess` is enabled (8-bit types in storage buffers).
-    pub storage_buffer_8bit: bool,
-    /// `shaderInt8` is enabled (8-bit integer arithmetic and conversions).
-    pub shader_int8: bool,
-    /// `storageBuffer16BitAccess` is enabled (16-bit types in storage buffers).
-    pub storage_buffer_16bit: bool,
-    /// `shaderInt16` is enabled (16-bit integers in shaders).
-    pub shader_int16: bool,
-    /// `shaderFloat16` is enabled (16-bit floats in shader arithmetic).
-    pub shader_float16: bool,
     /// `maxComputeSharedMemorySize`, in bytes.
     pub max_compute_shared_memory: u64,
-    /// `shaderStorageImageExtendedFormats` is enabled (the `StorageImageExtendedFormats`
-    /// SPIR-V capability: storage images declared `r8`, `rg8`, `r16f`, `rg16f`, `rg32f`...).
-    pub storage_image_extended_formats: bool,
     /// Support of the texture suite's extra formats, in [`ExtraFormat::ALL`] order.
     pub extra_formats: [FormatSupport; 13],
-    /// `textureCompressionBC` is enabled (the BC formats can be sampled).
-    pub texture_compression_bc: bool,
-    /// `samplerAnisotropy` is enabled (samplers with `anisotropyEnable`; the device's
-    /// `maxSamplerAnisotropy` is then at least 16, as the specification requires).
-    pub sampler_anisotropy: bool,
     /// The queue perftest submits to also runs graphics work (`VK_QUEUE_GRAPHICS_BIT`).
     pub graphics_queue: bool,
-    /// `vertexPipelineStoresAndAtomics` is enabled.
-    pub vertex_pipeline_stores: bool,
     /// What a device with `VK_KHR_portability_subset` (MoltenVK) offers of the features that
     /// subset makes optional; `None` on a device with all of Vulkan.
     pub portability: Option<PortabilitySubset>,
 }
 
 impl DeviceCaps {
+    /// Whether `feature` is enabled on the device.
+    pub fn has(&self, feature: Feature) -> bool {
+        self.features.has(feature)
+    }
+
     /// Whether `format` has `feature` on this device.
     pub fn format_has(&self, format: Format, feature: FormatFeature) -> bool {
         let i = Format::ALL.iter().position(|&f| f == format).unwrap_or(0);
@@ -142,52 +116,20 @@ impl DeviceCaps {
 pub enum DeviceNeed {
     /// A format feature for a format.
     Format(Format, FormatFeature),
-    /// Indexing sampled-image arrays with a runtime (dynamically uniform) value.
-    SampledImageDynamic,
-    /// Indexing storage-buffer arrays with a runtime (dynamically uniform) value.
-    StorageBufferDynamic,
-    /// Non-uniform indexing of sampled-image arrays.
-    SampledImageNonUniform,
-    /// Non-uniform indexing of storage-buffer arrays.
-    StorageBufferNonUniform,
-    /// Buffer device addresses (with `shaderInt64`, which the kernels' address math uses).
-    BufferDeviceAddress,
-    /// 64-bit integers in shaders.
-    ShaderInt64,
-    /// 64-bit atomics on storage buffers.
-    Int64Atomics,
+    /// An optional device feature (and the ones it needs as well, [`Feature::also_needs`]).
+    Feature(Feature),
     /// Subgroup ballot operations in compute shaders.
     SubgroupBallot,
     /// One storage-buffer binding of this many bytes.
     StorageBufferRange(u64),
     /// A working set of this many bytes in device-local memory.
     DeviceMemory(u64),
-    /// 8-bit types in storage buffers (`storageBuffer8BitAccess`).
-    StorageBuffer8Bit,
-    /// 8-bit integers in shaders (`shaderInt8`).
-    ShaderInt8,
-    /// 16-bit types in storage buffers (`storageBuffer16BitAccess`).
-    StorageBuffer16Bit,
-    /// 16-bit integers in shaders (`shaderInt16`).
-    ShaderInt16,
-    /// 16-bit floats in shaders (`shaderFloat16`).
-    ShaderFloat16,
     /// This many bytes of shared (workgroup) memory in one compute kernel.
     SharedMemory(u64),
-    /// Storage images of the extended formats (`shaderStorageImageExtendedFormats`).
-    StorageImageExtendedFormats,
     /// A format feature for one of the texture suite's extra formats.
     ExtraFormat(ExtraFormat, FormatFeature),
-    /// The BC block-compressed formats (`textureCompressionBC`).
-    TextureCompressionBc,
-    /// Anisotropic filtering up to 16x (`samplerAnisotropy`, which guarantees a
-    /// `maxSamplerAnisotropy` of at least 16).
-    SamplerAnisotropy,
     /// A queue that runs graphics work (draws) as well as compute: the graphics suite.
     GraphicsQueue,
-    /// Stores from the vertex stage (`vertexPipelineStoresAndAtomics`): how vertex-fetch cases
-    /// are verified.
-    VertexPipelineStores,
     /// A feature that `VK_KHR_portability_subset` makes optional (always there on a device
     /// without that extension).
     Portability(PortabilityFeature),
@@ -200,7 +142,6 @@ pub const WORKING_SET_SHARE: u64 = 4;
 impl DeviceNeed {
     /// `None` when `caps` satisfies the need, else the reason the case is skipped.
     pub fn missing(self, caps: &DeviceCaps) -> Option<String> {
-        let feature = |have: bool, name: &str| (!have).then(|| format!("the device lacks {name}"));
         match self {
             DeviceNeed::Format(format, feature) => (!caps.format_has(format, feature)).then(|| {
                 format!(
@@ -209,32 +150,12 @@ impl DeviceNeed {
                     feature.vk_name()
                 )
             }),
-            DeviceNeed::SampledImageDynamic => feature(
-                caps.sampled_image_dynamic,
-                "shaderSampledImageArrayDynamicIndexing",
-            ),
-            DeviceNeed::StorageBufferDynamic => feature(
-                caps.storage_buffer_dynamic,
-                "shaderStorageBufferArrayDynamicIndexing",
-            ),
-            DeviceNeed::SampledImageNonUniform => feature(
-                caps.sampled_image_non_uniform,
-                "shaderSampledImageArrayNonUniformIndexing",
-            ),
-            DeviceNeed::StorageBufferNonUniform => feature(
-                caps.storage_buffer_non_uniform,
-                "shaderStorageBufferArrayNonUniformIndexing",
-            ),
-            DeviceNeed::BufferDeviceAddress => {
-                feature(caps.buffer_device_address, "bufferDeviceAddress")
-                    .or_else(|| feature(caps.shader_int64, "shaderInt64"))
-            }
-            DeviceNeed::ShaderInt64 => feature(caps.shader_int64, "shaderInt64"),
-            DeviceNeed::Int64Atomics => feature(caps.int64_atomics, "shaderBufferInt64Atomics")
-                .or_else(|| feature(caps.shader_int64, "shaderInt64")),
-            DeviceNeed::SubgroupBallot => {
-                feature(caps.subgroup_ballot, "subgroup ballot in compute shaders")
-            }
+            DeviceNeed::Feature(wanted) => std::iter::once(wanted)
+                .chain(wanted.also_needs().iter().copied())
+                .find(|f| !caps.has(*f))
+                .map(|f| format!("the device lacks {}", f.vk_name())),
+            DeviceNeed::SubgroupBallot => (!caps.subgroup_ballot)
+                .then(|| "the device lacks subgroup ballot in compute shaders".to_string()),
             DeviceNeed::StorageBufferRange(bytes) => {
                 (bytes > caps.max_storage_buffer_range).then(|| {
                     format!(
@@ -254,15 +175,6 @@ impl DeviceNeed {
                     )
                 })
             }
-            DeviceNeed::StorageBuffer8Bit => {
-                feature(caps.storage_buffer_8bit, "storageBuffer8BitAccess")
-            }
-            DeviceNeed::ShaderInt8 => feature(caps.shader_int8, "shaderInt8"),
-            DeviceNeed::StorageBuffer16Bit => {
-                feature(caps.storage_buffer_16bit, "storageBuffer16BitAccess")
-            }
-            DeviceNeed::ShaderInt16 => feature(caps.shader_int16, "shaderInt16"),
-            DeviceNeed::ShaderFloat16 => feature(caps.shader_float16, "shaderFloat16"),
             DeviceNeed::SharedMemory(bytes) => {
                 (bytes > caps.max_compute_shared_memory).then(|| {
                     format!(
@@ -271,10 +183,6 @@ impl DeviceNeed {
                     )
                 })
             }
-            DeviceNeed::StorageImageExtendedFormats => feature(
-                caps.storage_image_extended_formats,
-                "shaderStorageImageExtendedFormats",
-            ),
             DeviceNeed::ExtraFormat(format, feature) => (!caps.extra_format_has(format, feature))
                 .then(|| {
                     format!(
@@ -283,19 +191,11 @@ impl DeviceNeed {
                         feature.vk_name()
                     )
                 }),
-            DeviceNeed::TextureCompressionBc => {
-                feature(caps.texture_compression_bc, "textureCompressionBC")
-            }
-            DeviceNeed::SamplerAnisotropy => feature(caps.sampler_anisotropy, "samplerAnisotropy"),
             DeviceNeed::GraphicsQueue => (!caps.graphics_queue).then(|| {
                 "the selected queue family runs no graphics work (VK_QUEUE_GRAPHICS_BIT); \
                  pick a queue of the device that does"
                     .to_string()
             }),
-            DeviceNeed::VertexPipelineStores => feature(
-                caps.vertex_pipeline_stores,
-                "vertexPipelineStoresAndAtomics",
-            ),
             DeviceNeed::Portability(wanted) => match &caps.portability {
                 Some(subset) if !wanted.in_subset(subset) => Some(format!(
                     "the device implements VK_KHR_portability_subset without {}",
@@ -438,11 +338,13 @@ mod tests {
                 .missing(&caps)
                 .is_some()
         );
-        assert!(DeviceNeed::TextureCompressionBc
+        assert!(DeviceNeed::Feature(Feature::TextureCompressionBc)
             .missing(&caps)
             .is_some_and(|r| r.contains("textureCompressionBC")));
-        caps.texture_compression_bc = true;
-        assert!(DeviceNeed::TextureCompressionBc.missing(&caps).is_none());
+        caps.features = caps.features.with(Feature::TextureCompressionBc, true);
+        assert!(DeviceNeed::Feature(Feature::TextureCompressionBc)
+            .missing(&caps)
+            .is_none());
     }
 
     #[test]
@@ -478,12 +380,12 @@ mod tests {
                 .missing(&no_storage)
                 .is_none()
         );
-        let extended = DeviceNeed::StorageImageExtendedFormats;
+        let extended = DeviceNeed::Feature(Feature::StorageImageExtendedFormats);
         assert!(extended
             .missing(&caps(|_| ALL))
             .is_some_and(|r| r.contains("shaderStorageImageExtendedFormats")));
         let with = DeviceCaps {
-            storage_image_extended_formats: true,
+            features: FeatureSet::NONE.with(Feature::StorageImageExtendedFormats, true),
             ..caps(|_| ALL)
         };
         assert!(extended.missing(&with).is_none());
@@ -492,40 +394,41 @@ mod tests {
     #[test]
     fn device_needs_name_what_is_missing() {
         let full = DeviceCaps {
-            sampled_image_dynamic: true,
-            storage_buffer_dynamic: true,
-            sampled_image_non_uniform: true,
-            storage_buffer_non_uniform: true,
-            buffer_device_address: true,
-            shader_int64: true,
-            int64_atomics: true,
+            features: FeatureSet::NONE
+                .with(Feature::SampledImageDynamic, true)
+                .with(Feature::StorageBufferDynamic, true)
+                .with(Feature::SampledImageNonUniform, true)
+                .with(Feature::StorageBufferNonUniform, true)
+                .with(Feature::BufferDeviceAddress, true)
+                .with(Feature::ShaderInt64, true)
+                .with(Feature::Int64Atomics, true)
+                .with(Feature::StorageBuffer8Bit, true)
+                .with(Feature::ShaderInt8, true)
+                .with(Feature::StorageBuffer16Bit, true)
+                .with(Feature::ShaderInt16, true)
+                .with(Feature::ShaderFloat16, true),
             subgroup_ballot: true,
             max_storage_buffer_range: u64::from(u32::MAX),
             device_local_bytes: 1 << 30,
-            storage_buffer_8bit: true,
-            shader_int8: true,
-            storage_buffer_16bit: true,
-            shader_int16: true,
-            shader_float16: true,
             max_compute_shared_memory: 48 << 10,
             ..caps(|_| ALL)
         };
         let needs = [
-            DeviceNeed::SampledImageDynamic,
-            DeviceNeed::StorageBufferDynamic,
-            DeviceNeed::SampledImageNonUniform,
-            DeviceNeed::StorageBufferNonUniform,
-            DeviceNeed::BufferDeviceAddress,
-            DeviceNeed::ShaderInt64,
-            DeviceNeed::Int64Atomics,
+            DeviceNeed::Feature(Feature::SampledImageDynamic),
+            DeviceNeed::Feature(Feature::StorageBufferDynamic),
+            DeviceNeed::Feature(Feature::SampledImageNonUniform),
+            DeviceNeed::Feature(Feature::StorageBufferNonUniform),
+            DeviceNeed::Feature(Feature::BufferDeviceAddress),
+            DeviceNeed::Feature(Feature::ShaderInt64),
+            DeviceNeed::Feature(Feature::Int64Atomics),
             DeviceNeed::SubgroupBallot,
             DeviceNeed::StorageBufferRange(256 << 20),
             DeviceNeed::DeviceMemory(256 << 20),
-            DeviceNeed::StorageBuffer8Bit,
-            DeviceNeed::ShaderInt8,
-            DeviceNeed::StorageBuffer16Bit,
-            DeviceNeed::ShaderInt16,
-            DeviceNeed::ShaderFloat16,
+            DeviceNeed::Feature(Feature::StorageBuffer8Bit),
+            DeviceNeed::Feature(Feature::ShaderInt8),
+            DeviceNeed::Feature(Feature::StorageBuffer16Bit),
+            DeviceNeed::Feature(Feature::ShaderInt16),
+            DeviceNeed::Feature(Feature::ShaderFloat16),
             DeviceNeed::SharedMemory(20 << 10),
         ];
         assert!(needs.iter().all(|n| n.missing(&full).is_none()));
@@ -545,18 +448,32 @@ mod tests {
         assert!(reasons[15].contains("maxComputeSharedMemorySize"));
         // Each narrow-storage feature is named on its own when it alone is missing.
         for (need, name) in [
-            (DeviceNeed::StorageBuffer8Bit, "storageBuffer8BitAccess"),
-            (DeviceNeed::ShaderInt8, "shaderInt8"),
-            (DeviceNeed::StorageBuffer16Bit, "storageBuffer16BitAccess"),
-            (DeviceNeed::ShaderInt16, "shaderInt16"),
-            (DeviceNeed::ShaderFloat16, "shaderFloat16"),
+            (
+                DeviceNeed::Feature(Feature::StorageBuffer8Bit),
+                "storageBuffer8BitAccess",
+            ),
+            (DeviceNeed::Feature(Feature::ShaderInt8), "shaderInt8"),
+            (
+                DeviceNeed::Feature(Feature::StorageBuffer16Bit),
+                "storageBuffer16BitAccess",
+            ),
+            (DeviceNeed::Feature(Feature::ShaderInt16), "shaderInt16"),
+            (DeviceNeed::Feature(Feature::ShaderFloat16), "shaderFloat16"),
         ] {
             let without = DeviceCaps {
-                storage_buffer_8bit: name != "storageBuffer8BitAccess",
-                shader_int8: name != "shaderInt8",
-                storage_buffer_16bit: name != "storageBuffer16BitAccess",
-                shader_int16: name != "shaderInt16",
-                shader_float16: name != "shaderFloat16",
+                features: full
+                    .features
+                    .with(
+                        Feature::StorageBuffer8Bit,
+                        name != "storageBuffer8BitAccess",
+                    )
+                    .with(Feature::ShaderInt8, name != "shaderInt8")
+                    .with(
+                        Feature::StorageBuffer16Bit,
+                        name != "storageBuffer16BitAccess",
+                    )
+                    .with(Feature::ShaderInt16, name != "shaderInt16")
+                    .with(Feature::ShaderFloat16, name != "shaderFloat16"),
                 ..full
             };
             assert!(
@@ -576,10 +493,10 @@ mod tests {
             .is_some_and(|r| r.contains("49153")));
         // Device addresses also need shaderInt64 (the kernels add 64-bit offsets).
         let no_int64 = DeviceCaps {
-            shader_int64: false,
+            features: full.features.with(Feature::ShaderInt64, false),
             ..full
         };
-        assert!(DeviceNeed::BufferDeviceAddress
+        assert!(DeviceNeed::Feature(Feature::BufferDeviceAddress)
             .missing(&no_int64)
             .is_some_and(|r| r.contains("shaderInt64")));
         // A working set may take a quarter of the largest device-local heap: 256 MB fits 1 GB,
@@ -600,16 +517,20 @@ mod tests {
     #[test]
     fn anisotropy_needs_the_sampler_anisotropy_feature() {
         let with = DeviceCaps {
-            sampler_anisotropy: true,
+            features: FeatureSet::NONE.with(Feature::SamplerAnisotropy, true),
             ..caps(|_| ALL)
         };
-        assert!(DeviceNeed::SamplerAnisotropy.missing(&with).is_none());
+        assert!(DeviceNeed::Feature(Feature::SamplerAnisotropy)
+            .missing(&with)
+            .is_none());
         let without = DeviceCaps {
-            sampler_anisotropy: false,
+            features: with.features.with(Feature::SamplerAnisotropy, false),
             ..with
         };
         assert_eq!(
-            DeviceNeed::SamplerAnisotropy.missing(&without).as_deref(),
+            DeviceNeed::Feature(Feature::SamplerAnisotropy)
+                .missing(&without)
+                .as_deref(),
             Some("the device lacks samplerAnisotropy")
         );
     }
@@ -618,11 +539,12 @@ mod tests {
     fn graphics_cases_need_a_graphics_queue_and_vertex_stores() {
         let graphics = crate::families::cases_in(&[crate::suite::Suite::Graphics]);
         let full = DeviceCaps {
+            features: FeatureSet::NONE
+                .with(Feature::VertexPipelineStores, true)
+                .with(Feature::SamplerAnisotropy, true)
+                .with(Feature::BufferDeviceAddress, true)
+                .with(Feature::ShaderInt64, true),
             graphics_queue: true,
-            vertex_pipeline_stores: true,
-            sampler_anisotropy: true,
-            buffer_device_address: true,
-            shader_int64: true,
             ..caps(|_| ALL)
         };
         assert!(graphics
@@ -641,7 +563,7 @@ mod tests {
         }
         // Without stores from the vertex stage only the vertex cases are skipped.
         let no_stores = DeviceCaps {
-            vertex_pipeline_stores: false,
+            features: full.features.with(Feature::VertexPipelineStores, false),
             ..full
         };
         for case in &graphics {

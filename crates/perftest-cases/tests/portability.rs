@@ -5,8 +5,8 @@
 //! names what the device lacks, and everything else must run.
 
 use perftest_cases::{
-    all_cases, support, DeviceCaps, DeviceNeed, ExtraFormat, Format, FormatSupport,
-    PortabilityFeature, PortabilitySubset, Suite, Support,
+    all_cases, support, DeviceCaps, DeviceNeed, ExtraFormat, Feature, FeatureSet, Format,
+    FormatSupport, PortabilityFeature, PortabilitySubset, Suite, Support,
 };
 
 /// What MoltenVK reports on an iOS-class Apple GPU (values as MoltenVK documents them, rounded
@@ -23,27 +23,31 @@ fn moltenvk_like() -> DeviceCaps {
         ..full
     };
     DeviceCaps {
+        features: FeatureSet::NONE
+            .with(Feature::SampledImageDynamic, true)
+            .with(Feature::StorageBufferDynamic, true)
+            .with(Feature::SampledImageNonUniform, true)
+            .with(Feature::StorageBufferNonUniform, true)
+            .with(Feature::BufferDeviceAddress, true)
+            .with(Feature::ShaderInt64, true)
+            .with(Feature::Int64Atomics, false)
+            .with(Feature::StorageBuffer8Bit, true)
+            .with(Feature::ShaderInt8, true)
+            .with(Feature::StorageBuffer16Bit, true)
+            .with(Feature::ShaderInt16, true)
+            .with(Feature::ShaderFloat16, true)
+            .with(Feature::StorageImageExtendedFormats, true)
+            .with(Feature::TextureCompressionBc, false)
+            .with(Feature::SamplerAnisotropy, true)
+            .with(Feature::VertexPipelineStores, true),
         formats: Format::ALL.map(|f| match f {
             Format::R32f | Format::Rg32f | Format::Rgba32f => no_filter,
             _ => full,
         }),
-        sampled_image_dynamic: true,
-        storage_buffer_dynamic: true,
-        sampled_image_non_uniform: true,
-        storage_buffer_non_uniform: true,
-        buffer_device_address: true,
-        shader_int64: true,
-        int64_atomics: false,
         subgroup_ballot: true,
         max_storage_buffer_range: 1 << 30,
         device_local_bytes: 6 << 30,
-        storage_buffer_8bit: true,
-        shader_int8: true,
-        storage_buffer_16bit: true,
-        shader_int16: true,
-        shader_float16: true,
         max_compute_shared_memory: 32 << 10,
-        storage_image_extended_formats: true,
         extra_formats: ExtraFormat::ALL.map(|f| {
             if f.is_compressed() {
                 FormatSupport::default()
@@ -51,10 +55,7 @@ fn moltenvk_like() -> DeviceCaps {
                 full
             }
         }),
-        texture_compression_bc: false,
-        sampler_anisotropy: true,
         graphics_queue: true,
-        vertex_pipeline_stores: true,
         portability: Some(PortabilitySubset {
             events: true,
             image_view_format_reinterpretation: true,
@@ -97,10 +98,10 @@ fn a_moltenvk_like_device_skips_only_what_it_lacks() {
                     })
                 }
                 1 => {
-                    fixed.texture_compression_bc = true;
+                    fixed.features = fixed.features.with(Feature::TextureCompressionBc, true);
                     fixed.extra_formats = ExtraFormat::ALL.map(|_| caps.extra_formats[0]);
                 }
-                2 => fixed.int64_atomics = true,
+                2 => fixed.features = fixed.features.with(Feature::Int64Atomics, true),
                 _ => fixed.max_compute_shared_memory = 128 << 10,
             }
             assert_eq!(support(case, &fixed), Support::Supported, "{}", case.id);

@@ -137,14 +137,7 @@ impl Bench {
     /// prepared.
     pub fn new(mut ctx: Context) -> Result<Self> {
         let start = Instant::now();
-        let limits = {
-            // SAFETY: plain query on a live instance and its physical device.
-            let props = unsafe {
-                ctx.instance
-                    .get_physical_device_properties(ctx.target.physical_device)
-            };
-            props.limits
-        };
+        let limits = ctx.target.adapter.properties.limits;
         if limits.max_compute_work_group_invocations < THREADS_PER_GROUP
             || limits.max_compute_work_group_size[0] < 256
         {

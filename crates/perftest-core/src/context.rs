@@ -7,11 +7,10 @@ use std::time::{Duration, Instant};
 
 use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
-use perftest_cases::DeviceCaps;
+use perftest_cases::{DeviceCaps, Feature};
 
-use crate::capabilities::{query_caps, Enables};
+use crate::adapter::{Adapter, Enabled, FeatureChain};
 use crate::error::{vk_error, Error, Result, VkResultExt};
-use crate::executables;
 use crate::instance::Instance;
 use crate::targets::{describe_target, ComputeTarget};
 
@@ -73,58 +72,53 @@ impl Context {
             .queue_family_index(target.summary.queue_family)
             .queue_priorities(&priorities)];
         let ash_instance = instance.handle().clone();
-        let statistics = instance.api_version() >= vk::API_VERSION_1_1
-            && target.api_version >= vk::API_VERSION_1_1
-            // SAFETY: the physical device belongs to `instance`, which is Vulkan 1.1 or later.
-            && unsafe { executables::supported(&ash_instance, target.physical_device) };
+        let adapter = &target.adapter;
+        let enabled = Enabled::everything_offered(adapter);
+        let vulkan11 = adapter.at_least(vk::API_VERSION_1_1);
+        let vulkan12 = adapter.at_least(vk::API_VERSION_1_2);
+        let statistics = vulkan11 && enabled.pipeline_executable_info;
         let mut extensions = Vec::new();
         if statistics {
             extensions.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
         }
         // The specification requires enabling the subset wherever a device offers it.
-        if target.summary.portability_subset {
+        if enabled.portability.is_some() {
             extensions.push(ash::khr::portability_subset::NAME.as_ptr());
+        }
+        if enabled.dynamic_rendering.khr {
+            extensions.push(ash::khr::dynamic_rendering::NAME.as_ptr());
         }
         let mut feature = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
             .pipeline_executable_info(true);
-        let mut enables = Enables::offered(
-            &ash_instance,
-            instance.api_version(),
-            target.physical_device,
-            target.api_version,
-        );
-        enables.portability = Enables::portability_offered(
-            &ash_instance,
-            instance.api_version(),
-            target.physical_device,
-            target.api_version,
-            target.summary.portability_subset,
-        );
-        let mut portability = enables.portability_features();
-        let mut v11 = enables.vulkan11_features();
-        let mut v12 = enables.vulkan12_features();
-        let mut v13 = enables.vulkan13_features();
-        let mut khr_rendering = enables.dynamic_rendering_khr_feature();
-        if enables.dynamic_rendering_khr {
-            extensions.push(ash::khr::dynamic_rendering::NAME.as_ptr());
-        }
-        let core = enables.core();
+        let offered = enabled.portability.unwrap_or_default();
+        let mut portability = vk::PhysicalDevicePortabilitySubsetFeaturesKHR::default()
+            .events(offered.events)
+            .image_view_format_reinterpretation(offered.image_view_format_reinterpretation)
+            .image_view_format_swizzle(offered.image_view_format_swizzle)
+            .image_view2_d_on3_d_image(offered.image_view_2d_on_3d_image)
+            .mutable_comparison_samplers(offered.mutable_comparison_samplers)
+            .sampler_mip_lod_bias(offered.sampler_mip_lod_bias);
+        let mut chain = FeatureChain::enabling(enabled.features, vulkan12);
+        let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
+            .dynamic_rendering(enabled.dynamic_rendering.core);
+        let mut khr_rendering = vk::PhysicalDeviceDynamicRenderingFeaturesKHR::default()
+            .dynamic_rendering(enabled.dynamic_rendering.khr);
         let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
-            .enabled_features(&core)
+            .enabled_features(&chain.core)
             .enabled_extension_names(&extensions);
         if statistics {
             info = info.push_next(&mut feature);
         }
-        if enables.portability.is_some() && instance.api_version() >= vk::API_VERSION_1_1 {
+        if enabled.portability.is_some() && vulkan11 {
             info = info.push_next(&mut portability);
         }
-        if enables.vulkan12 {
-            info = info.push_next(&mut v12).push_next(&mut v11);
+        if vulkan12 {
+            info = info.push_next(&mut chain.v12).push_next(&mut chain.v11);
         }
-        if enables.dynamic_rendering {
+        if enabled.dynamic_rendering.core {
             info = info.push_next(&mut v13);
-        } else if enables.dynamic_rendering_khr {
+        } else if enabled.dynamic_rendering.khr {
             info = info.push_next(&mut khr_rendering);
         }
         // SAFETY: the physical device belongs to `instance`; `info` points at live locals.
@@ -132,14 +126,7 @@ impl Context {
             .call("vkCreateDevice")?;
         // SAFETY: queue 0 of this family was requested above.
         let queue = unsafe { device.get_device_queue(target.summary.queue_family, 0) };
-        let caps = query_caps(
-            &ash_instance,
-            instance.api_version(),
-            target.physical_device,
-            target.api_version,
-            target.summary.queue_family,
-            &enables,
-        );
+        let caps = adapter.caps(target.summary.queue_family, &enabled);
         let mut context = Self::finish(
             ash_instance,
             Some(instance),
@@ -148,13 +135,13 @@ impl Context {
             queue,
             caps,
         )?;
-        if enables.dynamic_rendering_khr {
+        if enabled.dynamic_rendering.khr {
             context.dynamic_rendering_khr = Some(ash::khr::dynamic_rendering::Device::new(
                 &context.instance,
                 &context.device,
             ));
         }
-        let dynamic = enables.dynamic_rendering || enables.dynamic_rendering_khr;
+        let dynamic = enabled.dynamic_rendering.core || enabled.dynamic_rendering.khr;
         context.dynamic_rendering = dynamic;
         context.dynamic_rendering_enabled = dynamic;
         if statistics {
@@ -186,12 +173,12 @@ impl Context {
         queue: vk::Queue,
         queue_family: u32,
     ) -> Result<Self> {
-        let target = describe_target(
+        let adapter = Arc::new(Adapter::query(
             instance,
             instance_api_version,
             physical_device,
-            queue_family,
-        );
+        ));
+        let target = describe_target(&adapter, queue_family);
         if target.timestamp_valid_bits == 0 {
             return Err(Error::InvalidArgument(format!(
                 "queue family {queue_family} of {} cannot write timestamps",
@@ -200,21 +187,7 @@ impl Context {
         }
         // Nothing optional is assumed enabled on an engine's device, the portability
         // subset's features included.
-        let nothing = Enables {
-            portability: target
-                .summary
-                .portability_subset
-                .then(perftest_cases::PortabilitySubset::default),
-            ..Enables::default()
-        };
-        let caps = query_caps(
-            instance,
-            instance_api_version,
-            physical_device,
-            target.api_version,
-            queue_family,
-            &nothing,
-        );
+        let caps = adapter.caps(queue_family, &Enabled::nothing(&adapter));
         Self::finish(
             instance.clone(),
             None,
@@ -244,7 +217,7 @@ impl Context {
             device: device.clone(),
             physical_device: target.physical_device,
             debug_settings: Default::default(),
-            buffer_device_address: caps.buffer_device_address,
+            buffer_device_address: caps.has(Feature::BufferDeviceAddress),
             allocation_sizes: Default::default(),
         })
         .map_err(|source| Error::Allocation {

@@ -195,26 +195,3 @@ unsafe fn read_representations(
         })
         .collect())
 }
-
-/// Whether a device offers the extension and its `pipelineExecutableInfo` feature.
-///
-/// # Safety
-/// `physical_device` must belong to `instance`, created with Vulkan 1.1 or later.
-pub(crate) unsafe fn supported(
-    instance: &ash::Instance,
-    physical_device: vk::PhysicalDevice,
-) -> bool {
-    // SAFETY: a physical device of this live instance (the caller's guarantee).
-    let offered =
-        unsafe { crate::capabilities::has_extension(instance, physical_device, pep::NAME) };
-    if !offered {
-        return false;
-    }
-    let mut feature = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
-    {
-        let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut feature);
-        // SAFETY: the chained struct belongs to an extension the device offers.
-        unsafe { instance.get_physical_device_features2(physical_device, &mut features) };
-    }
-    feature.pipeline_executable_info != 0
-}

@@ -26,9 +26,9 @@
 
 #![warn(missing_docs)]
 
+mod adapter;
 mod barriers;
 mod bench;
-mod capabilities;
 mod context;
 mod error;
 mod executables;
@@ -51,6 +51,7 @@ mod targets;
 mod timing;
 mod validation;
 
+pub use adapter::{Adapter, DynamicRendering, ShaderUnits};
 pub use ash;
 pub use bench::{Bench, KernelId, MAX_DISPATCHES_PER_SUBMIT};
 pub use context::{Context, DEFAULT_FENCE_TIMEOUT};

@@ -74,11 +74,7 @@ pub struct CacheIdentity {
 impl CacheIdentity {
     /// The identity of `ctx`'s physical device.
     pub fn of(ctx: &Context) -> CacheIdentity {
-        // SAFETY: plain query on a live instance and one of its physical devices.
-        let props = unsafe {
-            ctx.instance
-                .get_physical_device_properties(ctx.target.physical_device)
-        };
+        let props = &ctx.target.adapter.properties;
         CacheIdentity {
             vendor_id: props.vendor_id,
             device_id: props.device_id,

@@ -6,8 +6,8 @@
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 use perftest_cases::{
-    input_bytes, texture_bytes, AddressMode, Case, DeviceCaps, Format, FormatSupport, SampleFilter,
-    SamplerState, INPUT_BYTES, TEXTURE_SIZE, VERIFY_THREADS,
+    input_bytes, texture_bytes, AddressMode, Case, DeviceCaps, Feature, Format, FormatSupport,
+    SampleFilter, SamplerState, INPUT_BYTES, TEXTURE_SIZE, VERIFY_THREADS,
 };
 
 use crate::context::Context;
@@ -214,7 +214,7 @@ pub(crate) fn modern_buffer(
     let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER
         | vk::BufferUsageFlags::TRANSFER_SRC
         | vk::BufferUsageFlags::TRANSFER_DST;
-    if ctx.caps.buffer_device_address {
+    if ctx.caps.has(Feature::BufferDeviceAddress) {
         usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
     }
     let buffer = ctx.create_buffer(what, bytes, usage, MemoryLocation::GpuOnly)?;

@@ -1,8 +1,11 @@
 //! Enumerating compute targets: every (physical device, queue family) pair whose family can
 //! run compute work and write timestamps.
 
+use std::sync::Arc;
+
 use ash::vk;
 
+use crate::adapter::Adapter;
 use crate::error::{Result, VkResultExt};
 use crate::selection::{DeviceType, TargetSummary};
 
@@ -43,8 +46,10 @@ pub struct ComputeTarget {
     /// (`00000000:18:00.0`), from `VK_EXT_pci_bus_info`; `None` without the extension.
     pub pci_bus: Option<String>,
     /// `VkPhysicalDeviceIDProperties::deviceUUID` as 8-4-4-4-12 hex digits; `None` before
-    /// Vulkan 1.2 here.
+    /// Vulkan 1.1.
     pub device_uuid: Option<String>,
+    /// Everything perftest read of the physical device, once.
+    pub adapter: Arc<Adapter>,
 }
 
 impl ComputeTarget {
@@ -83,125 +88,38 @@ pub fn timestamp_compute_families(families: &[vk::QueueFamilyProperties]) -> Vec
         .collect()
 }
 
-/// Describes one (physical device, queue family) pair. `instance_api_version` is the version
-/// the instance was created with (driver properties need 1.2 on both sides).
-pub fn describe_target(
-    instance: &ash::Instance,
-    instance_api_version: u32,
-    physical_device: vk::PhysicalDevice,
-    queue_family: u32,
-) -> ComputeTarget {
-    // SAFETY: `physical_device` was enumerated from `instance`, which is alive.
-    let props = unsafe { instance.get_physical_device_properties(physical_device) };
-    // SAFETY: as above.
-    let families = unsafe { instance.get_physical_device_queue_family_properties(physical_device) };
-    let family = families
+/// Describes one (physical device, queue family) pair of a queried device.
+pub fn describe_target(adapter: &Arc<Adapter>, queue_family: u32) -> ComputeTarget {
+    let props = &adapter.properties;
+    let family = adapter
+        .queue_families
         .get(queue_family as usize)
         .copied()
         .unwrap_or_default();
-    let name = props
-        .device_name_as_c_str()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| "unknown device".to_string());
-
-    let mut driver_name = String::new();
-    let mut driver_info = String::new();
-    let mut subgroup_size = 0;
-    let mut resident_workgroups = None;
-    let mut pci_bus = None;
-    let mut device_uuid = None;
-    // SAFETY: plain query on a physical device of this instance.
-    let extensions = unsafe { instance.enumerate_device_extension_properties(physical_device) }
-        .unwrap_or_default();
-    let has = |name: &std::ffi::CStr| {
-        extensions
-            .iter()
-            .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
-    };
-    if props.api_version >= vk::API_VERSION_1_2 && instance_api_version >= vk::API_VERSION_1_2 {
-        let (has_nv, has_amd, has_pci) = (
-            has(ash::nv::shader_sm_builtins::NAME),
-            has(ash::amd::shader_core_properties::NAME),
-            has(ash::ext::pci_bus_info::NAME),
-        );
-        let mut driver = vk::PhysicalDeviceDriverProperties::default();
-        let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
-        let mut nv = vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV::default();
-        let mut amd = vk::PhysicalDeviceShaderCorePropertiesAMD::default();
-        let mut pci = vk::PhysicalDevicePCIBusInfoPropertiesEXT::default();
-        let mut id = vk::PhysicalDeviceIDProperties::default();
-        let mut props2 = vk::PhysicalDeviceProperties2::default()
-            .push_next(&mut driver)
-            .push_next(&mut subgroup)
-            .push_next(&mut id);
-        if has_nv {
-            props2 = props2.push_next(&mut nv);
-        }
-        if has_amd {
-            props2 = props2.push_next(&mut amd);
-        }
-        if has_pci {
-            props2 = props2.push_next(&mut pci);
-        }
-        // SAFETY: the first three chained structs are core in 1.2, which device and instance
-        // support; the extension structs are chained only when the device has the extension.
-        unsafe { instance.get_physical_device_properties2(physical_device, &mut props2) };
-        let threads = if has_nv {
-            u64::from(nv.shader_sm_count) * u64::from(nv.shader_warps_per_sm) * 32
-        } else if has_amd {
-            u64::from(amd.shader_engine_count)
-                * u64::from(amd.shader_arrays_per_engine_count)
-                * u64::from(amd.compute_units_per_shader_array)
-                * u64::from(amd.simd_per_compute_unit)
-                * u64::from(amd.wavefronts_per_simd)
-                * u64::from(amd.wavefront_size)
-        } else {
-            0
-        };
-        resident_workgroups = resident_groups(threads);
-        driver_name = driver
-            .driver_name_as_c_str()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        driver_info = driver
-            .driver_info_as_c_str()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        subgroup_size = subgroup.subgroup_size;
-        pci_bus = has_pci.then(|| {
-            pci_address(
-                pci.pci_domain,
-                pci.pci_bus,
-                pci.pci_device,
-                pci.pci_function,
-            )
-        });
-        device_uuid = Some(uuid_text(&id.device_uuid));
-    }
-
     ComputeTarget {
-        physical_device,
+        physical_device: adapter.physical_device,
         summary: TargetSummary {
-            name,
+            name: adapter.name(),
             queue_family,
             device_type: device_type(props.device_type),
-            location: location(pci_bus.as_deref(), device_uuid.as_deref()),
-            portability_subset: has(ash::khr::portability_subset::NAME),
+            location: location(adapter.pci_bus.as_deref(), adapter.device_uuid.as_deref()),
+            portability_subset: adapter.portability.is_some(),
         },
         vendor_id: props.vendor_id,
         device_id: props.device_id,
-        driver_name,
-        driver_info,
+        driver_name: adapter.driver_name.clone(),
+        driver_info: adapter.driver_info.clone(),
         driver_version: props.driver_version,
         api_version: props.api_version,
-        subgroup_size,
+        subgroup_size: adapter.subgroup_size,
         timestamp_period: props.limits.timestamp_period,
         timestamp_valid_bits: family.timestamp_valid_bits,
         max_compute_work_group_count: props.limits.max_compute_work_group_count,
         queue_count: family.queue_count,
-        resident_workgroups,
-        pci_bus,
-        device_uuid,
+        resident_workgroups: adapter.resident_workgroups(),
+        pci_bus: adapter.pci_bus.clone(),
+        device_uuid: adapter.device_uuid.clone(),
+        adapter: Arc::clone(adapter),
     }
 }
 
@@ -260,15 +178,9 @@ pub fn compute_targets(
         unsafe { instance.enumerate_physical_devices() }.call("vkEnumeratePhysicalDevices")?;
     let mut targets = Vec::new();
     for device in devices {
-        // SAFETY: `device` comes from this instance.
-        let families = unsafe { instance.get_physical_device_queue_family_properties(device) };
-        for family in timestamp_compute_families(&families) {
-            targets.push(describe_target(
-                instance,
-                instance_api_version,
-                device,
-                family,
-            ));
+        let adapter = Arc::new(Adapter::query(instance, instance_api_version, device));
+        for family in timestamp_compute_families(&adapter.queue_families) {
+            targets.push(describe_target(&adapter, family));
         }
     }
     Ok(targets)
@@ -354,6 +266,7 @@ mod tests {
             resident_workgroups: None,
             pci_bus: None,
             device_uuid: None,
+            adapter: Arc::default(),
         };
         let targets = [
             target(1, 0),

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{bench, check_suite};
-use perftest_cases::Suite;
+use perftest_cases::{Feature, Suite};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
 /// is skipped for another reason, or when a listed skip no longer happens.
@@ -34,8 +34,12 @@ fn lavapipe_offers_what_the_memory_suite_needs() {
     eprintln!("{caps:#?}");
     // What the memory suite's verification on lavapipe relies on: 8- and 16-bit storage and
     // arithmetic, subgroup ballot, 20 KB of shared memory per workgroup.
-    assert!(caps.storage_buffer_8bit && caps.shader_int8);
-    assert!(caps.storage_buffer_16bit && caps.shader_int16 && caps.shader_float16);
+    assert!(caps.has(Feature::StorageBuffer8Bit) && caps.has(Feature::ShaderInt8));
+    assert!(
+        caps.has(Feature::StorageBuffer16Bit)
+            && caps.has(Feature::ShaderInt16)
+            && caps.has(Feature::ShaderFloat16)
+    );
     assert!(caps.subgroup_ballot);
     assert!(caps.max_compute_shared_memory >= 20 << 10);
     drop(bench);

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{bench, check_suite};
-use perftest_cases::Suite;
+use perftest_cases::{Feature, Suite};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
 /// is skipped for another reason, or when a listed skip no longer happens.
@@ -48,8 +48,12 @@ fn lavapipe_offers_what_the_modern_suite_needs() {
     eprintln!("{caps:#?}");
     // What the modern suite's verification on lavapipe relies on (Mesa 22.3 lavapipe lacks
     // sampled-image array indexing and non-uniform indexing: those cases are skipped).
-    assert!(caps.buffer_device_address && caps.shader_int64 && caps.int64_atomics);
-    assert!(caps.storage_buffer_dynamic && caps.subgroup_ballot);
+    assert!(
+        caps.has(Feature::BufferDeviceAddress)
+            && caps.has(Feature::ShaderInt64)
+            && caps.has(Feature::Int64Atomics)
+    );
+    assert!(caps.has(Feature::StorageBufferDynamic) && caps.subgroup_ballot);
     assert!(caps.max_storage_buffer_range >= 64 << 20);
     assert!(caps.device_local_bytes >= 1 << 30);
     drop(bench);

@@ -38,6 +38,7 @@ use crate::case::{Case, Params, Pattern};
 use crate::check::{Readback, VerifyOutcome, VERIFY_THREADS};
 use crate::data::mix32;
 use crate::family::{Family, FamilyRef, Unit, Work};
+use crate::feature::Feature;
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 
@@ -245,7 +246,7 @@ impl Family for Atomic {
         let mut needs = vec![DeviceNeed::StorageBufferRange(case.params.working_set)];
         match kind(case) {
             Kind::AppendWave => needs.push(DeviceNeed::SubgroupBallot),
-            Kind::MaxU64 => needs.push(DeviceNeed::Int64Atomics),
+            Kind::MaxU64 => needs.push(DeviceNeed::Feature(Feature::Int64Atomics)),
             _ => {}
         }
         needs
@@ -469,7 +470,9 @@ mod tests {
             vec![DeviceNeed::StorageBufferRange(4 + (4 << 20))]
         );
         let max64 = find("modern.atomic.max.u64.4096");
-        assert!(max64.needs().contains(&DeviceNeed::Int64Atomics));
+        assert!(max64
+            .needs()
+            .contains(&DeviceNeed::Feature(Feature::Int64Atomics)));
         assert_eq!(Atomic.constants(&max64), [4095, 0, 0]);
         assert_eq!(
             Atomic.constants(&find("modern.atomic.histogram.global.skewed")),

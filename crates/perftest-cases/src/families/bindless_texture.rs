@@ -37,6 +37,7 @@ use crate::check::{check_words, Readback, VerifyOutcome};
 use crate::data::modern_word;
 use crate::families::descriptor_index::{add_words, global_index};
 use crate::family::{Family, FamilyRef, Unit, Work};
+use crate::feature::Feature;
 use crate::format::Format;
 use crate::reference::KernelParams;
 use crate::suite::Suite;
@@ -191,14 +192,16 @@ impl Family for BindlessTexture {
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
         let mut needs = vec![
-            DeviceNeed::SampledImageDynamic,
+            DeviceNeed::Feature(Feature::SampledImageDynamic),
             DeviceNeed::Format(Format::Rgba8, FormatFeature::SampledImage),
         ];
         match Indexing::of(case) {
             Indexing::Uniform => {}
-            Indexing::NonUniform => needs.push(DeviceNeed::SampledImageNonUniform),
+            Indexing::NonUniform => {
+                needs.push(DeviceNeed::Feature(Feature::SampledImageNonUniform))
+            }
             Indexing::Scalarized => {
-                needs.push(DeviceNeed::SampledImageNonUniform);
+                needs.push(DeviceNeed::Feature(Feature::SampledImageNonUniform));
                 needs.push(DeviceNeed::SubgroupBallot);
             }
         }
@@ -258,16 +261,16 @@ mod tests {
         assert!(cases.iter().all(|c| c.work().per_thread == 32));
         assert_eq!(KernelParams::for_case(&cases[0]).index, 5);
         assert_eq!(cases[3].family.constants(&cases[3]), [4, 0, 0]);
-        assert!(cases
-            .iter()
-            .all(|c| c.needs().contains(&DeviceNeed::SampledImageDynamic)));
+        assert!(cases.iter().all(|c| c
+            .needs()
+            .contains(&DeviceNeed::Feature(Feature::SampledImageDynamic))));
         assert!(cases[12].needs().contains(&DeviceNeed::SubgroupBallot));
         assert!(cases[12]
             .needs()
-            .contains(&DeviceNeed::SampledImageNonUniform));
+            .contains(&DeviceNeed::Feature(Feature::SampledImageNonUniform)));
         assert!(!cases[0]
             .needs()
-            .contains(&DeviceNeed::SampledImageNonUniform));
+            .contains(&DeviceNeed::Feature(Feature::SampledImageNonUniform)));
     }
 
     #[test]

@@ -25,6 +25,7 @@
 use crate::case::{Case, Params};
 use crate::data::input_bytes;
 use crate::family::{Family, FamilyRef};
+use crate::feature::Feature;
 use crate::reference::{buffer_sum, floats_at, widen, KernelParams, ReferenceSum};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
@@ -147,7 +148,7 @@ impl Family for BufferPath {
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
         if access(case).uses_address() {
-            vec![DeviceNeed::BufferDeviceAddress]
+            vec![DeviceNeed::Feature(Feature::BufferDeviceAddress)]
         } else {
             Vec::new()
         }
@@ -197,7 +198,10 @@ mod tests {
         let bytes: Vec<u32> = all.iter().step_by(3).map(Case::bytes_per_load).collect();
         assert_eq!(bytes, [8, 16, 4, 16, 16]);
         assert!(all[0].needs().is_empty());
-        assert_eq!(all[9].needs(), vec![DeviceNeed::BufferDeviceAddress]);
+        assert_eq!(
+            all[9].needs(),
+            vec![DeviceNeed::Feature(Feature::BufferDeviceAddress)]
+        );
         assert!(all.iter().all(|c| c.work().per_thread == 256));
     }
 

@@ -29,6 +29,7 @@ use crate::case::{Case, Params, Pattern};
 use crate::check::{check_words, Readback, VerifyOutcome};
 use crate::data::{mix32, modern_word};
 use crate::family::{Family, FamilyRef};
+use crate::feature::Feature;
 use crate::reference::{KernelParams, THREADS_PER_GROUP};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
@@ -177,9 +178,9 @@ impl Family for DescriptorIndex {
 /// What a case indexing the 8-slot array needs: dynamic indexing, and non-uniform indexing for
 /// the [`NON_UNIFORM`] variant (shared by the families that bind the slot array).
 pub(crate) fn slot_array_needs(case: &Case) -> Vec<DeviceNeed> {
-    let mut needs = vec![DeviceNeed::StorageBufferDynamic];
+    let mut needs = vec![DeviceNeed::Feature(Feature::StorageBufferDynamic)];
     if case.params.variant == NON_UNIFORM {
-        needs.push(DeviceNeed::StorageBufferNonUniform);
+        needs.push(DeviceNeed::Feature(Feature::StorageBufferNonUniform));
     }
     needs
 }
@@ -229,10 +230,13 @@ mod tests {
         assert_eq!(c.bytes_per_load(), 16);
         assert_eq!(case("modern.slot.uniform.load.random").bytes_per_load(), 4);
         assert_eq!(KernelParams::for_case(&c).index, 3);
-        assert_eq!(c.needs(), vec![DeviceNeed::StorageBufferDynamic]);
+        assert_eq!(
+            c.needs(),
+            vec![DeviceNeed::Feature(Feature::StorageBufferDynamic)]
+        );
         assert!(case("modern.slot.nonuniform.load4.random")
             .needs()
-            .contains(&DeviceNeed::StorageBufferNonUniform));
+            .contains(&DeviceNeed::Feature(Feature::StorageBufferNonUniform)));
     }
 
     #[test]

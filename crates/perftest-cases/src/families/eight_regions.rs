@@ -34,6 +34,7 @@ use crate::families::descriptor_index::{
     add_words, global_index, slot_word, SLOTS, SLOT_LOADS, UNIFORM_SLOT,
 };
 use crate::family::{Family, FamilyRef};
+use crate::feature::Feature;
 use crate::reference::KernelParams;
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
@@ -161,12 +162,14 @@ impl Family for EightRegions {
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
         match (Way::of(case), case.pattern) {
-            (Way::Slots, Pattern::Uniform) => vec![DeviceNeed::StorageBufferDynamic],
+            (Way::Slots, Pattern::Uniform) => {
+                vec![DeviceNeed::Feature(Feature::StorageBufferDynamic)]
+            }
             (Way::Slots, _) => vec![
-                DeviceNeed::StorageBufferDynamic,
-                DeviceNeed::StorageBufferNonUniform,
+                DeviceNeed::Feature(Feature::StorageBufferDynamic),
+                DeviceNeed::Feature(Feature::StorageBufferNonUniform),
             ],
-            (Way::Bda, _) => vec![DeviceNeed::BufferDeviceAddress],
+            (Way::Bda, _) => vec![DeviceNeed::Feature(Feature::BufferDeviceAddress)],
             (Way::Offset, _) => Vec::new(),
         }
     }
@@ -229,11 +232,17 @@ mod tests {
         );
         assert_eq!(cases[0].pattern, Pattern::Uniform);
         assert!(cases.iter().all(|c| c.bytes_per_load() == 16));
-        assert_eq!(cases[0].needs(), vec![DeviceNeed::StorageBufferDynamic]);
+        assert_eq!(
+            cases[0].needs(),
+            vec![DeviceNeed::Feature(Feature::StorageBufferDynamic)]
+        );
         assert!(cases[2]
             .needs()
-            .contains(&DeviceNeed::StorageBufferNonUniform));
-        assert_eq!(cases[5].needs(), vec![DeviceNeed::BufferDeviceAddress]);
+            .contains(&DeviceNeed::Feature(Feature::StorageBufferNonUniform)));
+        assert_eq!(
+            cases[5].needs(),
+            vec![DeviceNeed::Feature(Feature::BufferDeviceAddress)]
+        );
         assert!(cases[7].needs().is_empty());
         assert_eq!(KernelParams::for_case(&cases[6]).index, 3);
         assert_eq!(KernelParams::for_case(&cases[7]).index, 0);

@@ -29,6 +29,7 @@ use crate::case::{Case, Params, Pattern};
 use crate::check::{check_sums, check_words, Readback, VerifyOutcome};
 use crate::data::{input_bytes, modern_bytes};
 use crate::family::{Family, FamilyRef};
+use crate::feature::Feature;
 use crate::format::half_to_f32;
 use crate::reference::{buffer_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD};
 use crate::suite::Suite;
@@ -89,9 +90,18 @@ impl Element {
     /// What the element type needs from the device.
     pub fn needs(self) -> Vec<DeviceNeed> {
         match self {
-            Element::U8 => vec![DeviceNeed::StorageBuffer8Bit, DeviceNeed::ShaderInt8],
-            Element::U16 => vec![DeviceNeed::StorageBuffer16Bit, DeviceNeed::ShaderInt16],
-            Element::F16 => vec![DeviceNeed::StorageBuffer16Bit, DeviceNeed::ShaderFloat16],
+            Element::U8 => vec![
+                DeviceNeed::Feature(Feature::StorageBuffer8Bit),
+                DeviceNeed::Feature(Feature::ShaderInt8),
+            ],
+            Element::U16 => vec![
+                DeviceNeed::Feature(Feature::StorageBuffer16Bit),
+                DeviceNeed::Feature(Feature::ShaderInt16),
+            ],
+            Element::F16 => vec![
+                DeviceNeed::Feature(Feature::StorageBuffer16Bit),
+                DeviceNeed::Feature(Feature::ShaderFloat16),
+            ],
             Element::U32 => Vec::new(),
         }
     }
@@ -260,15 +270,24 @@ mod tests {
         assert_eq!(bytes, [1, 2, 2, 4]);
         assert_eq!(
             all[0].needs(),
-            [DeviceNeed::StorageBuffer8Bit, DeviceNeed::ShaderInt8]
+            [
+                DeviceNeed::Feature(Feature::StorageBuffer8Bit),
+                DeviceNeed::Feature(Feature::ShaderInt8)
+            ]
         );
         assert_eq!(
             all[3].needs(),
-            [DeviceNeed::StorageBuffer16Bit, DeviceNeed::ShaderInt16]
+            [
+                DeviceNeed::Feature(Feature::StorageBuffer16Bit),
+                DeviceNeed::Feature(Feature::ShaderInt16)
+            ]
         );
         assert_eq!(
             all[6].needs(),
-            [DeviceNeed::StorageBuffer16Bit, DeviceNeed::ShaderFloat16]
+            [
+                DeviceNeed::Feature(Feature::StorageBuffer16Bit),
+                DeviceNeed::Feature(Feature::ShaderFloat16)
+            ]
         );
         assert!(all[9].needs().is_empty());
         assert!(all.iter().all(|c| c.work().per_thread == 256));

@@ -34,6 +34,7 @@ use crate::case::{Case, Params, Pattern};
 use crate::check::{check_words, Readback, VerifyOutcome};
 use crate::data::mix32;
 use crate::family::{Family, FamilyRef, Unit, Work};
+use crate::feature::Feature;
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 
@@ -206,8 +207,8 @@ impl Family for PointerChase {
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
         vec![
-            DeviceNeed::BufferDeviceAddress,
-            DeviceNeed::ShaderInt64,
+            DeviceNeed::Feature(Feature::BufferDeviceAddress),
+            DeviceNeed::Feature(Feature::ShaderInt64),
             DeviceNeed::DeviceMemory(case.params.working_set),
         ]
     }

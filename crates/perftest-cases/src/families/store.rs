@@ -28,6 +28,7 @@ use crate::case::{Case, Params, Pattern};
 use crate::check::{Readback, VerifyOutcome, VERIFY_THREADS};
 use crate::data::{mix32, modern_word};
 use crate::family::{Family, FamilyRef, Unit, Work};
+use crate::feature::Feature;
 use crate::reference::THREADS_PER_GROUP;
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
@@ -186,7 +187,7 @@ impl Family for Store {
         let bytes = case.params.working_set;
         match path(case) {
             Path::Bda => vec![
-                DeviceNeed::BufferDeviceAddress,
+                DeviceNeed::Feature(Feature::BufferDeviceAddress),
                 DeviceNeed::DeviceMemory(bytes),
             ],
             Path::Structured | Path::Raw => vec![
@@ -346,7 +347,7 @@ mod tests {
         assert_eq!(
             bda.needs(),
             vec![
-                DeviceNeed::BufferDeviceAddress,
+                DeviceNeed::Feature(Feature::BufferDeviceAddress),
                 DeviceNeed::DeviceMemory(64 << 20)
             ]
         );

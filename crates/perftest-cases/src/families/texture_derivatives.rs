@@ -38,6 +38,7 @@ use crate::families::texture_address::sample_needs;
 use crate::families::texture_mips::{self, MipMode, TextureMips};
 use crate::families::texture_offcentre::tolerance;
 use crate::family::{Family, FamilyRef};
+use crate::feature::Feature;
 use crate::format::Format;
 use crate::mip::{sample_mip, MipChain};
 use crate::reference::{widen, KernelParams, ReferenceSum};
@@ -181,7 +182,7 @@ impl Family for TextureDerivatives {
         let mut needs = vec![DeviceNeed::GraphicsQueue];
         needs.extend(sample_needs(case.params.format, SampleFilter::Bilinear));
         if mode(case).anisotropic() {
-            needs.push(DeviceNeed::SamplerAnisotropy);
+            needs.push(DeviceNeed::Feature(Feature::SamplerAnisotropy));
         }
         needs
     }

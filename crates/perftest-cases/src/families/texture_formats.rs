@@ -51,6 +51,7 @@ use crate::case::{Case, Params, Pattern};
 use crate::check::{check_words, thread_at, Readback, VerifyOutcome};
 use crate::extra_format::{ExtraFormat, TexelValue};
 use crate::family::{Family, FamilyRef};
+use crate::feature::Feature;
 use crate::reference::{hash, widen, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD};
 use crate::sampler::TextureRead;
 use crate::suite::Suite;
@@ -267,7 +268,7 @@ impl Family for TextureFormats {
         let format = format_of(case);
         let mut needs = Vec::new();
         if format.is_compressed() {
-            needs.push(DeviceNeed::TextureCompressionBc);
+            needs.push(DeviceNeed::Feature(Feature::TextureCompressionBc));
         }
         needs.push(DeviceNeed::ExtraFormat(format, FormatFeature::SampledImage));
         needs
@@ -286,6 +287,7 @@ impl Family for TextureFormats {
 mod tests {
     use super::*;
     use crate::families::texture_load::TextureLoad;
+    use crate::feature::FeatureSet;
     use crate::format::Format;
     use crate::matrix::{find_case, original_cases};
     use crate::reference::reference_sum;
@@ -338,7 +340,7 @@ mod tests {
         assert_eq!(
             s.needs(),
             vec![
-                DeviceNeed::TextureCompressionBc,
+                DeviceNeed::Feature(Feature::TextureCompressionBc),
                 DeviceNeed::ExtraFormat(ExtraFormat::Bc7, FormatFeature::SampledImage)
             ]
         );
@@ -367,8 +369,8 @@ mod tests {
             ..FormatSupport::default()
         };
         let mut caps = DeviceCaps {
+            features: FeatureSet::NONE.with(Feature::TextureCompressionBc, true),
             extra_formats: [all; 13],
-            texture_compression_bc: true,
             ..DeviceCaps::default()
         };
         let mut cases = TexelBufferFormats.cases();
@@ -385,14 +387,14 @@ mod tests {
         };
         assert!(skipped(&caps).is_empty());
         // Without textureCompressionBC: the 24 BC cases, for that reason.
-        caps.texture_compression_bc = false;
+        caps.features = caps.features.with(Feature::TextureCompressionBc, false);
         let bc = skipped(&caps);
         assert_eq!(bc.len(), 24);
         assert!(bc
             .iter()
             .all(|(id, why)| id.contains(".bc") && why.contains("textureCompressionBC")));
         // No sRGB texel buffers: its three buffer cases, naming the format and the feature.
-        caps.texture_compression_bc = true;
+        caps.features = caps.features.with(Feature::TextureCompressionBc, true);
         caps.extra_formats[ExtraFormat::Rgba8Srgb.index()].uniform_texel_buffer = false;
         let srgb = skipped(&caps);
         let ids: Vec<&str> = srgb.iter().map(|(id, _)| id.as_str()).collect();

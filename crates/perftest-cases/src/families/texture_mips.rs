@@ -83,6 +83,7 @@ use crate::check::{Readback, VerifyOutcome};
 use crate::families::texture_address::sample_needs;
 use crate::families::texture_offcentre::tolerance;
 use crate::family::{Family, FamilyRef};
+use crate::feature::Feature;
 use crate::format::Format;
 use crate::mip::{sample_mip, MipChain, MIP_LEVELS};
 use crate::reference::{texture_loop, widen, KernelParams, ReferenceSum, THREADS_PER_GROUP};
@@ -259,7 +260,7 @@ impl Family for TextureMips {
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
         let mut needs = sample_needs(case.params.format, SampleFilter::Bilinear);
         if mode(case) == MipMode::Aniso16 {
-            needs.push(DeviceNeed::SamplerAnisotropy);
+            needs.push(DeviceNeed::Feature(Feature::SamplerAnisotropy));
         }
         needs
     }
@@ -359,7 +360,7 @@ mod tests {
             vec![
                 DeviceNeed::Format(Format::Rgba32f, FormatFeature::SampledImage),
                 DeviceNeed::Format(Format::Rgba32f, FormatFeature::SampledImageFilterLinear),
-                DeviceNeed::SamplerAnisotropy,
+                DeviceNeed::Feature(Feature::SamplerAnisotropy),
             ]
         );
         assert_eq!(cases[0].needs().len(), 2);

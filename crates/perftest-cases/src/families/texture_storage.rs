@@ -32,6 +32,7 @@
 
 use crate::case::{Case, Params};
 use crate::family::{Family, FamilyRef};
+use crate::feature::Feature;
 use crate::format::Format;
 use crate::reference::{texture_sum, KernelParams, ReferenceSum};
 use crate::suite::Suite;
@@ -110,7 +111,7 @@ impl Family for TextureStorage {
         };
         let mut needs = vec![DeviceNeed::Format(format, FormatFeature::StorageImage)];
         if needs_extended_formats(format) {
-            needs.push(DeviceNeed::StorageImageExtendedFormats);
+            needs.push(DeviceNeed::Feature(Feature::StorageImageExtendedFormats));
         }
         needs
     }
@@ -142,7 +143,7 @@ mod tests {
             cases[0].needs(),
             [
                 DeviceNeed::Format(Format::R8, FormatFeature::StorageImage),
-                DeviceNeed::StorageImageExtendedFormats
+                DeviceNeed::Feature(Feature::StorageImageExtendedFormats)
             ]
         );
         assert_eq!(cases[7].name, "RWTexture2D<RGBA8>.Load linear");
@@ -202,7 +203,9 @@ mod tests {
         assert!(skipped[0].1.contains("shaderStorageImageExtendedFormats"));
         assert!(skipped[4].1.contains("STORAGE_IMAGE"));
         let extended = DeviceCaps {
-            storage_image_extended_formats: true,
+            features: caps
+                .features
+                .with(Feature::StorageImageExtendedFormats, true),
             ..caps
         };
         let left: Vec<String> = TextureStorage

@@ -131,6 +131,7 @@ impl Family for TypedAlias {
 mod tests {
     use super::*;
     use crate::data::modern_word;
+    use crate::feature::Feature;
 
     fn case(id: &str) -> Case {
         TypedAlias
@@ -161,7 +162,7 @@ mod tests {
         assert_eq!(KernelParams::for_case(&cases[0]).index, 3);
         assert!(cases[3]
             .needs()
-            .contains(&DeviceNeed::StorageBufferNonUniform));
+            .contains(&DeviceNeed::Feature(Feature::StorageBufferNonUniform)));
     }
 
     #[test]

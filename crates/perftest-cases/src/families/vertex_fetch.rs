@@ -13,6 +13,7 @@
 
 use crate::case::{Case, Params, Pattern};
 use crate::family::{Family, FamilyRef, Unit, Work};
+use crate::feature::Feature;
 use crate::mip::half_bits;
 use crate::reference::{KernelParams, ReferenceSum};
 use crate::suite::Suite;
@@ -293,9 +294,12 @@ impl Family for VertexFetch {
     }
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        let mut needs = vec![DeviceNeed::GraphicsQueue, DeviceNeed::VertexPipelineStores];
+        let mut needs = vec![
+            DeviceNeed::GraphicsQueue,
+            DeviceNeed::Feature(Feature::VertexPipelineStores),
+        ];
         if layout(case).path == Path::Address {
-            needs.push(DeviceNeed::BufferDeviceAddress);
+            needs.push(DeviceNeed::Feature(Feature::BufferDeviceAddress));
         }
         needs
     }

@@ -39,6 +39,7 @@ use crate::case::{Case, Params, Pattern};
 use crate::check::{check_words, Readback, VerifyOutcome};
 use crate::data::{mix32, modern_word};
 use crate::family::{Family, FamilyRef, Unit, Work};
+use crate::feature::Feature;
 use crate::reference::THREADS_PER_GROUP;
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
@@ -260,7 +261,7 @@ impl Family for WorkingSet {
             ]
         } else {
             vec![
-                DeviceNeed::BufferDeviceAddress,
+                DeviceNeed::Feature(Feature::BufferDeviceAddress),
                 DeviceNeed::DeviceMemory(bytes),
             ]
         }
@@ -344,7 +345,7 @@ mod tests {
         assert_eq!(
             case("modern.ws.256mb.bda.random").needs(),
             vec![
-                DeviceNeed::BufferDeviceAddress,
+                DeviceNeed::Feature(Feature::BufferDeviceAddress),
                 DeviceNeed::DeviceMemory(256 << 20)
             ]
         );

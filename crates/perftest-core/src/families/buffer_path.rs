@@ -4,7 +4,7 @@
 
 use ash::vk;
 use perftest_cases::families::buffer_path::{access, Access};
-use perftest_cases::{input_bytes, Case, INPUT_BYTES};
+use perftest_cases::{input_bytes, Case, Feature, INPUT_BYTES};
 
 use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
@@ -56,7 +56,7 @@ fn create(ctx: &mut Context, _: &Shared<'_>) -> Result<Box<dyn FamilyResources>>
         ctx.upload_buffer(buffer, input_bytes())?;
         r.address = ctx
             .caps
-            .buffer_device_address
+            .has(Feature::BufferDeviceAddress)
             .then(|| ctx.buffer_address(buffer));
         Ok(())
     })

@@ -3,7 +3,7 @@
 //! first case of that size is prepared; the kernel gets node 0's address in family words 0-1.
 
 use perftest_cases::families::pointer_chase::chain_bytes;
-use perftest_cases::Case;
+use perftest_cases::{Case, Feature};
 
 use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
@@ -44,7 +44,7 @@ impl FamilyResources for Chains {
         if self.chain(case).is_some() {
             return Ok(());
         }
-        if !ctx.caps.buffer_device_address {
+        if !ctx.caps.has(Feature::BufferDeviceAddress) {
             return Err(Error::InvalidArgument(
                 "pointer chase without bufferDeviceAddress".into(),
             ));

@@ -4,7 +4,7 @@
 
 use ash::vk;
 use perftest_cases::families::descriptor_index::{SLOTS, SLOT_BUFFER_BYTES, SLOT_BYTES};
-use perftest_cases::Case;
+use perftest_cases::{Case, Feature};
 
 use super::{Bind, FamilyResources};
 use crate::context::Context;
@@ -36,7 +36,7 @@ pub(super) fn create(
     view: fn(&Case) -> View,
 ) -> Result<Box<dyn FamilyResources>> {
     let buffer = modern_buffer(ctx, "slot buffer", SLOT_BUFFER_BYTES, true)?;
-    let address = if ctx.caps.buffer_device_address {
+    let address = if ctx.caps.has(Feature::BufferDeviceAddress) {
         ctx.buffer_address(&buffer)
     } else {
         0

@@ -4,7 +4,7 @@
 
 use ash::vk;
 use perftest_cases::families::store::{element_bytes, path, Path};
-use perftest_cases::Case;
+use perftest_cases::{Case, Feature};
 
 use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
@@ -62,7 +62,7 @@ impl FamilyResources for Targets {
         }
         let bytes = case.params.working_set;
         let buffer = modern_buffer(ctx, "store target", bytes, false)?;
-        let address = if ctx.caps.buffer_device_address {
+        let address = if ctx.caps.has(Feature::BufferDeviceAddress) {
             ctx.buffer_address(&buffer)
         } else {
             0

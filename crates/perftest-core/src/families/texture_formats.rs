@@ -6,7 +6,7 @@
 
 use ash::vk;
 use perftest_cases::families::texture_formats::format_of;
-use perftest_cases::{read_of, TextureRead};
+use perftest_cases::{read_of, Feature, TextureRead};
 use perftest_cases::{Case, ExtraFormat, TEXTURE_SIZE};
 
 use super::{Bind, FamilyResources, Plan, Stages};
@@ -52,7 +52,9 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
         r.nearest = create_sampler(ctx, vk::Filter::NEAREST)?;
         for format in ExtraFormat::ALL {
             let sampled = shared.caps.extra_formats[format.index()].sampled_image;
-            if !sampled || (format.is_compressed() && !shared.caps.texture_compression_bc) {
+            if !sampled
+                || (format.is_compressed() && !shared.caps.has(Feature::TextureCompressionBc))
+            {
                 continue;
             }
             // BC data is the 8x8 blocks, row-major: tightly packed for a 32x32 copy.

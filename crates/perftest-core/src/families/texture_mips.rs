@@ -4,7 +4,7 @@
 
 use ash::vk;
 use perftest_cases::families::texture_mips::{self, MipMode, MAX_ANISOTROPY, MAX_LOD};
-use perftest_cases::{mip_level_bytes, Case, Format, MipChain, MIP_LEVELS, TEXTURE_SIZE};
+use perftest_cases::{mip_level_bytes, Case, Feature, Format, MipChain, MIP_LEVELS, TEXTURE_SIZE};
 
 use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
@@ -46,7 +46,7 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
         trilinear: vk::Sampler::null(),
         anisotropic: vk::Sampler::null(),
     };
-    let anisotropy = shared.caps.sampler_anisotropy;
+    let anisotropy = shared.caps.has(Feature::SamplerAnisotropy);
     let support = shared.caps.formats;
     create_family(ctx, empty, |r, ctx| {
         for chain in MipChain::ALL {

@@ -6,7 +6,7 @@ use gpu_allocator::MemoryLocation;
 use perftest_cases::families::vertex_fetch::{
     layout, stream_bytes, streams, Indices, Layout, Path, VertexFormat, VERTICES,
 };
-use perftest_cases::Case;
+use perftest_cases::{Case, Feature};
 
 use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
@@ -130,7 +130,7 @@ impl FamilyResources for VertexData {
         }
         let l = layout(case);
         let mut usage = vk::BufferUsageFlags::VERTEX_BUFFER | vk::BufferUsageFlags::STORAGE_BUFFER;
-        let with_address = ctx.caps.buffer_device_address;
+        let with_address = ctx.caps.has(Feature::BufferDeviceAddress);
         if with_address {
             usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         }

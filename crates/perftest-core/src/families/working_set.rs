@@ -5,7 +5,7 @@
 
 use ash::vk;
 use perftest_cases::families::working_set::{path, Path};
-use perftest_cases::Case;
+use perftest_cases::{Case, Feature};
 
 use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
@@ -73,7 +73,7 @@ impl FamilyResources for WorkingSets {
         let buffer = modern_buffer(ctx, "working set", bytes, true)?;
         let address = ctx
             .caps
-            .buffer_device_address
+            .has(Feature::BufferDeviceAddress)
             .then(|| ctx.buffer_address(&buffer));
         self.sets.push(Set {
             bytes,
