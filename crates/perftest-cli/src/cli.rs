@@ -1,65 +1,137 @@
-//! The command line: clap definitions and the seed's `-N` device-index shorthand.
+//! The command line: clap definitions, the typed values they parse (each checked by clap, so a
+//! value out of range is a usage error naming its option), and the seed's `-N` device-index
+//! shorthand.
+//!
+//! A run does one thing: time one device (the default), time every device (`--all-devices`),
+//! verify (`--verify`), list the devices (`--list`) or list the cases (`--list-cases`). The
+//! four flags form one exclusive group, and each refuses the options it would ignore, so a
+//! contradicting command line is refused before anything runs rather than half obeyed.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::builder::PossibleValue;
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use perftest_cases::Suite;
 
 use crate::export::ExportFormat;
 
-/// Measures how fast a GPU's shader cores load data from the L1 cache, per resource type
-/// (typed, raw, structured and uniform buffers, texture loads and samples), format and access
-/// pattern (uniform, linear, random). A Vulkan re-creation of sebbbi/perftest.
+/// Options that only shape a timing run, refused by `--verify`, `--list` and `--list-cases`.
+const TIMING_ONLY: [&str; 13] = [
+    "no_verify",
+    "target_ms",
+    "samples",
+    "dispatch_ms",
+    "warmup_max",
+    "no_refine",
+    "pipeline_cache",
+    "baseline",
+    "format",
+    "output",
+    "clock_mhz",
+    "shader_stats",
+    "dump_shaders",
+];
+
+/// The device choice, refused where no device is chosen (`--list`, `--list-cases`,
+/// `--all-devices`).
+const DEVICE_CHOICE: [&str; 2] = ["device_name", "device_index"];
+
+/// What selects cases, and what only a run on a device uses: refused by `--list`.
+const CASES_AND_DEVICE_WORK: [&str; 4] = ["suite", "filter", "max_working_set", "fence_timeout_ms"];
+
+/// Shown below `-h`.
+const SHORT_EXAMPLES: &str = "\
+Examples:
+  perftest                          run the original's 138 cases on the preferred device
+  perftest -2                       the same on device 2 of --list
+  perftest RTX -2                   the second device whose name contains 'RTX'
+  perftest --format json -o run.json && perftest render run.json --format html -o run.html";
+
+/// Shown below `--help`.
+const LONG_EXAMPLES: &str = "\
+Examples:
+  perftest --list                   list devices
+  perftest                          run the original's 138 cases on the preferred device
+  perftest -2                       run on device 2 of the list
+  perftest RTX -2                   the second device whose name contains 'RTX'
+  perftest --filter texture2d --format markdown
+  perftest --suite original,memory --list-cases
+  perftest --verify                 check every case against the CPU model
+  perftest --format json --output run.json
+  perftest --all-devices --format json -o 'node-{pci}.json'
+  perftest compare before.json after.json
+  perftest render run.json --format html -o run.html";
+
+/// Measures how fast a GPU's shader cores load data, per resource type, format and pattern.
+///
+/// Resource types: typed, raw, structured and uniform buffers, texture loads and samples;
+/// formats R8 to RGBA32F; access patterns uniform, linear and random. A Vulkan re-creation of
+/// sebbbi/perftest, with four more suites (modern, texture, memory, graphics).
 #[derive(Debug, Parser)]
 #[command(
     name = "perftest",
     version,
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  perftest --list                  list devices\n  perftest                         run all 138 cases on the preferred device\n  perftest -2                      run on device 2 of the list\n  perftest RTX -2                  the second device whose name contains 'RTX'\n  perftest --filter texture2d --format markdown\n  perftest --suite original,memory --list-cases\n  perftest --verify                check every case against the CPU model\n  perftest --format json --output run.json\n  perftest compare before.json after.json\n  perftest render run.json --format markdown"
+    disable_help_flag = true,
+    disable_version_flag = true,
+    max_term_width = 100,
+    after_help = SHORT_EXAMPLES,
+    after_long_help = LONG_EXAMPLES
 )]
 pub struct Cli {
     /// The benchmark run's options.
     #[command(flatten)]
     pub run: RunArgs,
-    /// Subcommands (`compare`).
+    /// Subcommands (`compare`, `render`).
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Print help (`--help`: the details).
+    #[arg(short = 'h', long, action = clap::ArgAction::Help, help_heading = "Diagnostics")]
+    help: Option<bool>,
+    /// Print the version.
+    #[arg(short = 'V', long, action = clap::ArgAction::Version, help_heading = "Diagnostics")]
+    version: Option<bool>,
 }
 
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Compare JSON reports. Two: per-case throughput ratio B/A, median and max change. Three
-    /// or more (one per GPU or node): per case the median over them, each one's deviation,
-    /// and outliers flagged (exit 6).
+    /// Compare JSON reports: two side by side, or many with outliers flagged.
+    ///
+    /// Two reports: per-case throughput ratio B/A, the median and largest change. Three or
+    /// more (one per GPU or node): per case the median over them, each one's deviation, and
+    /// outliers flagged (exit 6).
     Compare {
         /// The reports; the first is the reference (A) when there are two.
         #[arg(required = true, num_args = 2.., value_name = "REPORT")]
         reports: Vec<PathBuf>,
-        /// Output format: an aligned table, or a self-contained HTML page (two reports: change
-        /// bars; three or more: the node table with outliers marked).
+        /// Output format: an aligned table, or a self-contained HTML page.
+        ///
+        /// The page shows change bars (two reports) or the node table with outliers marked
+        /// (three or more).
         #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
         format: CompareFormat,
-        /// Write to FILE instead of stdout.
+        /// Write the comparison to FILE (atomically) instead of stdout.
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,
-        /// Exit 5 when any case got slower by more than PCT percent (throughput B vs A; two
-        /// reports).
-        #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
+        /// Exit 5 when any case got slower by more than PCT percent (two reports).
+        ///
+        /// A case's slowdown is the drop of its throughput from A to B.
+        #[arg(long, value_name = "PCT", allow_hyphen_values = true, value_parser = crate::gate::parse_limit)]
         fail_above: Option<f64>,
-        /// Exit 5 when the median change over all cases is a slowdown of more than PCT percent
-        /// (two reports).
-        #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
+        /// Exit 5 when the median change is a slowdown of more than PCT percent (two reports).
+        #[arg(long, value_name = "PCT", allow_hyphen_values = true, value_parser = crate::gate::parse_limit)]
         fail_median: Option<f64>,
     },
     /// Print a saved JSON report again in another format (e.g. a Markdown table).
     Render {
-        /// The JSON report written by `--format json --output FILE`.
+        /// The JSON report written by `--format json -o FILE`.
         report: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value_t = ExportFormat::Text)]
         format: ExportFormat,
-        /// Write to FILE (atomically) instead of stdout.
+        /// Write the report to FILE (atomically) instead of stdout.
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,
     },
@@ -77,183 +149,421 @@ pub enum CompareFormat {
     Html,
 }
 
+/// One word of `--suite`: a suite, or `all` for every suite. The words are the suites' own
+/// names ([`Suite::name`]), so the list lives in one place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SuiteChoice {
+    /// One suite.
+    One(Suite),
+    /// Every suite.
+    All,
+}
+
+impl SuiteChoice {
+    /// Every word, in the order `--help` lists them: each suite, then `all`.
+    const VARIANTS: [SuiteChoice; Suite::ALL.len() + 1] = {
+        let mut variants = [SuiteChoice::All; Suite::ALL.len() + 1];
+        let mut i = 0;
+        while i < Suite::ALL.len() {
+            variants[i] = SuiteChoice::One(Suite::ALL[i]);
+            i += 1;
+        }
+        variants
+    };
+
+    /// The word as given on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            SuiteChoice::One(suite) => suite.name(),
+            SuiteChoice::All => "all",
+        }
+    }
+}
+
+impl clap::ValueEnum for SuiteChoice {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Self::VARIANTS
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()))
+    }
+}
+
 /// Options of a benchmark run.
-#[derive(Debug, Args, Default)]
+#[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Pick the device whose name contains NAME (case-insensitive). With -N, N indexes the
-    /// devices that match.
-    #[arg(value_name = "NAME")]
+    /// Pick the device whose name contains NAME (case-insensitive).
+    ///
+    /// With -N, N indexes the devices that match: `perftest RTX -2` is the second device whose
+    /// name contains RTX.
+    #[arg(value_name = "NAME", help_heading = "Device")]
     pub device_name: Option<String>,
 
-    /// Pick device N of `--list` (1-based); written `-N` as in the original, e.g. `perftest -2`.
-    #[arg(long = "device", value_name = "N", allow_negative_numbers = true)]
-    pub device_index: Option<i64>,
+    /// Pick device N of --list (1-based), also written -N: `perftest -2`.
+    ///
+    /// The original's syntax: `-N` is rewritten to `--device N` wherever it is not the value of
+    /// an option.
+    #[arg(
+        long = "device",
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = device_number,
+        help_heading = "Device"
+    )]
+    pub device_index: Option<usize>,
 
-    /// List the devices (one line per device and compute queue family) and exit.
-    #[arg(long)]
+    /// List the devices, one line per device and compute queue family, and exit.
+    ///
+    /// Takes no other option but --validation and -v.
+    #[arg(
+        long,
+        group = "mode",
+        conflicts_with_all = DEVICE_CHOICE,
+        conflicts_with_all = CASES_AND_DEVICE_WORK,
+        conflicts_with_all = TIMING_ONLY,
+        help_heading = "Device"
+    )]
     pub list: bool,
 
-    /// Run on every physical device at once (its first compute queue family), one thread and
-    /// one report each, then print a node summary flagging outlier devices (exit 6). With
+    /// Time every device at once, then a node summary flagging outliers (exit 6).
+    ///
+    /// One thread and one report per physical device (its first compute queue family). With
     /// --output, the path must contain {device} (replaced by the device's --list number) or
-    /// {pci} (its PCI address, 00000000-18-00.0), or name a directory.
-    #[arg(long, conflicts_with_all = ["device_name", "device_index", "verify", "list", "list_cases", "shader_stats", "dump_shaders"])]
+    /// {pci} (its PCI address, 00000000-18-00.0), or name a directory (which then receives
+    /// perftest-device-N.EXT).
+    #[arg(
+        long,
+        group = "mode",
+        conflicts_with_all = DEVICE_CHOICE,
+        conflicts_with_all = ["shader_stats", "dump_shaders"],
+        help_heading = "Device"
+    )]
     pub all_devices: bool,
 
-    /// List the cases of the chosen suites (id and name, in run order) and exit; with more
-    /// than one suite each line starts with the case's suite.
-    #[arg(long)]
+    /// List the chosen suites' cases (id and name, in run order) and exit.
+    ///
+    /// With more than one suite each line starts with the case's suite. Of the other options it
+    /// takes only --suite, --filter and --max-working-set (and --validation, -v): the list is
+    /// text, so --format is refused.
+    #[arg(
+        long,
+        group = "mode",
+        conflicts_with_all = DEVICE_CHOICE,
+        conflicts_with_all = TIMING_ONLY,
+        conflicts_with = "fence_timeout_ms",
+        help_heading = "Cases"
+    )]
     pub list_cases: bool,
 
-    /// Run the cases of SUITE: original (the default: the original's 138 cases), modern,
-    /// texture, memory, graphics (fragment and vertex shaders, vertex fetch), or all. Repeat or
-    /// separate with commas for several; --filter then selects within them.
-    #[arg(long, value_name = "SUITE")]
-    pub suite: Vec<String>,
+    /// Run the cases of SUITE (default: original), e.g. memory,graphics.
+    ///
+    /// Repeat or separate with commas for several. original: the original's 138 cases; modern: descriptor indexing, device addresses,
+    /// large working sets; texture: sampler state and image shapes; memory: latency, bandwidth
+    /// and cache sizes; graphics: fragment and vertex shaders, vertex fetch; all: every suite.
+    /// Suites run in that order whatever the order given; --filter selects within them.
+    #[arg(
+        long,
+        value_name = "SUITE",
+        value_enum,
+        value_delimiter = ',',
+        ignore_case = true,
+        hide_possible_values = true,
+        help_heading = "Cases"
+    )]
+    pub suite: Vec<SuiteChoice>,
 
-    /// Run only cases whose id or name contains TEXT (case-insensitive substring, no
-    /// wildcards). Repeat to select the union.
-    #[arg(long, value_name = "TEXT")]
+    /// Run only cases whose id or name contains TEXT; repeat for a union.
+    ///
+    /// A case-insensitive substring, no wildcards. An empty TEXT, which would select every
+    /// case, is refused.
+    #[arg(long, value_name = "TEXT", value_parser = filter_text, help_heading = "Cases")]
     pub filter: Vec<String>,
 
-    /// Leave out cases whose working set is larger than SIZE (bytes, or with KB, MB or GB:
-    /// `64MB`), e.g. to run the memory suite's sweep within a small device's memory; a case
-    /// that does not vary its working set counts as the original's 16 KB.
-    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
-    pub max_working_set: Option<String>,
+    /// Leave out cases whose working set is larger than SIZE (e.g. 64MB).
+    ///
+    /// SIZE is in bytes, or with KB, MB or GB (binary units). Use it to run the memory suite's
+    /// sweep within a small device's memory; a case that does not vary its working set counts
+    /// as the original's 16 KB.
+    #[arg(
+        long,
+        value_name = "SIZE",
+        allow_hyphen_values = true,
+        value_parser = parse_size,
+        help_heading = "Cases"
+    )]
+    pub max_working_set: Option<u64>,
 
-    /// The SM clock the device runs at while measuring, in MHz (from the vendor's tools, e.g.
-    /// `nvidia-smi --query-gpu=clocks.sm`): the cache-hierarchy section then gives latencies
-    /// in cycles too.
-    #[arg(long, value_name = "MHZ", allow_hyphen_values = true)]
-    pub clock_mhz: Option<f64>,
-
-    /// Check every selected case against its CPU model instead of timing it; prints pass/FAIL
-    /// per case, exits 4 on any failure.
-    #[arg(long, conflicts_with = "no_verify")]
+    /// Check every case against its CPU model instead of timing it.
+    ///
+    /// Prints one pass/FAIL line per selected case and exits 4 on any failure. Takes no timing
+    /// option.
+    #[arg(
+        long,
+        group = "mode",
+        conflicts_with_all = TIMING_ONLY,
+        help_heading = "Measurement"
+    )]
     pub verify: bool,
 
-    /// Time cases without first checking their results against the CPU model.
-    #[arg(long)]
+    /// Time cases without checking their results first.
+    ///
+    /// By default every case is checked against its CPU model before it is timed.
+    #[arg(long, help_heading = "Measurement")]
     pub no_verify: bool,
 
-    /// Measure the latency sweep on its doubling grid only. By default the sweep then measures
-    /// the working sets between its levels too (at most 4 rounds), until every transition is
-    /// known to 1/16 of an octave.
-    #[arg(long)]
-    pub no_refine: bool,
-
-    /// GPU time of one measurement, in milliseconds (0.5 to 1000): that many --dispatch-ms
-    /// dispatches, at least --samples and at most 256 of them.
+    /// GPU time of one measurement in ms (0.5 to 1000).
+    ///
+    /// That many --dispatch-ms dispatches, at least --samples and at most 256 of them.
     #[arg(
         long,
         value_name = "MS",
         default_value_t = 12.0,
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = target_ms,
+        help_heading = "Measurement"
     )]
     pub target_ms: f64,
 
-    /// Timestamped dispatches per measurement, at least; their times are the samples (1 to
-    /// 256).
+    /// Dispatches timed per measurement, at least (1 to 256).
+    ///
+    /// Each is timestamped; their times are the samples.
     #[arg(
         long,
         value_name = "N",
         default_value_t = 6,
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(perftest_core::MAX_DISPATCHES_PER_SUBMIT)),
+        help_heading = "Measurement"
     )]
-    pub samples: i64,
+    pub samples: u32,
 
-    /// GPU time one dispatch is sized for, in milliseconds (0.05 to 100). The time per
-    /// workgroup depends on it (what a dispatch pays once, its partly idle last wave), so
-    /// compare runs made with the same value; --samples and --target-ms leave it alone.
+    /// GPU time one dispatch is sized for, in ms (0.05 to 100).
+    ///
+    /// The time per workgroup depends on it (what a dispatch pays once, its partly idle last
+    /// wave), so compare runs made with the same value; --samples and --target-ms leave it
+    /// alone.
     #[arg(
         long,
         value_name = "MS",
         default_value_t = perftest_core::sizing::DEFAULT_DISPATCH_NS / 1e6,
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = dispatch_ms,
+        help_heading = "Measurement"
     )]
     pub dispatch_ms: f64,
 
-    /// Measurements a case may discard while waiting for steady clocks (0 to 100).
+    /// Warm-up measurements discarded at most (0 to 100).
+    ///
+    /// The measurements a case may discard while waiting for steady clocks.
     #[arg(
         long,
         value_name = "N",
         default_value_t = 5,
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u32).range(0..=100),
+        help_heading = "Measurement"
     )]
-    pub warmup_max: i64,
+    pub warmup_max: u32,
 
-    /// Case id the `x` column is relative to.
-    #[arg(long, value_name = "ID", default_value = perftest_cases::BASELINE_CASE_ID)]
-    pub baseline: String,
+    /// Measure the latency sweep on its doubling grid only.
+    ///
+    /// By default the sweep then measures the working sets between its levels too (at most 4
+    /// rounds), until every transition is known to 1/16 of an octave.
+    #[arg(long, help_heading = "Measurement")]
+    pub no_refine: bool,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ExportFormat::Text)]
+    /// Build pipelines through a Vulkan pipeline cache kept in FILE.
+    ///
+    /// Loaded when it exists and belongs to this device and driver (otherwise ignored with a
+    /// warning), saved after the pipelines are built. Speeds up start-up where the driver
+    /// keeps no cache of its own.
+    #[arg(long, value_name = "FILE", help_heading = "Measurement")]
+    pub pipeline_cache: Option<PathBuf>,
+
+    /// Output format of the report.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Text, help_heading = "Output")]
     pub format: ExportFormat,
 
     /// Write the report in --format to FILE (atomically) and print the text table.
-    #[arg(long, short = 'o', value_name = "FILE")]
+    #[arg(long, short = 'o', value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
 
-    /// Enable the Khronos validation layer; exit 3 if it reports anything.
-    #[arg(long)]
-    pub validation: bool,
+    /// Case id the `x` column is relative to.
+    #[arg(
+        long,
+        value_name = "ID",
+        default_value = perftest_cases::BASELINE_CASE_ID,
+        value_parser = case_id,
+        help_heading = "Output"
+    )]
+    pub baseline: String,
 
-    /// Print the wall time of each phase (pipelines, verification, warm-up, measurements) on
-    /// stderr.
-    #[arg(long, short = 'v')]
-    pub verbose: bool,
+    /// The SM clock while measuring, in MHz, to give latencies in cycles too.
+    ///
+    /// From the vendor's tools, e.g. `nvidia-smi --query-gpu=clocks.sm`; the cache-hierarchy
+    /// section then gives latencies in cycles as well as ns (1 to 100000).
+    #[arg(
+        long,
+        value_name = "MHZ",
+        allow_hyphen_values = true,
+        value_parser = clock_mhz,
+        help_heading = "Output"
+    )]
+    pub clock_mhz: Option<f64>,
 
-    /// Print the driver's statistics of each case's compiled shader (registers, binary size,
-    /// ...) below the table, where the driver offers them (VK_KHR_pipeline_executable_properties).
-    #[arg(long)]
+    /// Print the driver's statistics of each case's compiled shader.
+    ///
+    /// Registers, binary size, ..., below the table on stdout, where the driver offers them
+    /// (VK_KHR_pipeline_executable_properties).
+    #[arg(long, help_heading = "Output")]
     pub shader_stats: bool,
 
-    /// Write each case's compiled shader as the driver shows it (e.g. RADV's assembly) to
-    /// `DIR/<case id>.txt`, where the driver offers it. DIR is created if missing.
-    #[arg(long, value_name = "DIR")]
+    /// Write each case's compiled shader to DIR/<case id>.txt.
+    ///
+    /// As the driver shows it (e.g. RADV's assembly), where the driver offers it. DIR is
+    /// created if missing.
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
     pub dump_shaders: Option<PathBuf>,
 
-    /// Build pipelines through a Vulkan pipeline cache kept in FILE: loaded when it exists and
-    /// belongs to this device and driver (otherwise ignored with a warning), saved after the
-    /// pipelines are built. Speeds up start-up where the driver keeps no cache of its own.
-    #[arg(long, value_name = "FILE")]
-    pub pipeline_cache: Option<PathBuf>,
+    /// Enable the Khronos validation layer; exit 3 if it reports anything.
+    #[arg(long, help_heading = "Diagnostics")]
+    pub validation: bool,
 
-    /// Longest time one GPU submission may take before it is reported as hung, in ms.
+    /// Print the wall time of each phase on stderr.
+    ///
+    /// The phases: pipelines, verification, warm-up, measurements.
+    #[arg(long, short = 'v', help_heading = "Diagnostics")]
+    pub verbose: bool,
+
+    /// When a GPU submission counts as hung, in ms.
+    ///
+    /// The longest time one submission may take: 1 to 600000, and at least one measurement
+    /// (--dispatch-ms times its dispatches), since one submission holds one measurement.
     #[arg(
         long,
         value_name = "MS",
         default_value_t = 10_000,
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u32).range(1..=600_000),
+        help_heading = "Diagnostics"
     )]
-    pub fence_timeout_ms: i64,
+    pub fence_timeout_ms: u32,
 }
 
-/// Options whose next argument is a value (so `--target-ms -5` keeps its `-5`).
-const VALUE_OPTIONS: [&str; 17] = [
-    "--device",
-    "--max-working-set",
-    "--clock-mhz",
-    "--filter",
-    "--suite",
-    "--target-ms",
-    "--samples",
-    "--warmup-max",
-    "--baseline",
-    "--format",
-    "--output",
-    "-o",
-    "--fence-timeout-ms",
-    "--fail-above",
-    "--fail-median",
-    "--dump-shaders",
-    "--pipeline-cache",
-];
+/// Bounds of `--target-ms`.
+pub const TARGET_MS_RANGE: (f64, f64) = (0.5, 1000.0);
+
+/// Bounds of `--dispatch-ms`.
+pub const DISPATCH_MS_RANGE: (f64, f64) = (0.05, 100.0);
+
+/// Bounds of `--clock-mhz`.
+pub const CLOCK_MHZ_RANGE: (f64, f64) = (1.0, 100_000.0);
+
+/// A finite number within `range`, in `unit`.
+fn number_in(text: &str, (lo, hi): (f64, f64), unit: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number"))?;
+    if value.is_finite() && (lo..=hi).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!("{value} is outside {lo}..={hi} {unit}"))
+    }
+}
+
+/// `--target-ms`.
+fn target_ms(text: &str) -> Result<f64, String> {
+    number_in(text, TARGET_MS_RANGE, "ms")
+}
+
+/// `--dispatch-ms`.
+fn dispatch_ms(text: &str) -> Result<f64, String> {
+    number_in(text, DISPATCH_MS_RANGE, "ms")
+}
+
+/// `--clock-mhz`.
+fn clock_mhz(text: &str) -> Result<f64, String> {
+    number_in(text, CLOCK_MHZ_RANGE, "MHz")
+}
+
+/// `--device` (`-N`): a whole number; 0 passes here and is refused with the device list.
+fn device_number(text: &str) -> Result<usize, String> {
+    match text.parse::<i64>() {
+        Ok(n) if n < 0 => Err("devices are numbered from 1".into()),
+        _ => text.parse().map_err(|e| format!("{e}")),
+    }
+}
+
+/// `--filter`: any text but an empty one.
+fn filter_text(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        Err("an empty filter would select every case; leave --filter out to run them all".into())
+    } else {
+        Ok(text.to_string())
+    }
+}
+
+/// `--baseline`: a non-empty case id (whether it names a case is checked against the cases).
+fn case_id(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        Err("an empty case id".into())
+    } else {
+        Ok(text.to_string())
+    }
+}
+
+/// Parses a size: a whole number of bytes, or a number with `KB`, `MB` or `GB` (binary units,
+/// case-insensitive, `K`/`M`/`G` and a space allowed): `4096`, `64MB`, `1.5 GB`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let t = t.strip_suffix('b').unwrap_or(&t);
+    let (number, scale) = match t.char_indices().last() {
+        Some((i, 'k')) => (&t[..i], 1u64 << 10),
+        Some((i, 'm')) => (&t[..i], 1 << 20),
+        Some((i, 'g')) => (&t[..i], 1 << 30),
+        _ => (t, 1),
+    };
+    let number = number.trim();
+    let value: f64 = number
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v > 0.0 && !number.starts_with('+'))
+        .ok_or_else(|| format!("{text:?} is not a size (say 4096, 512KB, 64MB or 1GB)"))?;
+    let bytes = value * scale as f64;
+    if bytes < 1.0 || bytes > (1u64 << 50) as f64 {
+        return Err(format!("{text:?} is outside 1 byte..=1 PB"));
+    }
+    Ok(bytes as u64)
+}
+
+/// The options (long and short forms, of perftest and its subcommands) whose next argument is
+/// their value, read from the clap definition itself.
+fn value_options() -> Vec<String> {
+    fn collect(command: &clap::Command, out: &mut Vec<String>) {
+        for arg in command.get_arguments() {
+            if arg.is_positional() || !arg.get_action().takes_values() {
+                continue;
+            }
+            let longs = arg.get_long_and_visible_aliases().unwrap_or_default();
+            out.extend(longs.into_iter().map(|long| format!("--{long}")));
+            let shorts = arg.get_short_and_visible_aliases().unwrap_or_default();
+            out.extend(shorts.into_iter().map(|short| format!("-{short}")));
+        }
+        for subcommand in command.get_subcommands() {
+            collect(subcommand, out);
+        }
+    }
+    let mut out = Vec::new();
+    collect(&Cli::command(), &mut out);
+    out
+}
 
 /// Rewrites the seed's `-N` (a dash followed by digits only) into `--device N`, except where
 /// it is the value of an option. `perftest -2` and `perftest RTX -2` then parse as expected.
 pub fn normalize_args<I: IntoIterator<Item = OsString>>(args: I) -> Vec<OsString> {
+    let value_options = value_options();
     let mut out: Vec<OsString> = Vec::new();
     let mut after_value_option = false;
     let mut after_double_dash = false;
@@ -265,7 +575,7 @@ pub fn normalize_args<I: IntoIterator<Item = OsString>>(args: I) -> Vec<OsString
             && text.len() > 1
             && text.starts_with('-')
             && text[1..].bytes().all(|b| b.is_ascii_digit());
-        after_value_option = VALUE_OPTIONS.contains(&text);
+        after_value_option = value_options.iter().any(|o| o == text);
         after_double_dash |= text == "--";
         if is_index {
             out.push("--device".into());
@@ -371,15 +681,226 @@ mod tests {
         assert_eq!(parse(&["-0"]).unwrap().run.device_index, Some(0));
     }
 
-    #[test]
-    fn option_values_keep_their_dash() {
-        let cli = parse(&["--target-ms", "-5"]).unwrap();
-        assert_eq!(cli.run.target_ms, -5.0);
-        assert_eq!(cli.run.device_index, None);
-        let cli = parse(&["--samples", "-3", "-4"]).unwrap();
-        assert_eq!((cli.run.samples, cli.run.device_index), (-3, Some(4)));
+    /// The first line of `args`' error, in perftest's form.
+    fn error_line(args: &[&str]) -> String {
+        let error = parse(args).expect_err("a usage error");
+        let text = usage_error_text(&error.render().to_string());
+        text.lines().next().unwrap_or_default().to_string()
     }
 
+    #[test]
+    fn option_values_keep_their_dash() {
+        let cli = parse(&["--clock-mhz", "1980", "-4"]).unwrap();
+        assert_eq!(
+            (cli.run.clock_mhz, cli.run.device_index),
+            (Some(1980.0), Some(4))
+        );
+        // A negative value stays the option's: a range error naming it, not `--device`.
+        for (args, option) in [
+            (&["--dispatch-ms", "-2"][..], "'--dispatch-ms <MS>'"),
+            (&["--target-ms", "-5"][..], "'--target-ms <MS>'"),
+            (&["--samples", "-3", "-4"][..], "'--samples <N>'"),
+            (
+                &["--max-working-set", "-4"][..],
+                "'--max-working-set <SIZE>'",
+            ),
+            (
+                &["compare", "a", "b", "--fail-above", "-2"][..],
+                "'--fail-above <PCT>'",
+            ),
+        ] {
+            let line = error_line(args);
+            assert!(line.contains("invalid value '-"), "{args:?}: {line}");
+            assert!(line.contains(option), "{args:?}: {line}");
+            assert!(!line.contains("--device"), "{args:?}: {line}");
+        }
+        let line = error_line(&["--dispatch-ms", "-2"]);
+        assert!(line.contains("-2 is outside 0.05..=100 ms"), "{line}");
+    }
+
+    /// Every option that takes a value is known, with its short form and its subcommand's.
+    #[test]
+    fn value_options_come_from_the_definition() {
+        let options = value_options();
+        for known in [
+            "--dispatch-ms",
+            "--target-ms",
+            "--device",
+            "--output",
+            "-o",
+            "--suite",
+            "--fail-above",
+            "--fail-median",
+        ] {
+            assert!(options.iter().any(|o| o == known), "{known}: {options:?}");
+        }
+        for flag in ["--list", "--verbose", "-v", "--help", "-h", "--all-devices"] {
+            assert!(!options.iter().any(|o| o == flag), "{flag}: {options:?}");
+        }
+    }
+
+    /// Values out of range are clap's errors, each naming its option and the range.
+    #[test]
+    fn ranges_are_checked_by_clap() {
+        for (args, needles) in [
+            (
+                &["--target-ms", "0.4"][..],
+                &["--target-ms", "0.5..=1000"][..],
+            ),
+            (&["--target-ms", "NaN"][..], &["--target-ms"][..]),
+            (&["--samples", "0"][..], &["--samples", "1..=256"][..]),
+            (&["--samples", "257"][..], &["--samples", "1..=256"][..]),
+            (
+                &["--dispatch-ms", "101"][..],
+                &["--dispatch-ms", "0.05..=100"][..],
+            ),
+            (
+                &["--warmup-max", "101"][..],
+                &["--warmup-max", "0..=100"][..],
+            ),
+            (
+                &["--fence-timeout-ms", "0"][..],
+                &["--fence-timeout-ms"][..],
+            ),
+            (
+                &["--clock-mhz", "0"][..],
+                &["--clock-mhz", "1..=100000 MHz"][..],
+            ),
+            (
+                &["--max-working-set", "lots"][..],
+                &["--max-working-set", "not a size"][..],
+            ),
+            (
+                &["--filter", " "][..],
+                &["--filter", "select every case"][..],
+            ),
+            (
+                &["--baseline", ""][..],
+                &["--baseline", "empty case id"][..],
+            ),
+            (
+                &["--device", "-1"][..],
+                &["--device", "numbered from 1"][..],
+            ),
+            (
+                &["--suite", "bogus"][..],
+                &["--suite", "'bogus'", "graphics, all"][..],
+            ),
+            (
+                &["compare", "a", "b", "--fail-median", "inf"][..],
+                &["--fail-median"][..],
+            ),
+        ] {
+            let error = parse(args).expect_err("out of range");
+            assert!(
+                matches!(
+                    error.kind(),
+                    clap::error::ErrorKind::ValueValidation | clap::error::ErrorKind::InvalidValue
+                ),
+                "{args:?}: {:?}",
+                error.kind()
+            );
+            let line = error_line(args);
+            for needle in needles {
+                assert!(line.contains(needle), "{args:?}: no {needle:?} in {line}");
+            }
+        }
+        let cli = parse(&[
+            "--max-working-set",
+            "64MB",
+            "--samples",
+            "256",
+            "--warmup-max",
+            "0",
+        ])
+        .unwrap();
+        assert_eq!(cli.run.max_working_set, Some(64 << 20));
+        assert_eq!((cli.run.samples, cli.run.warmup_max), (256, 0));
+    }
+
+    /// The modes exclude each other, and each refuses what it would ignore.
+    #[test]
+    fn contradicting_options_are_refused() {
+        let modes = ["--list", "--list-cases", "--verify", "--all-devices"];
+        for (i, a) in modes.iter().enumerate() {
+            for b in &modes[i + 1..] {
+                let error = parse(&[a, b]).expect_err("two modes");
+                assert_eq!(error.kind(), clap::error::ErrorKind::ArgumentConflict);
+                let line = error_line(&[a, b]);
+                assert!(line.starts_with("perftest: "), "{line}");
+                assert!(line.contains(a) && line.contains(b), "{line}");
+            }
+        }
+        for args in [
+            &["--list-cases", "--format", "json"][..],
+            &["--list-cases", "-o", "cases.txt"][..],
+            &["--list-cases", "--samples", "3"][..],
+            &["--list-cases", "-2"][..],
+            &["--list-cases", "llvm"][..],
+            &["--list", "--target-ms", "5"][..],
+            &["--list", "--suite", "memory"][..],
+            &["--list", "--filter", "raw"][..],
+            &["--list", "-2"][..],
+            &["--list", "llvm"][..],
+            &["--verify", "--format", "json"][..],
+            &["--verify", "-o", "v.json"][..],
+            &["--verify", "--no-verify"][..],
+            &["--verify", "--shader-stats"][..],
+            &["--verify", "--dispatch-ms", "1"][..],
+            &["--all-devices", "-2"][..],
+            &["--all-devices", "llvm"][..],
+            &["--all-devices", "--dump-shaders", "dir"][..],
+        ] {
+            let error = parse(args).expect_err("a contradiction");
+            assert_eq!(
+                error.kind(),
+                clap::error::ErrorKind::ArgumentConflict,
+                "{args:?}"
+            );
+            assert!(error_line(args).contains("cannot be used with"), "{args:?}");
+        }
+        // What each mode does use still parses.
+        for args in [
+            &["--list", "--validation", "-v"][..],
+            &[
+                "--list-cases",
+                "--suite",
+                "all",
+                "--filter",
+                "raw",
+                "--max-working-set",
+                "1MB",
+            ][..],
+            &[
+                "--verify",
+                "-2",
+                "--filter",
+                "raw",
+                "--fence-timeout-ms",
+                "100",
+            ][..],
+            &[
+                "--all-devices",
+                "--format",
+                "json",
+                "-o",
+                "{device}.json",
+                "--samples",
+                "3",
+            ][..],
+            &[
+                "RTX",
+                "-2",
+                "--no-verify",
+                "--format",
+                "json",
+                "-o",
+                "run.json",
+            ][..],
+        ] {
+            assert!(parse(args).is_ok(), "{args:?}: {}", error_line(args));
+        }
+    }
     #[test]
     fn unknown_flags_are_errors() {
         assert!(parse(&["--frobnicate"]).is_err());
@@ -441,7 +962,22 @@ mod tests {
     #[test]
     fn suite_repeats_and_keeps_commas() {
         let cli = parse(&["--suite", "original,memory", "--suite", "all", "-2"]).unwrap();
-        assert_eq!(cli.run.suite, ["original,memory", "all"]);
+        assert_eq!(
+            cli.run.suite,
+            [
+                SuiteChoice::One(Suite::Original),
+                SuiteChoice::One(Suite::Memory),
+                SuiteChoice::All
+            ]
+        );
         assert_eq!(cli.run.device_index, Some(2));
+        let cli = parse(&["--suite", "Modern"]).unwrap();
+        assert_eq!(cli.run.suite, [SuiteChoice::One(Suite::Modern)]);
+        // Every suite has its word, and `all` comes last.
+        let words: Vec<&str> = SuiteChoice::VARIANTS.iter().map(|c| c.name()).collect();
+        assert_eq!(
+            words,
+            ["original", "modern", "texture", "memory", "graphics", "all"]
+        );
     }
 }

@@ -18,32 +18,15 @@ pub struct GateLimits {
     pub fail_median: Option<f64>,
 }
 
-/// A limit that is not a finite number of percent at or above zero.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("invalid value for {option}: {value} (a percentage, finite and at least 0)")]
-pub struct LimitError {
-    /// `--fail-above` or `--fail-median`.
-    pub option: &'static str,
-    /// The value given.
-    pub value: f64,
+/// Parses a limit of `--fail-above`/`--fail-median`: a percentage, finite and at least 0.
+pub fn parse_limit(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() && value >= 0.0 => Ok(value),
+        _ => Err(format!("{text} is not a percentage, finite and at least 0")),
+    }
 }
 
 impl GateLimits {
-    /// Checks both limits: each must be finite and at least 0.
-    pub fn new(fail_above: Option<f64>, fail_median: Option<f64>) -> Result<Self, LimitError> {
-        for (option, value) in [("--fail-above", fail_above), ("--fail-median", fail_median)] {
-            if let Some(value) = value {
-                if !(value.is_finite() && value >= 0.0) {
-                    return Err(LimitError { option, value });
-                }
-            }
-        }
-        Ok(GateLimits {
-            fail_above,
-            fail_median,
-        })
-    }
-
     /// True when at least one check is on.
     pub fn is_active(&self) -> bool {
         self.fail_above.is_some() || self.fail_median.is_some()
@@ -146,8 +129,11 @@ mod tests {
         compare(&a, &b)
     }
 
-    fn limits(above: Option<f64>, median: Option<f64>) -> GateLimits {
-        GateLimits::new(above, median).unwrap()
+    fn limits(fail_above: Option<f64>, fail_median: Option<f64>) -> GateLimits {
+        GateLimits {
+            fail_above,
+            fail_median,
+        }
     }
 
     #[test]
@@ -214,13 +200,13 @@ mod tests {
 
     #[test]
     fn limits_are_validated() {
-        for bad in [-1.0, f64::NAN, f64::INFINITY, -0.001] {
-            let error = GateLimits::new(Some(bad), None).unwrap_err();
-            assert_eq!(error.option, "--fail-above");
-            let error = GateLimits::new(None, Some(bad)).unwrap_err();
-            assert_eq!(error.option, "--fail-median");
+        for bad in ["-1", "NaN", "inf", "-0.001", "five", ""] {
+            let error = parse_limit(bad).unwrap_err();
+            assert!(error.contains("finite and at least 0"), "{bad:?}: {error}");
         }
-        assert!(GateLimits::new(Some(0.0), Some(1e6)).unwrap().is_active());
-        assert!(!GateLimits::new(None, None).unwrap().is_active());
+        assert_eq!(parse_limit("0"), Ok(0.0));
+        assert_eq!(parse_limit("2.5"), Ok(2.5));
+        assert!(limits(Some(0.0), Some(1e6)).is_active());
+        assert!(!limits(None, None).is_active());
     }
 }

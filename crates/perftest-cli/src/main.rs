@@ -37,11 +37,13 @@ fn main() -> ExitCode {
             output,
             fail_above,
             fail_median,
-        }) => GateLimits::new(*fail_above, *fail_median)
-            .map_err(|e| Failure::new(exit_code::USAGE, e))
-            .and_then(|limits| {
-                commands::compare::run_compare(reports, *format, output.as_deref(), &limits)
-            }),
+        }) => {
+            let limits = GateLimits {
+                fail_above: *fail_above,
+                fail_median: *fail_median,
+            };
+            commands::compare::run_compare(reports, *format, output.as_deref(), &limits)
+        }
         Some(Command::Render {
             report,
             format,

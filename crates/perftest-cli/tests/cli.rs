@@ -75,6 +75,25 @@ impl Run {
         }
         self
     }
+
+    /// Asserts a usage error (exit 2) from the argument parser: one `perftest: ` line holding
+    /// the message and every needle, then only the parser's indented hints; nothing on stdout.
+    fn expect_usage_error(&self, needles: &[&str]) -> &Run {
+        self.expect_code(USAGE);
+        let mut lines = self.stderr.lines();
+        let first = lines.next().unwrap_or_default();
+        assert!(first.starts_with("perftest: "), "{self}");
+        for needle in needles {
+            assert!(first.contains(needle), "missing {needle:?}:\n{self}");
+        }
+        assert!(
+            lines.all(|l| l.starts_with("  ")),
+            "hints are indented:\n{self}"
+        );
+        assert!(!self.stderr.contains("error:"), "{self}");
+        assert!(self.stdout.is_empty(), "{self}");
+        self
+    }
 }
 
 impl std::fmt::Display for Run {
@@ -287,30 +306,185 @@ fn clap_errors_are_usage_errors() {
     }
 }
 
+/// Values out of range are refused as the command line is read, each naming its option and
+/// its range.
 #[test]
 fn out_of_range_values_are_usage_errors() {
-    for (args, option) in [
-        (&["--target-ms", "0"][..], "--target-ms"),
-        (&["--target-ms", "-5"][..], "--target-ms"),
-        (&["--target-ms", "1e9"][..], "--target-ms"),
-        (&["--target-ms", "NaN"][..], "--target-ms"),
-        (&["--samples", "0"][..], "--samples"),
-        (&["--samples", "257"][..], "--samples"),
-        (&["--warmup-max", "-1"][..], "--warmup-max"),
-        (&["--fence-timeout-ms", "0"][..], "--fence-timeout-ms"),
+    for (args, needles) in [
         (
-            &["--fence-timeout-ms", "10", "--target-ms", "20"][..],
-            "--fence-timeout-ms",
+            &["--target-ms", "0"][..],
+            &["'--target-ms <MS>'", "0.5..=1000 ms"][..],
         ),
-        (&["--filter", ""][..], "--filter"),
-        (&["--filter", "raw", "--filter", " "][..], "--filter"),
-        (&["--list", "-99"][..], "--list"),
-        (&["--list", "llvm"][..], "--list"),
+        (
+            &["--target-ms", "-5"][..],
+            &["'--target-ms <MS>'", "0.5..=1000 ms"][..],
+        ),
+        (&["--target-ms", "1e9"][..], &["'--target-ms <MS>'"][..]),
+        (&["--target-ms", "NaN"][..], &["'--target-ms <MS>'"][..]),
+        (&["--samples", "0"][..], &["'--samples <N>'", "1..=256"][..]),
+        (
+            &["--samples", "257"][..],
+            &["'--samples <N>'", "1..=256"][..],
+        ),
+        (
+            &["--dispatch-ms", "0.01"][..],
+            &["'--dispatch-ms <MS>'", "0.05..=100 ms"][..],
+        ),
+        (
+            &["--warmup-max", "-1"][..],
+            &["'--warmup-max <N>'", "0..=100"][..],
+        ),
+        (
+            &["--warmup-max", "101"][..],
+            &["'--warmup-max <N>'", "0..=100"][..],
+        ),
+        (
+            &["--fence-timeout-ms", "0"][..],
+            &["'--fence-timeout-ms <MS>'"][..],
+        ),
+        (
+            &["--clock-mhz", "0"][..],
+            &["'--clock-mhz <MHZ>'", "1..=100000 MHz"][..],
+        ),
+        (
+            &["--max-working-set", "0"][..],
+            &["'--max-working-set <SIZE>'"][..],
+        ),
+        (
+            &["--filter", ""][..],
+            &["'--filter <TEXT>'", "select every case"][..],
+        ),
+        (
+            &["--filter", "raw", "--filter", " "][..],
+            &["'--filter <TEXT>'"][..],
+        ),
+        (&["--baseline", " "][..], &["'--baseline <ID>'"][..]),
+        (
+            &["--device", "-1"][..],
+            &["'--device <N>'", "numbered from 1"][..],
+        ),
+    ] {
+        perftest(args).expect_usage_error(&[&["invalid value"][..], needles].concat());
+    }
+    // A rule that ties two values together: one measurement must fit the fence timeout.
+    let run = perftest(&["--fence-timeout-ms", "10", "--target-ms", "20"]);
+    run.expect_one_line_error(USAGE, &["invalid value for --fence-timeout-ms"]);
+}
+
+/// A value that starts with a dash stays its option's value: `--dispatch-ms -2` used to be
+/// read as `--dispatch-ms --device 2` ("invalid value '--device' for '--dispatch-ms <MS>'"),
+/// as the options that take a value were a list kept by hand that lacked it.
+#[test]
+fn negative_values_are_their_options_own() {
+    for (args, option) in [
+        (&["--dispatch-ms", "-2"][..], "'--dispatch-ms <MS>'"),
+        (&["--target-ms", "-2"][..], "'--target-ms <MS>'"),
+        (&["--samples", "-2"][..], "'--samples <N>'"),
+        (&["--warmup-max", "-2"][..], "'--warmup-max <N>'"),
+        (
+            &["--fence-timeout-ms", "-2"][..],
+            "'--fence-timeout-ms <MS>'",
+        ),
+        (&["--clock-mhz", "-2"][..], "'--clock-mhz <MHZ>'"),
+        (
+            &["--max-working-set", "-2"][..],
+            "'--max-working-set <SIZE>'",
+        ),
     ] {
         let run = perftest(args);
-        run.expect_one_line_error(USAGE, &["invalid value for", option]);
-        assert!(run.stdout.is_empty(), "{args:?}:\n{run}");
+        run.expect_usage_error(&["invalid value '-2' for ", option]);
+        assert!(!run.stderr.contains("--device"), "{args:?}:\n{run}");
     }
+    perftest(&["--dispatch-ms", "-2"]).expect_usage_error(&["-2 is outside 0.05..=100 ms"]);
+}
+
+/// The original's device shorthand still reads as a device index, alone and after a name.
+#[test]
+fn dash_digits_still_pick_a_device() {
+    perftest(&["--verify", "--filter", "raw.load4.linear", "-1"]).expect_code(SUCCESS);
+    let run = perftest(&["llvm", "-1", "--verify", "--filter", "raw.load4.linear"]);
+    run.expect_code(SUCCESS);
+    assert!(run.stdout.contains("1 passed, 0 failed"), "{run}");
+    expect_selection_error(&perftest(&["RTX", "-2", "--verify"]), &["'RTX'"]);
+}
+
+/// Two modes, or a mode with an option it would ignore, are refused before anything runs.
+/// `--list --list-cases` used to list devices, `--list-cases --verify` cases, and
+/// `--list-cases --format json` printed text.
+#[test]
+fn contradicting_options_are_usage_errors() {
+    let modes = ["--list", "--list-cases", "--verify", "--all-devices"];
+    for (i, a) in modes.iter().enumerate() {
+        for b in &modes[i + 1..] {
+            perftest(&[a, b]).expect_usage_error(&[a, b, "cannot be used with"]);
+        }
+    }
+    for (args, named) in [
+        (&["--list-cases", "--format", "json"][..], "--format"),
+        (&["--list-cases", "-o", "cases.txt"][..], "--output"),
+        (&["--list-cases", "--samples", "3"][..], "--samples"),
+        (&["--list-cases", "--target-ms", "5"][..], "--target-ms"),
+        (&["--list-cases", "-2"][..], "--device"),
+        (&["--list", "--format", "json"][..], "--format"),
+        (&["--list", "--suite", "memory"][..], "--suite"),
+        (&["--list", "-99"][..], "--device"),
+        (&["--list", "llvm"][..], "[NAME]"),
+        (&["--verify", "--format", "json"][..], "--format"),
+        (&["--verify", "-o", "v.json"][..], "--output"),
+        (&["--verify", "--shader-stats"][..], "--shader-stats"),
+        (&["--verify", "--samples", "3"][..], "--samples"),
+        (&["--all-devices", "-2"][..], "--device"),
+        (
+            &["--all-devices", "--dump-shaders", "dir"][..],
+            "--dump-shaders",
+        ),
+    ] {
+        perftest(args).expect_usage_error(&[args[0], named, "cannot be used with"]);
+    }
+}
+
+/// `-h` fits a screen: under 60 lines, none over 100 characters (or the terminal's width, when
+/// narrower); `--help` keeps the details.
+#[test]
+fn short_help_fits_and_long_help_has_the_details() {
+    // A detail of --all-devices, one word so that no wrapping splits it.
+    let detail = "perftest-device-N.EXT";
+    for columns in [None, Some("100"), Some("80"), Some("200")] {
+        let mut cmd = command(&["-h"]);
+        match columns {
+            Some(c) => cmd.env("COLUMNS", c),
+            None => cmd.env_remove("COLUMNS"),
+        };
+        let run = perftest_with(cmd);
+        run.expect_code(SUCCESS);
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        // A narrower terminal wraps more lines; at 100 columns and more they fit a screen.
+        if columns != Some("80") {
+            assert!(
+                lines.len() < 60,
+                "{columns:?}: {} lines:\n{run}",
+                lines.len()
+            );
+        }
+        let width = columns.map_or(100, |c| c.parse::<usize>().unwrap().min(100));
+        for line in &lines {
+            assert!(line.chars().count() <= width, "{columns:?}: {line:?}");
+        }
+        for heading in [
+            "Device:",
+            "Cases:",
+            "Measurement:",
+            "Output:",
+            "Diagnostics:",
+        ] {
+            assert!(lines.contains(&heading), "{columns:?}: no {heading}\n{run}");
+        }
+        assert!(!run.stdout.contains(detail), "{run}");
+    }
+    let long = perftest(&["--help"]);
+    long.expect_code(SUCCESS);
+    assert!(long.stdout.contains(detail), "{long}");
+    assert!(long.stdout.lines().count() > 60, "{long}");
 }
 
 #[test]
@@ -1265,9 +1439,8 @@ fn gate_limits_are_validated() {
         ("--fail-median", "inf"),
         ("--fail-median", "-0.5"),
     ] {
-        let run = perftest(&["compare", path_str(&a), path_str(&a), option, value]);
-        run.expect_one_line_error(USAGE, &[option, "finite and at least 0"]);
-        assert!(run.stdout.is_empty(), "{run}");
+        perftest(&["compare", path_str(&a), path_str(&a), option, value])
+            .expect_usage_error(&[option, "finite and at least 0"]);
     }
     perftest(&["compare", path_str(&a), path_str(&a), "--fail-above", "x"]).expect_code(USAGE);
 }
@@ -1405,7 +1578,7 @@ fn dump_shaders_into_a_file_fails_before_running() {
         path_str(&file),
     ])
     .expect_one_line_error(FAILURE, &["--dump-shaders", "not-a-dir"]);
-    perftest(&["--verify", "--shader-stats"]).expect_one_line_error(USAGE, &["--verify"]);
+    perftest(&["--verify", "--shader-stats"]).expect_usage_error(&["--verify", "--shader-stats"]);
     assert_eq!(entries(&dir), ["not-a-dir"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -1651,15 +1824,10 @@ fn unknown_suite_is_a_usage_error_listing_the_names() {
         &["--suite", "original,bogus", "--list-cases"][..],
         &["--suite", ""][..],
     ] {
-        let run = perftest(args);
-        run.expect_one_line_error(
-            USAGE,
-            &[
-                "--suite",
-                "original, modern, texture, memory, graphics, all",
-            ],
-        );
-        assert!(run.stdout.is_empty(), "{args:?}:\n{run}");
+        perftest(args).expect_usage_error(&[
+            "'--suite <SUITE>'",
+            "original, modern, texture, memory, graphics, all",
+        ]);
     }
 }
 
@@ -1845,7 +2013,7 @@ fn negative_numbers_get_the_options_own_message() {
         (&["--clock-mhz", "-nan"][..], "--clock-mhz"),
     ] {
         let run = perftest(args);
-        run.expect_one_line_error(USAGE, &[option]);
+        run.expect_usage_error(&[option]);
         assert!(!run.stderr.contains("tip:"), "{run}");
     }
     let run = perftest(&["compare", "a.json", "b.json", "--fail-above", "-inf"]);

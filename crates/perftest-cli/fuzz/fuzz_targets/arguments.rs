@@ -6,8 +6,8 @@ use std::ffi::OsString;
 
 use clap::Parser;
 use libfuzzer_sys::fuzz_target;
-use perftest_cli::cli::{normalize_args, usage_error_text, Cli};
-use perftest_cli::options::{parse_size, Options};
+use perftest_cli::cli::{normalize_args, parse_size, usage_error_text, Cli};
+use perftest_cli::options::Options;
 
 fuzz_target!(|data: &[u8]| {
     let args: Vec<OsString> = std::iter::once(OsString::from("perftest"))
