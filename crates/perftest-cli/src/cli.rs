@@ -58,7 +58,7 @@ Examples:
   perftest --filter texture2d --format markdown
   perftest --suite original,memory --list-cases
   perftest --verify                 check every case against the CPU model
-  perftest --format json --output run.json
+  perftest --format json -o run.json          write the report to run.json instead of stdout
   perftest --all-devices --format json -o 'node-{pci}.json'
   perftest compare before.json after.json
   perftest render run.json --format html -o run.html";
@@ -228,10 +228,12 @@ pub struct RunArgs {
 
     /// Time every device at once, then a node summary flagging outliers (exit 6).
     ///
-    /// One thread and one report per physical device (its first compute queue family). With
-    /// --output, the path must contain {device} (replaced by the device's --list number) or
-    /// {pci} (its PCI address, 00000000-18-00.0), or name a directory (which then receives
-    /// perftest-device-N.EXT).
+    /// One thread and one report per physical device (its first compute queue family). Without
+    /// --output, each device's text table is printed under a `== device N: ... ==` line; with
+    /// it, each device's report in --format goes to its own file instead, and stdout gets the
+    /// node summary only. The path must then contain {device} (replaced by the device's --list
+    /// number) or {pci} (its PCI address, 00000000-18-00.0), or name a directory (which then
+    /// receives perftest-device-N.EXT).
     #[arg(
         long,
         group = "mode",
@@ -385,7 +387,11 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = ExportFormat::Text, help_heading = "Output")]
     pub format: ExportFormat,
 
-    /// Write the report in --format to FILE (atomically) and print the text table.
+    /// Write the report in --format to FILE (atomically) instead of stdout.
+    ///
+    /// Progress and messages stay on stderr, which says where the report went. Should the
+    /// file not be writable after the run, the text table is printed on stdout instead, so
+    /// nothing measured is lost. `-` is stdout.
     #[arg(long, short = 'o', value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
 

@@ -559,9 +559,14 @@ fn output_file_is_valid_json_and_nothing_else_is_left() {
         path_str(&target),
     ]);
     run.expect_code(SUCCESS);
+    // The report went to the file instead of stdout; stderr says where.
+    assert!(run.stdout.is_empty(), "nothing on stdout expected:\n{run}");
     assert!(
-        run.stdout.starts_with("Device: "),
-        "text table expected:\n{run}"
+        run.stderr.contains(&format!(
+            "perftest: report written to {}",
+            path_str(&target)
+        )),
+        "{run}"
     );
     assert_eq!(entries(&dir), ["run.json"]);
     let report = read_json(&target);
@@ -831,10 +836,7 @@ fn stop_signals_write_a_partial_report() {
                     .contains(&format!("perftest: interrupted by {name}")),
                 "{run}"
             );
-            assert!(
-                run.stdout.starts_with("Device: "),
-                "the table is printed:\n{run}"
-            );
+            assert!(run.stdout.is_empty(), "the report goes to the file:\n{run}");
             if !target.exists() {
                 assert!(run.stderr.contains("nothing was measured"), "{run}");
                 continue;
@@ -1087,28 +1089,25 @@ fn output_goes_to_what_the_path_names() {
     assert_eq!(received["cases"].as_array().unwrap().len(), 3);
     assert!(is_fifo(&fifo), "the FIFO was replaced");
 
-    // The process's own stdout: the table, then the report.
-    let run = run_to(Path::new("/proc/self/fd/1"));
-    run.expect_code(SUCCESS);
-    let json_start = run.stdout.find("\n{").expect("report after the table");
-    assert!(run.stdout.starts_with("Device: "), "{run}");
-    let report: Value = serde_json::from_str(&run.stdout[json_start..]).unwrap();
-    assert_eq!(report["cases"].as_array().unwrap().len(), 3);
+    // The process's own stdout: the report alone.
+    let on_stdout = |run: &Run| {
+        run.expect_code(SUCCESS);
+        let report: Value = serde_json::from_str(&run.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not the report ({e}):\n{run}"));
+        assert_eq!(report["cases"].as_array().unwrap().len(), 3);
+    };
+    on_stdout(&run_to(Path::new("/proc/self/fd/1")));
     // The same through a link to it, and with stdout a pipe (it used to fail with "No such
     // file or directory": the link was followed on to `pipe:[N]`).
     let to_stdout = dir.join("to-stdout.json");
     symlink("/proc/self/fd/1", &to_stdout).unwrap();
-    let run = run_to(&to_stdout);
-    run.expect_code(SUCCESS);
-    assert!(run.stdout.contains("\n{"), "report after the table:\n{run}");
+    on_stdout(&run_to(&to_stdout));
     assert!(std::fs::symlink_metadata(&to_stdout)
         .unwrap()
         .file_type()
         .is_symlink());
     // `-o -` is stdout too.
-    let run = run_to(Path::new("-"));
-    run.expect_code(SUCCESS);
-    assert!(run.stdout.contains("\n{"), "report after the table:\n{run}");
+    on_stdout(&run_to(Path::new("-")));
 
     // A character device made here (the null device): written, still a device.
     let null = dir.join("null");
@@ -1124,8 +1123,8 @@ fn output_goes_to_what_the_path_names() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A write that fails after the run (here a full device, as a full disk would) still prints
-/// the table and says where the report could not be written. It used to lose the table.
+/// A write that fails after the run (here a full device, as a full disk would) prints the text
+/// table instead, so nothing measured is lost, and says where the report could not be written.
 #[test]
 fn a_late_write_failure_still_prints_the_table() {
     let dir = scratch("full");
@@ -1276,15 +1275,14 @@ fn all_devices_runs_every_device_and_summarizes() {
     ]);
     run.expect_code(SUCCESS);
     let devices = perftest(&["--list"]).stdout.lines().count();
-    let headers = run
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with("== device "))
-        .count();
-    assert!(headers >= 1 && headers <= devices, "{run}");
-    assert!(run.stdout.contains("Node summary: "), "{run}");
+    // The reports went to their files: stdout holds the node summary only, stderr names each
+    // file written.
+    assert!(run.stdout.starts_with("Node summary: "), "{run}");
+    assert!(!run.stdout.contains("== device "), "{run}");
+    let written = run.stderr.matches(": report written to ").count();
+    assert!(written >= 1 && written <= devices, "{run}");
     let files = entries(&dir);
-    assert_eq!(files.len(), headers, "{files:?}");
+    assert_eq!(files.len(), written, "{files:?}");
     for file in files {
         assert!(
             file.starts_with("node-") && file.ends_with(".json"),
@@ -1296,6 +1294,16 @@ fn all_devices_runs_every_device_and_summarizes() {
             report["device"]["device_uuid"].is_string() || report["device"]["pci_bus"].is_string()
         );
     }
+    // Without --output: a text table per device under its heading, then the summary.
+    let run = perftest_small(&["--all-devices", "--filter", "cbuffer"]);
+    run.expect_code(SUCCESS);
+    let headers = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("== device "))
+        .count();
+    assert_eq!(headers, written, "{run}");
+    assert!(run.stdout.contains("Node summary: "), "{run}");
     // An output path that would give every device the same file is refused before running.
     let same = dir.join("same.json");
     perftest_small(&[
@@ -1634,7 +1642,8 @@ fn pipeline_cache_file_is_saved_reused_and_repaired() {
 
 /// An `--output` FIFO that nobody opens for reading never blocks beyond a stop signal: the run
 /// finishes, waits for a reader, and one SIGINT or SIGTERM ends it with the signal's code (it
-/// used to hang in `open` until a second signal). The FIFO stays a FIFO.
+/// used to hang in `open` until a second signal), printing the table the FIFO did not take.
+/// The FIFO stays a FIFO.
 #[test]
 fn a_fifo_without_reader_yields_to_one_stop_signal() {
     let dir = scratch("fifo-no-reader");
@@ -1642,6 +1651,7 @@ fn a_fifo_without_reader_yields_to_one_stop_signal() {
     make_fifo(&fifo);
     for (signal, code) in [("INT", INTERRUPTED), ("TERM", TERMINATED)] {
         let args = small(&[
+            "-v",
             "--filter",
             "cbuffer",
             "--no-verify",
@@ -1655,19 +1665,19 @@ fn a_fifo_without_reader_yields_to_one_stop_signal() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        // The table is printed before the report is written: once it is complete, the run
-        // waits for a reader.
-        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-        let mut table = String::new();
+        // `-v` gives the phases' times once the cases are measured: the run then writes the
+        // report, and waits for a reader.
+        let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut said = String::new();
         let mut line = String::new();
-        while std::io::BufRead::read_line(&mut stdout, &mut line).unwrap() > 0 {
-            table.push_str(&line);
-            if line.contains("cbuffer{float4} load random") {
+        while std::io::BufRead::read_line(&mut stderr, &mut line).unwrap() > 0 {
+            said.push_str(&line);
+            if line.contains(" ms, measurements ") {
                 break;
             }
             line.clear();
         }
-        assert!(table.contains("cbuffer{float4} load random"), "{table}");
+        assert!(said.contains(" ms, measurements "), "{said}");
         std::thread::sleep(std::time::Duration::from_millis(500));
         assert!(
             child.try_wait().unwrap().is_none(),
@@ -1693,9 +1703,12 @@ fn a_fifo_without_reader_yields_to_one_stop_signal() {
             std::thread::sleep(std::time::Duration::from_millis(20));
         };
         assert_eq!(status.code(), Some(code), "SIG{signal}");
-        let mut stderr = String::new();
-        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
-        assert!(stderr.contains("waiting for a reader"), "{stderr}");
+        std::io::Read::read_to_string(&mut stderr, &mut said).unwrap();
+        assert!(said.contains("waiting for a reader"), "{said}");
+        // The report could not be written: the table is printed instead.
+        let mut stdout = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+        assert!(stdout.contains("cbuffer{float4} load random"), "{stdout}");
         assert!(is_fifo(&fifo), "the FIFO was replaced");
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -287,18 +287,12 @@ pub(crate) fn run_time(
         print_phases("", &phases);
         print_recorded_share(&report);
     }
-    // Without --output, stdout gets the report in --format; with it, the text table.
-    let stdout_format = if output.is_some() {
-        ExportFormat::Text
-    } else {
-        options.format
-    };
     let delivered = deliver(
         &report,
         &end,
-        stdout_format,
         options.format,
         output,
+        &Stdout::Plain,
         signals,
     )?;
     shader_outputs(bench, cases, &report, options)?;
@@ -340,15 +334,30 @@ pub(crate) fn print_phases(prefix: &str, phases: &PhaseTimes) {
     );
 }
 
-/// Prints a finished (or stopped) run's report on stdout in `stdout_format`, then writes it in
-/// `file_format` to `output` — only when the run completed or measured at least one case, so
-/// an early stop never replaces an earlier report. Returns the error of a failed write.
+/// What stdout says about one device's report, beyond the report itself.
+pub(crate) enum Stdout {
+    /// A run on one device: the report alone.
+    Plain,
+    /// One device of `--all-devices`: its `== device N: ... ==` heading before a table, and
+    /// `device N: ` before its messages.
+    Device {
+        /// The heading line.
+        heading: String,
+        /// The prefix of its messages on stderr.
+        prefix: String,
+    },
+}
+
+/// Delivers a finished (or stopped) run's report in `format`: to `output` when given (only
+/// when the run completed or measured at least one case, so an early stop never replaces an
+/// earlier report), else on stdout. A report that cannot be written is printed on stdout as
+/// the text table instead, so nothing measured is lost; the write's error is returned.
 pub(crate) fn deliver(
     report: &Report,
     end: &RunEnd,
-    stdout_format: ExportFormat,
-    file_format: ExportFormat,
+    format: ExportFormat,
     output: Option<&OutputTarget>,
+    stdout: &Stdout,
     signals: &StopSignals,
 ) -> Result<Option<OutputError>, Failure> {
     let render = |format: ExportFormat| {
@@ -356,8 +365,16 @@ pub(crate) fn deliver(
             .serialize(report)
             .map_err(|e| Failure::new(exit_code::FAILURE, e))
     };
-    // The table first, so a report that cannot be written loses nothing that was measured.
-    print_stdout(&String::from_utf8_lossy(&render(stdout_format)?))?;
+    let print = |format: ExportFormat| -> Result<(), Failure> {
+        if let Stdout::Device { heading, .. } = stdout {
+            print_stdout(heading)?;
+        }
+        print_stdout(&String::from_utf8_lossy(&render(format)?))
+    };
+    let prefix = match stdout {
+        Stdout::Plain => "",
+        Stdout::Device { prefix, .. } => prefix,
+    };
     let measured = report
         .cases
         .iter()
@@ -365,26 +382,35 @@ pub(crate) fn deliver(
         .count();
     let mut written = None;
     let mut write_error = None;
-    if let Some(target) = output {
-        let path = printable_path(target.path());
-        if matches!(end, RunEnd::Complete) || measured > 0 {
-            match target.write(&render(file_format)?) {
-                Ok(()) => written = Some(path),
-                Err(e) => write_error = Some(e),
+    match output {
+        None => print(format)?,
+        Some(target) if matches!(end, RunEnd::Complete) || measured > 0 => {
+            match target.write(&render(format)?) {
+                Ok(()) => written = Some(printable_path(target.path())),
+                Err(e) => {
+                    print(ExportFormat::Text)?;
+                    write_error = Some(e);
+                }
             }
-        } else {
+        }
+        Some(target) => {
             // An incomplete run that measured nothing must not replace an earlier report.
             eprintln!(
-                "perftest: nothing was measured, so {path} was not written (an existing file is left as it was)"
+                "perftest: {prefix}nothing was measured, so {} was not written (an existing file is left as it was)",
+                printable_path(target.path())
             );
         }
     }
-    if let RunEnd::Interrupted = end {
-        let at = written.map_or_else(String::new, |p| format!(", written to {p}"));
-        eprintln!(
-            "perftest: interrupted by {}: {measured} case(s) measured{at}",
-            signals.name()
-        );
+    match (end, written) {
+        (RunEnd::Interrupted, written) => {
+            let at = written.map_or_else(String::new, |p| format!(", written to {p}"));
+            eprintln!(
+                "perftest: {prefix}interrupted by {}: {measured} case(s) measured{at}",
+                signals.name()
+            );
+        }
+        (_, Some(path)) => eprintln!("perftest: {prefix}report written to {path}"),
+        (_, None) => {}
     }
     Ok(write_error)
 }
@@ -475,29 +501,17 @@ pub(crate) struct DeviceRun {
     outcome: Result<(Report, RunEnd, PhaseTimes), Failure>,
 }
 
-/// `--all-devices`: the suite on every physical device at once (one thread each, the first
-/// compute family of each device), each report printed and written, then the node summary.
-pub(crate) fn run_all_devices(
+/// Times `cases` on the devices `picked` (indices into `targets`) at once, one thread each.
+fn time_every_device(
     instance: &Arc<Instance>,
     targets: &[ComputeTarget],
+    picked: &[usize],
     cases: &[perftest_cases::Case],
     options: &Options,
     verify_first: bool,
     signals: &StopSignals,
-) -> Result<i32, Failure> {
-    let picked = first_family_per_device(targets);
-    // Every output is checked before any GPU work.
-    let outputs = picked
-        .iter()
-        .map(|&i| {
-            options
-                .output
-                .as_deref()
-                .map(|p| device_output(p, &targets[i], i + 1, options.format))
-                .transpose()
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let runs: Vec<DeviceRun> = std::thread::scope(|scope| {
+) -> Vec<DeviceRun> {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = picked
             .iter()
             .map(|&i| {
@@ -527,7 +541,7 @@ pub(crate) fn run_all_devices(
             .collect();
         handles
             .into_iter()
-            .zip(&picked)
+            .zip(picked)
             .map(|(h, &i)| {
                 h.join().unwrap_or_else(|_| DeviceRun {
                     number: i + 1,
@@ -539,19 +553,57 @@ pub(crate) fn run_all_devices(
                 })
             })
             .collect()
-    });
+    })
+}
+
+/// `--all-devices`: the suite on every physical device at once (one thread each, the first
+/// compute family of each device), each report printed or written to its `--output` file, then
+/// the node summary.
+pub(crate) fn run_all_devices(
+    instance: &Arc<Instance>,
+    targets: &[ComputeTarget],
+    cases: &[perftest_cases::Case],
+    options: &Options,
+    verify_first: bool,
+    signals: &StopSignals,
+) -> Result<i32, Failure> {
+    let picked = first_family_per_device(targets);
+    // Every output is checked before any GPU work.
+    let outputs = picked
+        .iter()
+        .map(|&i| {
+            options
+                .output
+                .as_deref()
+                .map(|p| device_output(p, &targets[i], i + 1, options.format))
+                .transpose()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let runs = time_every_device(
+        instance,
+        targets,
+        &picked,
+        cases,
+        options,
+        verify_first,
+        signals,
+    );
 
     let mut code = exit_code::SUCCESS;
     let mut worst = |c: i32| code = worse(code, c);
     let mut summarized: Vec<(String, String, Report)> = Vec::new();
     for (run, output) in runs.into_iter().zip(&outputs) {
-        print_stdout(&format!(
+        let heading = format!(
             "== device {}: {} ==",
             run.number,
             printable(&run.description)
-        ))?;
+        );
         match run.outcome {
             Err(f) => {
+                // Without --output stdout holds each device's heading, and its table if any.
+                if output.is_none() {
+                    print_stdout(&heading)?;
+                }
                 eprintln!("perftest: device {}: {}", run.number, printable(&f.message));
                 worst(f.code);
             }
@@ -559,12 +611,16 @@ pub(crate) fn run_all_devices(
                 if options.verbose {
                     print_phases(&format!("device {}: ", run.number), &phases);
                 }
+                let stdout = Stdout::Device {
+                    heading,
+                    prefix: format!("device {}: ", run.number),
+                };
                 let write_error = deliver(
                     &report,
                     &end,
-                    ExportFormat::Text,
                     options.format,
                     output.as_ref(),
+                    &stdout,
                     signals,
                 )?;
                 match run_exit_code(&report, end, write_error, signals) {
