@@ -53,7 +53,8 @@ if [ "$status" -eq 124 ]; then
     say ERROR "perftest took more than ${TIMEOUT}s"
     exit 1
 elif [ "$status" -ne 0 ] && [ "$status" -ne 6 ]; then
-    say ERROR "perftest exited $status: $(grep -m1 'perftest:' "$run/run.txt")"
+    # The first message that is not a note naming a report written.
+    say ERROR "perftest exited $status: $(grep 'perftest:' "$run/run.txt" | grep -v ': report written to ' | head -n 1)"
     exit 1
 fi
 
