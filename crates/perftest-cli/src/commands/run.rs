@@ -28,78 +28,17 @@ use super::{core_failure, output_failure, print_stdout, Failure, STARTED};
 pub(crate) const LOADER_ENV: &str = "PERFTEST_VULKAN_LOADER";
 
 pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
-    let in_suites = cases_in(&options.suites);
-    if in_suites.is_empty() {
-        return Err(Failure::new(
-            exit_code::USAGE,
-            no_cases_message(&options.suites),
-        ));
-    }
-    let mut cases = select_cases(&in_suites, &options.filters)
-        .map_err(|e| Failure::new(exit_code::USAGE, e))?;
-    if let Some(max) = options.max_working_set {
-        cases.retain(|c| c.footprint() <= max);
-        if cases.is_empty() {
-            return Err(Failure::new(
-                exit_code::USAGE,
-                format!("--max-working-set {max} bytes leaves no case to run"),
-            ));
-        }
-    }
+    let cases = selected_cases(options)?;
     if options.mode == Mode::ListCases {
-        // One suite (the default): `id name`, as before suites existed; several: the suite
-        // first.
-        let several = options.suites.len() > 1;
-        let lines: Vec<String> = cases
-            .iter()
-            .map(|c| match several {
-                true => format!("{:<9} {:<40} {}", c.suite.name(), c.id, c.name),
-                false => format!("{:<40} {}", c.id, c.name),
-            })
-            .collect();
-        print_stdout(&lines.join("\n"))?;
-        return Ok(exit_code::SUCCESS);
+        return list_cases(&cases, &options.suites);
     }
-    if find_case(&all_cases(), &options.baseline).is_none() {
-        return Err(Failure::new(
-            exit_code::USAGE,
-            format!(
-                "--baseline '{}' is not a case id (see --list-cases)",
-                options.baseline
-            ),
-        ));
-    }
-    // Before any GPU work: a path that can never be written is reported now, not after the run.
-    let output = match options.output.as_deref() {
-        // Checked per device once the devices are known (the path holds {device}).
-        Some(_) if options.all_devices => None,
-        Some(path) => Some(OutputTarget::check(path).map_err(output_failure)?),
-        None => None,
-    };
-    // A pipeline-cache path that is not a perftest cache is never overwritten: refused now.
-    if let Some(cache) = &options.pipeline_cache {
-        check_cache_path(cache).map_err(|e| {
-            let code = match e {
-                CacheFileError::Unreadable { .. } => exit_code::FAILURE,
-                _ => exit_code::USAGE,
-            };
-            // A newline in the path must not split the one-line message.
-            Failure::new(
-                code,
-                format!("--pipeline-cache {}", printable(&e.to_string())),
-            )
-        })?;
-    }
+    let output = check_before_device_work(options)?;
     // Installed before the device is set up, so a stop signal at any point ends the run
     // cleanly (a failure to install them only loses that comfort).
     let signals = match options.mode {
         Mode::Time { .. } => StopSignals::install().unwrap_or_default(),
         _ => StopSignals::default(),
     };
-    // Checked now, created only when shaders are written (not for --list or a refused run).
-    if let Some(dir) = &options.dump_shaders {
-        shader_stats::check_dump_dir(dir).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
-    }
 
     let instance_options = InstanceOptions {
         validation: options.validation,
@@ -171,6 +110,86 @@ pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
             Err(failure)
         }
     }
+}
+
+/// The cases of the chosen suites that `--filter` and `--max-working-set` select.
+fn selected_cases(options: &Options) -> Result<Vec<perftest_cases::Case>, Failure> {
+    let in_suites = cases_in(&options.suites);
+    if in_suites.is_empty() {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            no_cases_message(&options.suites),
+        ));
+    }
+    let mut cases = select_cases(&in_suites, &options.filters)
+        .map_err(|e| Failure::new(exit_code::USAGE, e))?;
+    if let Some(max) = options.max_working_set {
+        cases.retain(|c| c.footprint() <= max);
+        if cases.is_empty() {
+            return Err(Failure::new(
+                exit_code::USAGE,
+                format!("--max-working-set {max} bytes leaves no case to run"),
+            ));
+        }
+    }
+    Ok(cases)
+}
+
+/// `--list-cases`: one suite (the default) gives `id name`, as before suites existed; several
+/// put the suite first.
+fn list_cases(cases: &[perftest_cases::Case], suites: &[Suite]) -> Result<i32, Failure> {
+    let several = suites.len() > 1;
+    let lines: Vec<String> = cases
+        .iter()
+        .map(|c| match several {
+            true => format!("{:<9} {:<40} {}", c.suite.name(), c.id, c.name),
+            false => format!("{:<40} {}", c.id, c.name),
+        })
+        .collect();
+    print_stdout(&lines.join("\n"))?;
+    Ok(exit_code::SUCCESS)
+}
+
+/// What can be checked before any device work, so that a run is refused before it starts
+/// rather than failing at its end: the baseline, the `--output` path (per device later, for
+/// `--all-devices`), the pipeline cache and the shader dump directory.
+fn check_before_device_work(options: &Options) -> Result<Option<OutputTarget>, Failure> {
+    if find_case(&all_cases(), &options.baseline).is_none() {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            format!(
+                "--baseline '{}' is not a case id (see --list-cases)",
+                options.baseline
+            ),
+        ));
+    }
+    // Before any GPU work: a path that can never be written is reported now, not after the run.
+    let output = match options.output.as_deref() {
+        // Checked per device once the devices are known (the path holds {device}).
+        Some(_) if options.all_devices => None,
+        Some(path) => Some(OutputTarget::check(path).map_err(output_failure)?),
+        None => None,
+    };
+    // A pipeline-cache path that is not a perftest cache is never overwritten: refused now.
+    if let Some(cache) = &options.pipeline_cache {
+        check_cache_path(cache).map_err(|e| {
+            let code = match e {
+                CacheFileError::Unreadable { .. } => exit_code::FAILURE,
+                _ => exit_code::USAGE,
+            };
+            // A newline in the path must not split the one-line message.
+            Failure::new(
+                code,
+                format!("--pipeline-cache {}", printable(&e.to_string())),
+            )
+        })?;
+    }
+    // Checked now, created only when shaders are written (not for --list or a refused run).
+    if let Some(dir) = &options.dump_shaders {
+        shader_stats::check_dump_dir(dir).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
+    }
+
+    Ok(output)
 }
 
 /// The usage error for suites that hold no case yet.
