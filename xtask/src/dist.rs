@@ -94,8 +94,9 @@ fn binary_name(target: &str) -> &'static str {
     }
 }
 
-/// Builds the release CLI for `target` and writes its archive into `target/dist/`.
-pub fn build_and_pack(target: &str) -> Result<PathBuf, String> {
+/// Builds the release CLI for `target` (`cargo build --release --locked`) and returns the
+/// binary's path.
+pub fn build_release(target: &str) -> Result<PathBuf, String> {
     crate::cross::ensure_target(target)?;
     let status = workspace::status(cargo().args([
         "build",
@@ -111,10 +112,16 @@ pub fn build_and_pack(target: &str) -> Result<PathBuf, String> {
             "the release build for {target} failed (exit {status})"
         ));
     }
-    let root = workspace::root();
     let built = workspace::target_dir()?;
-    let binary = built.join(target).join("release").join(binary_name(target));
-    let out = built.join("dist");
+    Ok(built.join(target).join("release").join(binary_name(target)))
+}
+
+/// Builds the release CLI for `target` and writes its archive into `dist/` of the target
+/// folder.
+pub fn build_and_pack(target: &str) -> Result<PathBuf, String> {
+    let binary = build_release(target)?;
+    let root = workspace::root();
+    let out = workspace::target_dir()?.join("dist");
     fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let mut files: Vec<(String, Vec<u8>, u32)> = Vec::new();
     files.push((binary_name(target).to_string(), read(&binary)?, 0o755));

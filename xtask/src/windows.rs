@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crate::checks::{Checks, Ran};
 use crate::wine::{without_noise, Wine};
-use crate::workspace::{self, cargo};
+use crate::workspace;
 
 /// The Windows target built with mingw-w64.
 pub const TARGET: &str = "x86_64-pc-windows-gnu";
@@ -31,34 +31,9 @@ pub fn unavailable() -> Option<String> {
 /// `cargo xtask windows`: builds both release CLIs (the ones the archives hold; cargo makes
 /// this a no-op after `dist`) and runs the checks.
 pub fn command() -> Result<(), String> {
-    let host = workspace::host()?;
-    build(TARGET)?;
-    build(&host)?;
-    let built = workspace::target_dir()?;
-    check(
-        &built.join(TARGET).join("release/perftest.exe"),
-        &built.join(&host).join("release/perftest"),
-    )
-}
-
-/// `cargo build --release --locked -p perftest-cli --target TARGET`.
-fn build(target: &str) -> Result<(), String> {
-    let mut command = cargo();
-    command.args([
-        "build",
-        "--release",
-        "--locked",
-        "-p",
-        "perftest-cli",
-        "--target",
-        target,
-    ]);
-    match workspace::status(&mut command)? {
-        0 => Ok(()),
-        code => Err(format!(
-            "building perftest-cli for {target} failed (exit {code})"
-        )),
-    }
+    let exe = crate::dist::build_release(TARGET)?;
+    let linux = crate::dist::build_release(&workspace::host()?)?;
+    check(&exe, &linux)
 }
 
 /// The suites besides the original whose families the Windows build verifies a case of.

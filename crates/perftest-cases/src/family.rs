@@ -131,6 +131,10 @@ pub enum Unit {
     /// to the kernel as family word 3 (`params.family.w`), so the time per step is the latency
     /// of one load.
     DependentLoad,
+    /// One tick of the shader clock, counted by one thread of one workgroup: a chain like
+    /// [`Unit::DependentLoad`], whose blocks are [`Work::per_thread`] ticks, so its rate in
+    /// ticks per second is the clock's frequency.
+    ClockTick,
     /// One vertex through the vertex stage (all of its attributes): the graphics suite's vertex
     /// fetch, whose "threads" are vertices and whose bytes are the vertex's.
     Vertex,
@@ -144,6 +148,7 @@ impl Unit {
             Unit::Store => "store",
             Unit::Atomic => "atomic",
             Unit::DependentLoad => "dependent-load",
+            Unit::ClockTick => "clock-tick",
             Unit::Vertex => "vertex",
         }
     }
@@ -163,7 +168,7 @@ impl Work {
     /// count going to the kernel as a number of blocks of [`Work::per_thread`] steps (see
     /// [`Unit::DependentLoad`]).
     pub fn is_chain(&self) -> bool {
-        self.unit == Unit::DependentLoad
+        matches!(self.unit, Unit::DependentLoad | Unit::ClockTick)
     }
 
     /// The units one workgroup (one block of a chain) counts: the threads times

@@ -41,11 +41,13 @@ pub enum Feature {
     ShaderInt8,
     /// `shaderFloat16` (Vulkan 1.2): 16-bit floats in shader arithmetic.
     ShaderFloat16,
+    /// `shaderSubgroupClock` (`VK_KHR_shader_clock`): a clock that counts within a subgroup.
+    ShaderSubgroupClock,
 }
 
 impl Feature {
     /// Every feature, in declaration order.
-    pub const ALL: [Feature; 16] = [
+    pub const ALL: [Feature; 17] = [
         Feature::ShaderInt64,
         Feature::ShaderInt16,
         Feature::SampledImageDynamic,
@@ -62,6 +64,7 @@ impl Feature {
         Feature::StorageBuffer8Bit,
         Feature::ShaderInt8,
         Feature::ShaderFloat16,
+        Feature::ShaderSubgroupClock,
     ];
 
     /// The feature's member name in Vulkan's feature structures.
@@ -83,6 +86,7 @@ impl Feature {
             Feature::StorageBuffer8Bit => "storageBuffer8BitAccess",
             Feature::ShaderInt8 => "shaderInt8",
             Feature::ShaderFloat16 => "shaderFloat16",
+            Feature::ShaderSubgroupClock => "shaderSubgroupClock",
         }
     }
 

@@ -45,6 +45,7 @@ pub use data::{
 pub use extra_format::{
     bc_block, srgb_slack, srgb_to_linear, ufloat_to_f32, ExtraFormat, TexelValue,
 };
+pub use families::shader_clock::clock_case;
 pub use families::{all_cases, cases_in, family, FAMILIES};
 pub use family::{Family, FamilyRef, Unit, Work};
 pub use feature::{Feature, FeatureSet};

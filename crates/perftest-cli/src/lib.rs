@@ -5,6 +5,7 @@
 //!
 //! - [`sizing`]: the adaptive dispatch-size rule and the split of a group count over X/Y/Z
 //!   (re-exported from perftest-core, which shares it with its time-budgeted probe),
+//! - [`clock`]: the shader clock latencies are given in cycles with (measured or given),
 //! - [`statistics`]: summaries of per-dispatch times and the clock warm-up test,
 //! - [`report`]: the schema-versioned run report and the figures derived from it,
 //! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown, HTML,
@@ -23,6 +24,7 @@
 
 pub mod benchmark;
 pub mod cli;
+pub mod clock;
 pub mod compare;
 pub mod export;
 pub mod gate;

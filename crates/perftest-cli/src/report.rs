@@ -233,6 +233,7 @@ pub(crate) mod tests {
             timestamp_valid_bits: 64,
             subgroup_size: 32,
             resident_workgroups: Some(1056),
+            shader_units: Some(132),
             pci_bus: Some("00000000:18:00.0".to_string()),
             device_uuid: None,
         }
@@ -266,6 +267,7 @@ pub(crate) mod tests {
             warmup_dispatches: 4,
             steady: true,
             short: None,
+            seqs: Vec::new(),
         }
     }
 
@@ -282,6 +284,7 @@ pub(crate) mod tests {
             settings: settings(),
             baseline_id: BASELINE_CASE_ID.to_string(),
             cases: Vec::new(),
+            clock: None,
         };
         // 4000 groups in 20 ms: 5 us per group; original_ms = 5e3 * 122880 / 1e6 = 614.4.
         report.cases.push(CaseResult::measured(

@@ -75,7 +75,7 @@ impl Context {
         let adapter = &target.adapter;
         let enabled = Enabled::everything_offered(adapter);
         let vulkan11 = adapter.at_least(vk::API_VERSION_1_1);
-        let vulkan12 = adapter.at_least(vk::API_VERSION_1_2);
+        let levels = adapter.levels();
         let statistics = vulkan11 && enabled.pipeline_executable_info;
         let mut extensions = Vec::new();
         if statistics {
@@ -88,6 +88,10 @@ impl Context {
         if enabled.dynamic_rendering.khr {
             extensions.push(ash::khr::dynamic_rendering::NAME.as_ptr());
         }
+        let clock = levels.shader_clock && enabled.features.has(Feature::ShaderSubgroupClock);
+        if clock {
+            extensions.push(ash::khr::shader_clock::NAME.as_ptr());
+        }
         let mut feature = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
             .pipeline_executable_info(true);
         let offered = enabled.portability.unwrap_or_default();
@@ -98,7 +102,7 @@ impl Context {
             .image_view2_d_on3_d_image(offered.image_view_2d_on_3d_image)
             .mutable_comparison_samplers(offered.mutable_comparison_samplers)
             .sampler_mip_lod_bias(offered.sampler_mip_lod_bias);
-        let mut chain = FeatureChain::enabling(enabled.features, vulkan12);
+        let mut chain = FeatureChain::enabling(enabled.features, levels);
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(enabled.dynamic_rendering.core);
         let mut khr_rendering = vk::PhysicalDeviceDynamicRenderingFeaturesKHR::default()
@@ -113,8 +117,11 @@ impl Context {
         if enabled.portability.is_some() && vulkan11 {
             info = info.push_next(&mut portability);
         }
-        if vulkan12 {
+        if levels.vulkan12 {
             info = info.push_next(&mut chain.v12).push_next(&mut chain.v11);
+        }
+        if clock {
+            info = info.push_next(&mut chain.clock);
         }
         if enabled.dynamic_rendering.core {
             info = info.push_next(&mut v13);

@@ -38,6 +38,28 @@ pub struct Report {
     pub baseline_id: String,
     /// One entry per case that ran (measured, skipped or failed), in suite order.
     pub cases: Vec<CaseResult>,
+    /// The shader clock measured during the run, where the device has a subgroup clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSamples>,
+}
+
+/// The raw data of the shader clock measured during a run: a dispatch that spins on the
+/// subgroup clock for a known number of ticks, timed between the cases' dispatches in every
+/// round, and once more alone at two sizes (so that what a dispatch pays once cancels).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClockSamples {
+    /// Ticks of the subgroup clock one timed dispatch of `samples_ns` spins.
+    pub ticks_per_dispatch: u64,
+    /// GPU time of each dispatch timed in the rounds, in nanoseconds.
+    pub samples_ns: Vec<f64>,
+    /// Each sample's place in the run: the dispatches timed in the rounds before it (the
+    /// cases' [`Measurement::seqs`] count the same way).
+    pub seqs: Vec<usize>,
+    /// Ticks of one workgroup (block) of `alone`.
+    pub ticks_per_group: u64,
+    /// The clock dispatch measured alone at two sizes after the rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alone: Option<Measurement>,
 }
 
 /// The device and driver a report was measured on.
@@ -71,6 +93,10 @@ pub struct DeviceInfo {
     /// dispatch sizes are then whole multiples of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resident_workgroups: Option<u32>,
+    /// Shader units, when the driver tells: SMs (`VK_NV_shader_sm_builtins`) or compute units
+    /// (`VK_AMD_shader_core_properties`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shader_units: Option<u32>,
     /// PCI address as `nvidia-smi` prints it (`00000000:18:00.0`), when the driver reports it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pci_bus: Option<String>,
@@ -227,6 +253,10 @@ pub struct Measurement {
     /// other cases and in older reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub short: Option<ShortDispatches>,
+    /// Each sample's place in the run's interleaved rounds (the dispatches timed before it);
+    /// empty for cases measured alone and in older reports.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seqs: Vec<usize>,
 }
 
 /// The smaller dispatches of a [`Measurement`] (see [`Measurement::short`]).
@@ -254,6 +284,7 @@ impl Report {
             settings,
             baseline_id: BASELINE_CASE_ID.to_string(),
             cases: Vec::new(),
+            clock: None,
         }
     }
 
@@ -399,6 +430,7 @@ impl DeviceInfo {
             timestamp_valid_bits: 0,
             subgroup_size: 0,
             resident_workgroups: None,
+            shader_units: None,
             pci_bus: None,
             device_uuid: None,
         }
@@ -420,6 +452,7 @@ impl DeviceInfo {
             timestamp_valid_bits: target.timestamp_valid_bits,
             subgroup_size: target.subgroup_size,
             resident_workgroups: target.resident_workgroups,
+            shader_units: target.adapter.units.map(|u| u.count),
             pci_bus: target.pci_bus.clone(),
             device_uuid: target.device_uuid.clone(),
         }

@@ -20,6 +20,7 @@ pub mod fragment_loads;
 pub mod narrow_loads;
 pub mod pointer_chase;
 pub mod raw_buffer;
+pub mod shader_clock;
 pub mod shared_memory;
 pub mod store;
 pub mod structured_buffer;
@@ -67,6 +68,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &pointer_chase::PointerChase,
     &cache_sweep::CacheSweep,
     &cache_carveout::CacheCarveout,
+    &shader_clock::ShaderClock,
     &texture_shape::TextureShape,
     &texture_storage::TextureStorage,
     &texel_buffer_formats::TexelBufferFormats,

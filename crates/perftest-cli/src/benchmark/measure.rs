@@ -250,6 +250,7 @@ pub fn measure_alone<T: DispatchTimer>(
         samples_ns,
         warmup_dispatches: sizing.probes + warm + 1,
         short,
+        seqs: Vec::new(),
     })
 }
 

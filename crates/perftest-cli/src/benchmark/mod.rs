@@ -2,6 +2,7 @@
 //! rounds ([`rounds`]), the suite driver that uses perftest-core ([`suite`]) and verification
 //! ([`verify`]).
 
+pub mod clock_watch;
 pub mod measure;
 pub mod refine;
 pub mod rounds;

@@ -231,6 +231,7 @@ impl Entry {
             warmup_dispatches: self.warmup_dispatches,
             steady: self.size_checked && halves_agree(&self.samples_ns, settings.steady_tolerance),
             short: None,
+            seqs: self.seqs.clone(),
         })
     }
 

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use perftest_cases::{verify, Case};
 use perftest_core::{Bench, Error, KernelId, PipelineCacheSource};
 
+use crate::benchmark::clock_watch::ClockWatch;
 use crate::benchmark::measure::{
     chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, DispatchTimer, LoopError,
 };
@@ -298,6 +299,15 @@ fn run_phases(
             }
         }
     }
+    // The shader clock takes part in the rounds too, where the device has one.
+    let watch = matches!(end, RunEnd::Complete)
+        .then(|| ClockWatch::start(bench, &loop_settings, stop))
+        .flatten();
+    let clock_entry = watch.as_ref().map(|w| {
+        entries.push(w.entry(&loop_settings));
+        kernels.push(w.kernel());
+        entries.len() - 1
+    });
     phases.sizing = clock.elapsed();
     let clock = Instant::now();
     let mut round_error = None;
@@ -315,6 +325,9 @@ fn run_phases(
                 end = RunEnd::Fatal(e);
             }
         }
+    }
+    if let (Some(watch), Some(i), RunEnd::Complete) = (watch, clock_entry, &end) {
+        report.clock = watch.finish(bench, &entries[i], &loop_settings, stop);
     }
     // Every case in suite order: decided early, measured (with the samples it has), or — when
     // a round failed — failed with that error.

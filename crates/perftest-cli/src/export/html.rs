@@ -448,7 +448,7 @@ impl Exporter for HtmlExporter {
         write_legend(&mut out, 0.0, 0.0)?;
         writeln!(out, "</svg>")?;
         if let Some(h) = crate::sweep::hierarchy(report) {
-            write_hierarchy(&mut out, &h, report.settings.clock_mhz)?;
+            write_hierarchy(&mut out, &h, crate::clock::clock(report).map(|c| c.mhz))?;
         }
         for (number, grid) in grids.iter().enumerate() {
             write_family(&mut out, number, grid, &rows, label_w, scale_max)?;

@@ -3,6 +3,8 @@
 use serde::Serialize;
 
 use super::{ExportError, Exporter};
+use perftest_core::report::ClockSamples;
+
 use crate::report::{CaseResult, Derived, DeviceInfo, Report, ReportFigures, Settings};
 
 /// Writes the report as pretty-printed JSON, each measured case with a `derived` object
@@ -25,6 +27,49 @@ struct JsonReport<'a> {
     settings: &'a Settings,
     baseline_id: &'a str,
     cases: Vec<JsonCase<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock: Option<&'a ClockSamples>,
+    /// The clock figures derived from `clock` (or from the memory suite's clock case, or
+    /// `--clock-mhz`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock_derived: Option<ClockDerived>,
+}
+
+/// The run's clock in JSON: the figure latencies use, where it comes from, and the spread of
+/// the readings taken during the run.
+#[derive(Serialize)]
+struct ClockDerived {
+    mhz: f64,
+    source: crate::clock::ClockSource,
+    /// The clock the run measured (beside a given one, where they differ).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    measured_mhz: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min_mhz: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    median_mhz: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_mhz: Option<f64>,
+}
+
+/// Per case, what the clock and the shader units make of its rate.
+#[derive(Serialize)]
+struct PerClock {
+    /// The clock while the case was measured, MHz (cases of the interleaved rounds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock_mhz: Option<f64>,
+    /// Measured on a clock more than 2% below the run's median.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    throttled: bool,
+    /// Units (loads, ...) per clock cycle of the whole device.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loads_per_clock: Option<f64>,
+    /// Units per clock cycle per shader unit (SM, CU), where the driver tells the units.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loads_per_clock_per_unit: Option<f64>,
+    /// Bytes per clock cycle per shader unit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes_per_clock_per_unit: Option<f64>,
 }
 
 /// A [`CaseResult`] followed by its derived figures.
@@ -34,6 +79,8 @@ struct JsonCase<'a> {
     result: &'a CaseResult,
     #[serde(skip_serializing_if = "Option::is_none")]
     derived: Option<Derived>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    per_clock: Option<PerClock>,
 }
 
 impl Exporter for JsonExporter {
@@ -50,7 +97,11 @@ impl Exporter for JsonExporter {
             settings,
             baseline_id,
             cases,
+            clock,
         } = report;
+        let run = clock.as_ref().and_then(crate::clock::run_clock);
+        let clock_figure = crate::clock::clock(report);
+        let units = device.shader_units.filter(|&u| u > 0).map(f64::from);
         let json = JsonReport {
             schema,
             perftest_version,
@@ -63,13 +114,58 @@ impl Exporter for JsonExporter {
             cases: cases
                 .iter()
                 .zip(report.derived_all())
-                .map(|(result, derived)| JsonCase { result, derived })
+                .map(|(result, derived)| JsonCase {
+                    result,
+                    derived,
+                    per_clock: per_clock(
+                        result,
+                        derived.as_ref(),
+                        run.as_ref(),
+                        clock_figure,
+                        units,
+                    ),
+                })
                 .collect(),
+            clock: clock.as_ref(),
+            clock_derived: clock_figure.map(|c| ClockDerived {
+                mhz: c.mhz,
+                source: c.source,
+                measured_mhz: crate::clock::measured_mhz(report),
+                min_mhz: run.as_ref().map(|r| r.min_mhz),
+                median_mhz: run.as_ref().map(|r| r.median_mhz),
+                max_mhz: run.as_ref().map(|r| r.max_mhz),
+            }),
         };
         let mut bytes = serde_json::to_vec_pretty(&json)?;
         bytes.push(b'\n');
         Ok(bytes)
     }
+}
+
+/// What the clock and the shader units make of a measured case's rate; `None` without a
+/// clock or without figures.
+fn per_clock(
+    result: &CaseResult,
+    derived: Option<&Derived>,
+    run: Option<&crate::clock::RunClock>,
+    clock: Option<crate::clock::Clock>,
+    units: Option<f64>,
+) -> Option<PerClock> {
+    let derived = derived?;
+    let case_mhz = run.and_then(|r| crate::clock::case_clock(r, result));
+    let mhz = case_mhz.or(clock.map(|c| c.mhz))?;
+    let per_cycle = |per_s: Option<f64>| per_s.map(|v| v / (mhz * 1e6));
+    let loads = per_cycle(derived.loads_per_s);
+    let bytes = per_cycle(derived.bytes_per_s);
+    Some(PerClock {
+        clock_mhz: case_mhz,
+        throttled: run
+            .zip(case_mhz)
+            .is_some_and(|(r, m)| crate::clock::throttled(r, m)),
+        loads_per_clock: loads,
+        loads_per_clock_per_unit: loads.zip(units).map(|(l, u)| l / u),
+        bytes_per_clock_per_unit: bytes.zip(units).map(|(b, u)| b / u),
+    })
 }
 
 #[cfg(test)]

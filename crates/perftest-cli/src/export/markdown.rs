@@ -74,7 +74,9 @@ impl Exporter for MarkdownExporter {
             out.push_str(&section);
             writeln!(out, "```")?;
         }
-        if let Some(section) = crate::sweep::section(report, report.settings.clock_mhz) {
+        if let Some(section) =
+            crate::sweep::section(report, crate::clock::clock(report).map(|c| c.mhz))
+        {
             // A preformatted block: the section's columns line up as in the terminal.
             writeln!(out)?;
             writeln!(out, "```text")?;

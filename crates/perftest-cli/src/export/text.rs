@@ -65,7 +65,9 @@ impl Exporter for TextExporter {
                 writeln!(out, "{note}")?;
             }
         }
-        if let Some(section) = crate::sweep::section(report, report.settings.clock_mhz) {
+        if let Some(section) =
+            crate::sweep::section(report, crate::clock::clock(report).map(|c| c.mhz))
+        {
             writeln!(out)?;
             out.push_str(&section);
         }

@@ -4,7 +4,8 @@
 use ash::vk;
 use perftest_cases::{Feature, FeatureSet};
 
-/// The feature structures perftest reads and enables: core, Vulkan 1.1 and Vulkan 1.2.
+/// The feature structures perftest reads and enables: core, Vulkan 1.1 and 1.2, and
+/// `VK_KHR_shader_clock`'s.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct FeatureChain {
     /// `VkPhysicalDeviceFeatures`.
@@ -13,6 +14,28 @@ pub(crate) struct FeatureChain {
     pub(crate) v11: vk::PhysicalDeviceVulkan11Features<'static>,
     /// `VkPhysicalDeviceVulkan12Features`.
     pub(crate) v12: vk::PhysicalDeviceVulkan12Features<'static>,
+    /// `VkPhysicalDeviceShaderClockFeaturesKHR` (chained where the device has the extension).
+    pub(crate) clock: vk::PhysicalDeviceShaderClockFeaturesKHR<'static>,
+}
+
+/// Which of the structures a device can have queried and enabled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Levels {
+    /// The Vulkan 1.1 and 1.2 structures (instance and device 1.2 or later).
+    pub(crate) vulkan12: bool,
+    /// `VK_KHR_shader_clock`'s (offered, on a Vulkan 1.2 instance and device).
+    pub(crate) shader_clock: bool,
+}
+
+impl Levels {
+    /// Whether a feature of `level` can be queried and enabled.
+    fn allow(self, level: Level) -> bool {
+        match level {
+            Level::Core => true,
+            Level::Vulkan12 => self.vulkan12,
+            Level::ShaderClock => self.shader_clock,
+        }
+    }
 }
 
 /// Which structure holds a feature.
@@ -23,12 +46,15 @@ pub(crate) enum Level {
     /// The Vulkan 1.1 and 1.2 structures: queried and enabled where the instance and device
     /// are Vulkan 1.2 or later.
     Vulkan12,
+    /// `VK_KHR_shader_clock`'s structure, where the device has the extension.
+    ShaderClock,
 }
 
 impl FeatureChain {
     /// The member of the structures that holds `feature`, and which structure it is in.
     pub(crate) fn flag(&mut self, feature: Feature) -> (Level, &mut vk::Bool32) {
         let (core, v11, v12) = (&mut self.core, &mut self.v11, &mut self.v12);
+        let clock = &mut self.clock;
         match feature {
             Feature::ShaderInt64 => (Level::Core, &mut core.shader_int64),
             Feature::ShaderInt16 => (Level::Core, &mut core.shader_int16),
@@ -62,28 +88,28 @@ impl FeatureChain {
             Feature::StorageBuffer8Bit => (Level::Vulkan12, &mut v12.storage_buffer8_bit_access),
             Feature::ShaderInt8 => (Level::Vulkan12, &mut v12.shader_int8),
             Feature::ShaderFloat16 => (Level::Vulkan12, &mut v12.shader_float16),
+            Feature::ShaderSubgroupClock => (Level::ShaderClock, &mut clock.shader_subgroup_clock),
         }
     }
 
-    /// The features set in these structures; those of the Vulkan 1.1 and 1.2 structures only
-    /// when `vulkan12` (they were not queried otherwise).
-    pub(crate) fn features(mut self, vulkan12: bool) -> FeatureSet {
+    /// The features set in the structures of `levels` (the others were not queried).
+    pub(crate) fn features(mut self, levels: Levels) -> FeatureSet {
         Feature::ALL
             .into_iter()
             .filter(|&f| {
                 let (level, flag) = self.flag(f);
-                (level == Level::Core || vulkan12) && *flag == vk::TRUE
+                levels.allow(level) && *flag == vk::TRUE
             })
             .collect()
     }
 
-    /// The structures with exactly `features` set; those of Vulkan 1.1 and 1.2 only when
-    /// `vulkan12` (chain them only then).
-    pub(crate) fn enabling(features: FeatureSet, vulkan12: bool) -> FeatureChain {
+    /// The structures with exactly `features` set, in the structures of `levels` only (chain
+    /// those only).
+    pub(crate) fn enabling(features: FeatureSet, levels: Levels) -> FeatureChain {
         let mut chain = FeatureChain::default();
         for feature in features.iter() {
             let (level, flag) = chain.flag(feature);
-            if level == Level::Core || vulkan12 {
+            if levels.allow(level) {
                 *flag = vk::TRUE;
             }
         }
@@ -98,16 +124,25 @@ mod tests {
     /// Every feature has a member of its own, and what is enabled reads back the same.
     #[test]
     fn every_feature_round_trips_through_its_own_member() {
+        let every = Levels {
+            vulkan12: true,
+            shader_clock: true,
+        };
         for feature in Feature::ALL {
             let one = FeatureSet::NONE.with(feature, true);
-            assert_eq!(FeatureChain::enabling(one, true).features(true), one);
+            assert_eq!(FeatureChain::enabling(one, every).features(every), one);
         }
         let all = FeatureSet::all();
-        assert_eq!(FeatureChain::enabling(all, true).features(true), all);
-        let core_only = FeatureChain::enabling(all, false).features(true);
+        assert_eq!(FeatureChain::enabling(all, every).features(every), all);
+        let core = Levels {
+            vulkan12: false,
+            shader_clock: false,
+        };
+        let core_only = FeatureChain::enabling(all, core).features(every);
         assert!(core_only.has(Feature::ShaderInt64) && core_only.has(Feature::SamplerAnisotropy));
         assert!(!core_only.has(Feature::BufferDeviceAddress));
         assert!(!core_only.has(Feature::StorageBuffer16Bit));
+        assert!(!core_only.has(Feature::ShaderSubgroupClock));
         assert_eq!(core_only.iter().count(), 8);
     }
 }

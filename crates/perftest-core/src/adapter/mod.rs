@@ -11,7 +11,7 @@ mod query;
 use ash::vk;
 use perftest_cases::{DeviceCaps, Feature, FeatureSet, FormatSupport, PortabilitySubset};
 
-pub(crate) use chain::FeatureChain;
+pub(crate) use chain::{FeatureChain, Levels};
 
 /// How the device draws without render-pass objects, as offered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -84,6 +84,15 @@ impl Adapter {
     /// Whether both the instance and the device are at least Vulkan `version`.
     pub fn at_least(&self, version: u32) -> bool {
         self.instance_api >= version && self.properties.api_version >= version
+    }
+
+    /// Which feature structures can be queried and enabled on this device.
+    pub(crate) fn levels(&self) -> Levels {
+        let vulkan12 = self.at_least(vk::API_VERSION_1_2);
+        Levels {
+            vulkan12,
+            shader_clock: vulkan12 && self.has_extension(ash::khr::shader_clock::NAME),
+        }
     }
 
     /// Whether the device offers the extension `name`.

@@ -130,15 +130,15 @@ impl Adapter {
 
     /// The optional features offered, and dynamic rendering (core 1.3 or by extension).
     fn read_features(&mut self, instance: &ash::Instance) {
-        let vulkan12 = self.at_least(vk::API_VERSION_1_2);
-        if !vulkan12 {
+        let levels = self.levels();
+        if !levels.vulkan12 {
             // SAFETY: plain query on a live instance and one of its physical devices.
             let core = unsafe { instance.get_physical_device_features(self.physical_device) };
             self.features = FeatureChain {
                 core,
                 ..FeatureChain::default()
             }
-            .features(false);
+            .features(levels);
             return;
         }
         let vulkan13 = self.at_least(vk::API_VERSION_1_3);
@@ -149,6 +149,9 @@ impl Adapter {
         let mut features = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut chain.v11)
             .push_next(&mut chain.v12);
+        if levels.shader_clock {
+            features = features.push_next(&mut chain.clock);
+        }
         if vulkan13 {
             features = features.push_next(&mut v13);
         } else if khr {
@@ -161,7 +164,8 @@ impl Adapter {
         // The structs were chained through `features`; unlink them before they are copied.
         chain.v11.p_next = std::ptr::null_mut();
         chain.v12.p_next = std::ptr::null_mut();
-        self.features = chain.features(true);
+        chain.clock.p_next = std::ptr::null_mut();
+        self.features = chain.features(levels);
         self.dynamic_rendering = DynamicRendering {
             core: vulkan13 && v13.dynamic_rendering == vk::TRUE,
             khr: khr && rendering.dynamic_rendering == vk::TRUE,

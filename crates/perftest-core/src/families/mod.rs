@@ -24,6 +24,7 @@ mod eight_regions;
 mod fragment_loads;
 mod narrow_loads;
 mod pointer_chase;
+mod shader_clock;
 mod raw_buffer;
 mod sampled_textures;
 mod shared_memory;
@@ -248,6 +249,7 @@ pub(crate) static PLANS: &[Plan] = &[
     pointer_chase::PLAN,
     cache_sweep::PLAN,
     cache_carveout::PLAN,
+    shader_clock::PLAN,
     texture_shape::PLAN,
     texture_storage::PLAN,
     texel_buffer_formats::PLAN,

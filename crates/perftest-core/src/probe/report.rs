@@ -131,6 +131,7 @@ impl ProbeReport {
                 warmup_dispatches: 0,
                 steady: self.steady_clocks,
                 short: None,
+                seqs: Vec::new(),
             };
             CaseResult::measured(&m.case, measurement)
         });

@@ -1,0 +1,88 @@
+//! The shader clock watched during a timing run: the case that spins on the subgroup clock
+//! (where the device has one) is checked against its CPU model, sized, then timed in every
+//! round between the cases' dispatches, and once more alone at two sizes after the rounds, so
+//! that every case has a clock reading near it and the run has an exact one.
+
+use std::sync::atomic::AtomicBool;
+
+use perftest_cases::{clock_case, verify, Case, Support};
+use perftest_core::report::ClockSamples;
+use perftest_core::{Bench, KernelId};
+
+use crate::benchmark::measure::{measure_alone, size_case, LoopSettings, Sizing};
+use crate::benchmark::rounds::Entry;
+use crate::benchmark::suite::BenchTimer;
+use crate::sizing::group_total;
+
+/// The clock case, ready to take part in the rounds.
+pub struct ClockWatch {
+    case: Case,
+    kernel: KernelId,
+    sizing: Sizing,
+}
+
+impl ClockWatch {
+    /// Prepares, checks and sizes the clock case; `None` when the device has no subgroup
+    /// clock, or its kernel cannot be built, gives wrong counts or cannot be timed (the run
+    /// then has no clock of its own, and says nothing of one).
+    pub fn start(bench: &mut Bench, settings: &LoopSettings, stop: &AtomicBool) -> Option<Self> {
+        let case = clock_case();
+        if bench.support(&case) != Support::Supported {
+            return None;
+        }
+        let kernel = bench.prepare(&case).ok()?;
+        let readback = bench.verify(kernel).ok()?;
+        if !verify(&case, &readback).passed() {
+            return None;
+        }
+        let mut timer = BenchTimer { bench, kernel };
+        let sizing = size_case(&mut timer, settings, 1, stop).ok()?;
+        Some(ClockWatch {
+            case,
+            kernel,
+            sizing,
+        })
+    }
+
+    /// The kernel the rounds time.
+    pub fn kernel(&self) -> KernelId {
+        self.kernel
+    }
+
+    /// The clock's entry in the rounds.
+    pub fn entry(&self, settings: &LoopSettings) -> Entry {
+        Entry::new(self.sizing.dims, self.sizing.probes, settings)
+    }
+
+    /// After the rounds: the clock measured alone at two sizes, and the raw data of the run's
+    /// clock with `entry`'s samples (`None` when the rounds collected none).
+    pub fn finish(
+        self,
+        bench: &mut Bench,
+        entry: &Entry,
+        settings: &LoopSettings,
+        stop: &AtomicBool,
+    ) -> Option<ClockSamples> {
+        if entry.samples_ns.is_empty() {
+            return None;
+        }
+        let per_group = self.case.work().per_group();
+        let mut timer = BenchTimer {
+            bench,
+            kernel: self.kernel,
+        };
+        let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT;
+        let sizing = Sizing {
+            dims: entry.dims,
+            probes: 0,
+        };
+        let alone = measure_alone(&mut timer, settings, sizing, 1, batch_max, stop).ok();
+        Some(ClockSamples {
+            ticks_per_dispatch: group_total(entry.dims).saturating_mul(per_group),
+            samples_ns: entry.samples_ns.clone(),
+            seqs: entry.seqs.clone(),
+            ticks_per_group: per_group,
+            alone,
+        })
+    }
+}

@@ -1,0 +1,139 @@
+//! The shader clock on lavapipe (validation on): a timing run measures the subgroup clock
+//! between its cases and writes the readings and the figures derived from them; the memory
+//! suite's clock case verifies; `--clock-mhz` wins over the measured clock and is printed
+//! beside it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
+
+use std::process::{Command, Stdio};
+
+fn perftest(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .args(args)
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .stdin(Stdio::null())
+        .output()
+        .expect("cannot start the perftest binary");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A short timing run of two cases on lavapipe, validation on, as JSON on stdout.
+fn short_run(extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "llvmpipe",
+        "--validation",
+        "--filter",
+        "typed.r8.uniform",
+        "--filter",
+        "typed.rgba8.random",
+        "--target-ms",
+        "6",
+        "--dispatch-ms",
+        "1",
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let (code, stdout, stderr) = perftest(&args);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}\n{stdout}"))
+}
+
+#[test]
+fn a_run_measures_the_clock_between_its_cases() {
+    let report = short_run(&[]);
+    let clock = &report["clock"];
+    let samples = clock["samples_ns"]
+        .as_array()
+        .expect("the run's clock samples");
+    let seqs = clock["seqs"].as_array().unwrap();
+    assert!(samples.len() >= 6, "{clock}");
+    assert_eq!(samples.len(), seqs.len());
+    assert!(clock["ticks_per_dispatch"].as_u64().unwrap() >= 4096);
+    assert_eq!(clock["ticks_per_group"].as_u64(), Some(4096));
+    assert!(clock["alone"]["short"]["samples_ns"].is_array(), "{clock}");
+    let derived = &report["clock_derived"];
+    assert_eq!(derived["source"], "measured");
+    let mhz = derived["mhz"].as_f64().unwrap();
+    assert!(mhz.is_finite() && mhz > 0.0, "{derived}");
+    let (min, median, max) = (
+        derived["min_mhz"].as_f64().unwrap(),
+        derived["median_mhz"].as_f64().unwrap(),
+        derived["max_mhz"].as_f64().unwrap(),
+    );
+    assert!(min <= median && median <= max, "{derived}");
+    // Every case of the rounds has the reading nearest its samples, and places in the run
+    // that the clock's places interleave with.
+    for case in report["cases"].as_array().unwrap() {
+        let case_mhz = case["per_clock"]["clock_mhz"]
+            .as_f64()
+            .expect("a case's clock");
+        assert!(
+            case_mhz >= min && case_mhz <= max,
+            "{case_mhz} outside {min}..{max}"
+        );
+        let case_seqs = case["measurement"]["seqs"].as_array().unwrap();
+        assert_eq!(
+            case_seqs.len(),
+            case["measurement"]["samples_ns"].as_array().unwrap().len()
+        );
+    }
+    let all: Vec<u64> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["measurement"]["seqs"].as_array().unwrap().clone())
+        .chain(seqs.iter().cloned())
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let mut unique = all.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), all.len(), "one place per dispatch: {all:?}");
+}
+
+#[test]
+fn a_given_clock_wins_and_the_measured_one_is_printed_beside_it() {
+    let report = short_run(&["--clock-mhz", "1234"]);
+    assert_eq!(report["clock_derived"]["source"], "given");
+    assert_eq!(report["clock_derived"]["mhz"].as_f64(), Some(1234.0));
+    let measured = report["clock_derived"]["measured_mhz"].as_f64().unwrap();
+    assert!(measured > 0.0 && measured != 1234.0, "{measured}");
+    let (code, text, stderr) = perftest(&[
+        "llvmpipe",
+        "--filter",
+        "typed.r8.uniform",
+        "--target-ms",
+        "6",
+        "--dispatch-ms",
+        "1",
+        "--clock-mhz",
+        "1234",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Shader clock: 1234 MHz as given (--clock-mhz); measured"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("MHz ("), "{line}");
+}
+
+#[test]
+fn the_clock_case_verifies_under_validation() {
+    let (code, stdout, stderr) = perftest(&[
+        "llvmpipe",
+        "--validation",
+        "--verify",
+        "--suite",
+        "memory",
+        "--filter",
+        "mem.clock",
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("pass  mem.clock.subgroup"), "{stdout}");
+    assert!(stdout.contains("1 passed, 0 failed, 0 skipped"), "{stdout}");
+}
