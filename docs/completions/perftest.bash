@@ -41,7 +41,7 @@ _perftest() {
 
     case "${cmd}" in
         perftest)
-            opts="-o -v -h -V --device --list --all-devices --list-cases --suite --filter --max-working-set --clock-mhz --verify --no-verify --no-refine --target-ms --samples --dispatch-ms --warmup-max --baseline --format --output --validation --verbose --shader-stats --dump-shaders --pipeline-cache --fence-timeout-ms --help --version compare render help"
+            opts="-o -v -h -V --device --list --all-devices --list-cases --suite --filter --max-working-set --verify --no-verify --target-ms --samples --dispatch-ms --warmup-max --no-refine --pipeline-cache --format --output --baseline --clock-mhz --shader-stats --dump-shaders --validation --verbose --fence-timeout-ms --help --version compare render help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -52,7 +52,7 @@ _perftest() {
                     return 0
                     ;;
                 --suite)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "original modern texture memory graphics all" -- "${cur}"))
                     return 0
                     ;;
                 --filter)
@@ -60,10 +60,6 @@ _perftest() {
                     return 0
                     ;;
                 --max-working-set)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --clock-mhz)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -83,7 +79,7 @@ _perftest() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --baseline)
+                --pipeline-cache)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -99,11 +95,15 @@ _perftest() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --dump-shaders)
+                --baseline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --pipeline-cache)
+                --clock-mhz)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dump-shaders)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -119,7 +119,7 @@ _perftest() {
             return 0
             ;;
         perftest__subcmd__compare)
-            opts="-o -h --format --output --fail-above --fail-median --help"
+            opts="-o --format --output --fail-above --fail-median"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -209,7 +209,7 @@ _perftest() {
             return 0
             ;;
         perftest__subcmd__render)
-            opts="-o -h --format --output --help"
+            opts="-o --format --output"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -39,7 +39,9 @@ fn moltenvk_like() -> DeviceCaps {
             .with(Feature::StorageImageExtendedFormats, true)
             .with(Feature::TextureCompressionBc, false)
             .with(Feature::SamplerAnisotropy, true)
-            .with(Feature::VertexPipelineStores, true),
+            .with(Feature::VertexPipelineStores, true)
+            // MoltenVK offers no VK_KHR_shader_clock.
+            .with(Feature::ShaderSubgroupClock, false),
         formats: Format::ALL.map(|f| match f {
             Format::R32f | Format::Rg32f | Format::Rgba32f => no_filter,
             _ => full,
@@ -69,11 +71,12 @@ fn moltenvk_like() -> DeviceCaps {
 }
 
 /// The reasons a MoltenVK-like device may give, each naming what it lacks.
-const EXPECTED_REASONS: [&[&str]; 4] = [
+const EXPECTED_REASONS: [&[&str]; 5] = [
     &["SAMPLED_IMAGE_FILTER_LINEAR"],
     &["textureCompressionBC", "_BLOCK does not support"],
     &["shaderBufferInt64Atomics"],
     &["maxComputeSharedMemorySize"],
+    &["shaderSubgroupClock"],
 ];
 
 #[test]
@@ -102,7 +105,8 @@ fn a_moltenvk_like_device_skips_only_what_it_lacks() {
                     fixed.extra_formats = ExtraFormat::ALL.map(|_| caps.extra_formats[0]);
                 }
                 2 => fixed.features = fixed.features.with(Feature::Int64Atomics, true),
-                _ => fixed.max_compute_shared_memory = 128 << 10,
+                3 => fixed.max_compute_shared_memory = 128 << 10,
+                _ => fixed.features = fixed.features.with(Feature::ShaderSubgroupClock, true),
             }
             assert_eq!(support(case, &fixed), Support::Supported, "{}", case.id);
         }

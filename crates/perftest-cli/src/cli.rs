@@ -405,10 +405,12 @@ pub struct RunArgs {
     )]
     pub baseline: String,
 
-    /// The SM clock while measuring, in MHz, to give latencies in cycles too.
+    /// The shader clock in MHz for latencies in cycles, instead of the measured one.
     ///
-    /// From the vendor's tools, e.g. `nvidia-smi --query-gpu=clocks.sm`; the cache-hierarchy
-    /// section then gives latencies in cycles as well as ns (1 to 100000).
+    /// A run measures the clock itself where the device has a subgroup clock
+    /// (VK_KHR_shader_clock) and gives latencies in cycles with it; this value wins and the
+    /// measured one is printed beside it. Where the device has no such clock, take it from the
+    /// vendor's tools, e.g. `nvidia-smi --query-gpu=clocks.sm` (1 to 100000).
     #[arg(
         long,
         value_name = "MHZ",
@@ -425,7 +427,7 @@ pub struct RunArgs {
     #[arg(long, help_heading = "Output")]
     pub shader_stats: bool,
 
-    /// Write each case's compiled shader to DIR/<case id>.txt.
+    /// Write each case's compiled shader to `DIR/<case id>.txt`.
     ///
     /// As the driver shows it (e.g. RADV's assembly), where the driver offers it. DIR is
     /// created if missing.
