@@ -11,6 +11,7 @@
 //! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown, HTML,
 //!   SVG, and the dashboard formats BMF and benchmark-action) and where `--output` goes,
 //! - [`report_file`]: reading a saved report back, as untrusted input,
+//! - [`published`]: the original perftest's text tables read as reports,
 //! - [`compare`]: `perftest compare A.json B.json`,
 //! - [`gate`]: the regression gate of `compare --fail-above`/`--fail-median`,
 //! - [`node`]: many reports side by side (every GPU of a node, many nodes) and the outlier rule,
@@ -33,6 +34,7 @@ pub mod node;
 pub mod options;
 pub mod output;
 pub mod platform;
+pub mod published;
 pub mod report;
 pub mod report_file;
 pub mod shader_stats;

@@ -285,6 +285,7 @@ pub(crate) mod tests {
             baseline_id: BASELINE_CASE_ID.to_string(),
             cases: Vec::new(),
             clock: None,
+            source: None,
         };
         // 4000 groups in 20 ms: 5 us per group; original_ms = 5e3 * 122880 / 1e6 = 614.4.
         report.cases.push(CaseResult::measured(

@@ -1,4 +1,5 @@
-//! Reading a saved JSON report back (`perftest compare`, `perftest render`), as untrusted input.
+//! Reading a saved JSON report back (`perftest compare`, `perftest render`), as untrusted input;
+//! a file that is not JSON is read as a published table ([`crate::published`]).
 //!
 //! Only regular files are read (a FIFO, a device such as `/dev/zero` or a directory is refused
 //! before it is opened), up to [`MAX_REPORT_BYTES`]. The schema string is checked before the
@@ -150,6 +151,18 @@ pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, ReadError> {
         path: path.to_path_buf(),
         source,
     };
+    let invalid = |problem| ReadError::Invalid {
+        path: path.to_path_buf(),
+        problem,
+    };
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        if crate::published::is_original_text(text) {
+            let file = path.display().to_string();
+            let report = crate::published::parse_original_text(text, &file).map_err(invalid)?;
+            check_values(&report).map_err(invalid)?;
+            return Ok(report);
+        }
+    }
     let value: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
     let found = value.get("schema").and_then(|s| s.as_str());
     if found != Some(SCHEMA) {

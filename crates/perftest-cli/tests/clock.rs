@@ -137,3 +137,28 @@ fn the_clock_case_verifies_under_validation() {
     assert!(stdout.contains("pass  mem.clock.subgroup"), "{stdout}");
     assert!(stdout.contains("1 passed, 0 failed, 0 skipped"), "{stdout}");
 }
+
+#[test]
+fn csv_rows_carry_each_case_clock_and_flag() {
+    let (code, csv, stderr) = perftest(&[
+        "llvmpipe",
+        "--filter",
+        "typed.r8.uniform",
+        "--target-ms",
+        "6",
+        "--dispatch-ms",
+        "1",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut lines = csv.lines();
+    assert!(
+        lines.next().unwrap().ends_with(",clock_mhz,throttled"),
+        "{csv}"
+    );
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let mhz: f64 = row[row.len() - 2].parse().unwrap();
+    assert!(mhz > 0.0, "{csv}");
+    assert!(["true", "false"].contains(&row[row.len() - 1]), "{csv}");
+}

@@ -41,6 +41,21 @@ pub struct Report {
     /// The shader clock measured during the run, where the device has a subgroup clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockSamples>,
+    /// Where the figures come from when perftest did not measure them: a table another tool
+    /// published, read back (absent for perftest's own runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<ReportSource>,
+}
+
+/// A table another tool published, read as a report: one figure per case, no samples.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportSource {
+    /// The tool that measured it (`sebbbi/perftest`).
+    pub tool: String,
+    /// The graphics API it measured with (`Direct3D 11`).
+    pub api: String,
+    /// The file it was read from, as given.
+    pub file: String,
 }
 
 /// The raw data of the shader clock measured during a run: a dispatch that spins on the
@@ -285,6 +300,7 @@ impl Report {
             baseline_id: BASELINE_CASE_ID.to_string(),
             cases: Vec::new(),
             clock: None,
+            source: None,
         }
     }
 

@@ -139,6 +139,7 @@ pub(crate) fn device_line(report: &Report) -> String {
 /// Notes below a table: an interrupted run, a missing baseline.
 pub(crate) fn footnotes(report: &Report) -> Vec<String> {
     let mut notes = Vec::new();
+    notes.extend(crate::published::note(report));
     notes.extend(crate::clock::notes(report));
     if !report.complete {
         notes.push(format!(

@@ -11,8 +11,9 @@ use crate::report::{Report, ReportFigures};
 /// Columns: `id, name, status, bytes_per_load, groups, median_ns, min_ns, max_ns, cv,
 /// loads_per_s, bytes_per_s, original_ms, relative, reason, device, device_type, driver_name,
 /// driver_info, driver_version, api_version, ns_per_group, ns_per_group_low,
-/// ns_per_group_high`: the last three are the reported time per workgroup and its 95%
-/// confidence interval. Control characters in text cells are escaped
+/// ns_per_group_high, clock_mhz, throttled`: then the reported time per workgroup and its 95%
+/// confidence interval, and the shader clock while the case was measured with whether that
+/// was more than 2% below the run's median (empty where the run measured no clock). Control characters in text cells are escaped
 /// (`\n`, `\u{1b}`), so every row is one line, and a text cell that a spreadsheet would take
 /// for a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading
 /// `'`, as the usual guidance for CSV export says (OWASP, "CSV Injection"). Figures are
@@ -21,7 +22,7 @@ use crate::report::{Report, ReportFigures};
 pub struct CsvExporter;
 
 /// The header row.
-const HEADER: [&str; 23] = [
+const HEADER: [&str; 25] = [
     "id",
     "name",
     "status",
@@ -45,6 +46,8 @@ const HEADER: [&str; 23] = [
     "ns_per_group",
     "ns_per_group_low",
     "ns_per_group_high",
+    "clock_mhz",
+    "throttled",
 ];
 
 /// What a spreadsheet may read as the start of a formula.
@@ -71,10 +74,14 @@ impl Exporter for CsvExporter {
         let mut writer = ::csv::Writer::from_writer(Vec::new());
         writer.write_record(HEADER)?;
         let device = &report.device;
+        let run = report.clock.as_ref().and_then(crate::clock::run_clock);
         for (case, derived) in report.cases.iter().zip(report.derived_all()) {
+            let clock = run
+                .as_ref()
+                .and_then(|r| crate::clock::case_clock(r, case).map(|mhz| (r, mhz)));
             let summary = derived.map(|d| d.summary);
             let groups = case.measurement.as_ref().map(|m| m.groups);
-            let row: [String; 23] = [
+            let row: [String; 25] = [
                 text(&case.id),
                 text(&case.name),
                 case.status.label().to_string(),
@@ -98,6 +105,8 @@ impl Exporter for CsvExporter {
                 cell(derived.map(|d| d.ns_per_group)),
                 cell(derived.and_then(|d| d.interval).map(|i| i.low)),
                 cell(derived.and_then(|d| d.interval).map(|i| i.high)),
+                cell(clock.map(|(_, mhz)| mhz)),
+                cell(clock.map(|(r, mhz)| crate::clock::throttled(r, mhz))),
             ];
             writer.write_record(&row)?;
         }

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{ExportError, Exporter};
-use perftest_core::report::ClockSamples;
+use perftest_core::report::{ClockSamples, ReportSource};
 
 use crate::report::{CaseResult, Derived, DeviceInfo, Report, ReportFigures, Settings};
 
@@ -29,6 +29,8 @@ struct JsonReport<'a> {
     cases: Vec<JsonCase<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     clock: Option<&'a ClockSamples>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'a ReportSource>,
     /// The clock figures derived from `clock` (or from the memory suite's clock case, or
     /// `--clock-mhz`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -98,6 +100,7 @@ impl Exporter for JsonExporter {
             baseline_id,
             cases,
             clock,
+            source,
         } = report;
         let run = clock.as_ref().and_then(crate::clock::run_clock);
         let clock_figure = crate::clock::clock(report);
@@ -127,6 +130,7 @@ impl Exporter for JsonExporter {
                 })
                 .collect(),
             clock: clock.as_ref(),
+            source: source.as_ref(),
             clock_derived: clock_figure.map(|c| ClockDerived {
                 mhz: c.mhz,
                 source: c.source,

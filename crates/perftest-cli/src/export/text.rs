@@ -137,7 +137,7 @@ mod tests {
         let csv =
             String::from_utf8(exporter(ExportFormat::Csv).serialize(&report).unwrap()).unwrap();
         let row = csv.lines().nth(1).unwrap();
-        assert!(row.ends_with(",100.25,100,100.5"), "{row}");
+        assert!(row.ends_with(",100.25,100,100.5,,"), "{row}");
         // Fewer than six samples: no interval, and no note about one.
         let plain = String::from_utf8(TextExporter.serialize(&sample_report()).unwrap()).unwrap();
         assert!(!plain.contains("±:"), "{plain}");

@@ -1,0 +1,205 @@
+//! Published tables read as reports: the original perftest's text output (`NAME: X.XXXms
+//! Y.YYYx`, Direct3D 11), as its README and its users' posts give it per GPU, so that
+//! `render` and `compare` take them beside perftest's own JSON.
+//!
+//! A table may start with a Markdown heading naming the GPU (`### NVidia Ampere (RTX 3090)`)
+//! and may sit inside a fenced block; every other non-empty line must be a case. `X.XXX` is the
+//! time the original's workload takes (30 dispatches of 4 x 1024 workgroups), so each case
+//! becomes one dispatch of those 122,880 workgroups taking that time: its `ms` column reads
+//! back unchanged and its rates follow. Names map to case ids by the original's 138 names
+//! (case-insensitively, as its older 84-row list spells some); the original prints
+//! `Texture2D<RGBA32F>.Sample(bilinear) uniform` where it runs the nearest sampler, so that
+//! name after a nearest case is read as `Sample(nearest) uniform`. A partial table gives the
+//! cases it has.
+
+use perftest_cases::{original_cases, Case};
+use perftest_core::report::{CaseResult, DeviceInfo, Measurement, Report, ReportSource, Settings};
+
+/// Workgroups of the original's timed workload: 30 dispatches of 4 x 1024 groups.
+pub const ORIGINAL_GROUPS: u64 = 30 * 4 * 1024;
+
+/// The name the original prints for the nearest-sampled `Texture2D<RGBA32F>` uniform case.
+const TYPO_NAME: &str = "texture2d<rgba32f>.sample(bilinear) uniform";
+
+/// The case the original's typo stands for.
+const TYPO_ID: &str = "tex.sample.nearest.rgba32f.uniform";
+
+/// Whether `text` looks like the original's text output rather than JSON.
+pub fn is_original_text(text: &str) -> bool {
+    !text.trim_start().starts_with('{')
+}
+
+/// Reads the original's text output; `file` names it in the report and in messages. An error
+/// is one line naming the line at fault.
+pub fn parse_original_text(text: &str, file: &str) -> Result<Report, String> {
+    let cases = original_cases();
+    let mut device = DeviceInfo::unknown();
+    device.name = "unknown GPU".to_string();
+    let mut report = Report::begin(device, settings());
+    report.started_at = String::new();
+    report.source = Some(ReportSource {
+        tool: "sebbbi/perftest".to_string(),
+        api: "Direct3D 11".to_string(),
+        file: file.to_string(),
+    });
+    let mut previous: Option<&Case> = None;
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with("```") {
+            continue;
+        }
+        if let Some(heading) = line.strip_prefix('#') {
+            if report.cases.is_empty() {
+                report.device.name = heading.trim_start_matches('#').trim().to_string();
+                continue;
+            }
+        }
+        let (name, ms) = case_line(line)
+            .ok_or_else(|| format!("line {}: not `NAME: X.XXXms Y.YYYx`: {line}", number + 1))?;
+        let case = find(&cases, name, previous).ok_or_else(|| {
+            format!(
+                "line {}: no case of the original is named {name}",
+                number + 1
+            )
+        })?;
+        if report.cases.iter().any(|c| c.id == case.id) {
+            return Err(format!(
+                "line {}: {} is listed twice",
+                number + 1,
+                case.name
+            ));
+        }
+        report
+            .cases
+            .push(CaseResult::measured(case, measurement(ms)));
+        previous = Some(case);
+    }
+    if report.cases.is_empty() {
+        return Err("no `NAME: X.XXXms Y.YYYx` line".to_string());
+    }
+    report.finish(true);
+    report.finished_at = String::new();
+    Ok(report)
+}
+
+/// The name and milliseconds of a line `NAME: X.XXXms Y.YYYx` (the ratio is not kept: it is
+/// derived again from the baseline).
+fn case_line(line: &str) -> Option<(&str, f64)> {
+    let (name, figures) = line.rsplit_once(": ")?;
+    let mut words = figures.split_whitespace();
+    let ms: f64 = words.next()?.strip_suffix("ms")?.parse().ok()?;
+    let ratio: f64 = words.next()?.strip_suffix('x')?.parse().ok()?;
+    (words.next().is_none() && ms.is_finite() && ms > 0.0 && ratio.is_finite())
+        .then_some((name.trim(), ms))
+}
+
+/// The case named `name` (case-insensitively); the original's typo after a nearest case is the
+/// nearest one.
+fn find<'a>(cases: &'a [Case], name: &str, previous: Option<&Case>) -> Option<&'a Case> {
+    let lower = name.to_lowercase();
+    let after_nearest = previous.is_some_and(|c| c.name.contains("Sample(nearest)"));
+    if lower == TYPO_NAME && after_nearest {
+        return cases.iter().find(|c| c.id == TYPO_ID);
+    }
+    cases.iter().find(|c| c.name.to_lowercase() == lower)
+}
+
+/// One dispatch of the original's workload taking `ms`.
+fn measurement(ms: f64) -> Measurement {
+    Measurement {
+        groups: ORIGINAL_GROUPS,
+        dims: [4096, 30, 1],
+        samples_ns: vec![ms * 1e6],
+        warmup_dispatches: 0,
+        steady: true,
+        short: None,
+        seqs: Vec::new(),
+    }
+}
+
+/// The settings of a table that records none: one figure per case.
+fn settings() -> Settings {
+    Settings {
+        target_ms: 0.0,
+        samples: 1,
+        dispatch_ms: None,
+        warmup_max: 0,
+        validation: false,
+        verify: false,
+        suites: vec!["original".to_string()],
+        clock_mhz: None,
+    }
+}
+
+/// The note reports print about a read table: where its figures come from and what it lacks.
+pub fn note(report: &Report) -> Option<String> {
+    let source = report.source.as_ref()?;
+    Some(format!(
+        "Read from {} ({}, {}): one figure per case and no samples, so no ± or CV; {} of the \
+         original's 138 cases.",
+        source.file,
+        source.tool,
+        source.api,
+        report.cases.len()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::ReportFigures;
+
+    /// The first rows of the original's README table for the RTX 3090 (sebbbi/perftest,
+    /// MIT; measured figures).
+    const RTX3090: &str = "### NVidia Ampere (RTX 3090)\n```\n\
+        Buffer<R8>.Load uniform: 0.691ms 15.067x\n\
+        Buffer<R8>.Load linear: 6.324ms 1.647x\n\
+        Buffer<R8>.Load random: 7.773ms 1.340x\n\
+        Buffer<RGBA8>.Load random: 10.414ms 1.000x\n\
+        Texture2D<RG32F>.Sample(nearest) random: 12.510ms 0.832x\n\
+        Texture2D<RGBA32F>.Sample(bilinear) uniform: 24.8ms 0.419x\n\
+        Texture2D<RGBA32F>.Sample(bilinear) linear: 49.592ms 0.210x\n```\n";
+
+    #[test]
+    fn a_table_becomes_a_report_whose_ms_and_ratios_read_back() {
+        let report = parse_original_text(RTX3090, "rtx3090.txt").unwrap();
+        assert_eq!(report.device.name, "NVidia Ampere (RTX 3090)");
+        assert_eq!(report.cases.len(), 7);
+        assert_eq!(report.source.as_ref().unwrap().tool, "sebbbi/perftest");
+        let derived = report.derived_all();
+        let ms = derived[0].unwrap().original_ms;
+        assert!((ms - 0.691).abs() < 1e-9, "{ms}");
+        let x = derived[0].unwrap().relative.unwrap();
+        assert!((x - 10.414 / 0.691).abs() < 1e-9, "{x}");
+        // The typo after a nearest case is the nearest case; the real bilinear one follows.
+        assert_eq!(report.cases[5].id, TYPO_ID);
+        assert_eq!(report.cases[6].id, "tex.sample.bilinear.rgba32f.linear");
+        assert!(crate::report_file::check_values(&report).is_ok());
+        assert!(note(&report)
+            .unwrap()
+            .contains("7 of the original's 138 cases"));
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        for (text, needle) in [
+            ("Buffer<R8>.Load uniform: fast\n", "line 1: not `NAME"),
+            (
+                "Buffer<R9>.Load uniform: 1.0ms 1.0x\n",
+                "no case of the original is named",
+            ),
+            (
+                "Buffer<R8>.Load uniform: 1.0ms 1.0x\nbuffer<r8>.load uniform: 1.0ms 1.0x\n",
+                "line 2: Buffer<R8>.Load uniform is listed twice",
+            ),
+            ("Buffer<R8>.Load uniform: -1.0ms 1.0x\n", "line 1"),
+            ("### Only a heading\n", "no `NAME"),
+        ] {
+            let error = parse_original_text(text, "t.txt").unwrap_err();
+            assert!(error.contains(needle), "{text:?}: {error}");
+            assert!(!error.contains('\n'), "{error}");
+        }
+        assert!(is_original_text("Buffer<R8>.Load uniform: 1ms 1x"));
+        assert!(!is_original_text("  {\"schema\": 1}"));
+    }
+}
