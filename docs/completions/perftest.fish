@@ -49,7 +49,7 @@ bmf\t'Bencher Metric Format (JSON), for the Bencher dashboard'
 benchmark-action\t'github-action-benchmark\'s `customBiggerIsBetter` JSON'"
 complete -c perftest -n "__fish_perftest_needs_command" -s o -l output -d 'Write the report in --format to FILE (atomically) instead of stdout' -r -F
 complete -c perftest -n "__fish_perftest_needs_command" -l baseline -d 'Case id the `x` column is relative to' -r
-complete -c perftest -n "__fish_perftest_needs_command" -l clock-mhz -d 'The shader clock in MHz for latencies in cycles, instead of the measured one' -r
+complete -c perftest -n "__fish_perftest_needs_command" -l clock-mhz -d 'Shader clock in MHz for latencies in cycles, not the measured one' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l dump-shaders -d 'Write each case\'s compiled shader to `DIR/<case id>.txt`' -r -F
 complete -c perftest -n "__fish_perftest_needs_command" -l fence-timeout-ms -d 'When a GPU submission counts as hung, in ms' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l list -d 'List the devices, one line per device and compute queue family, and exit'

@@ -405,7 +405,7 @@ pub struct RunArgs {
     )]
     pub baseline: String,
 
-    /// The shader clock in MHz for latencies in cycles, instead of the measured one.
+    /// Shader clock in MHz for latencies in cycles, not the measured one.
     ///
     /// A run measures the clock itself where the device has a subgroup clock
     /// (VK_KHR_shader_clock) and gives latencies in cycles with it; this value wins and the

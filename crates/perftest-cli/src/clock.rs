@@ -198,8 +198,41 @@ pub fn notes(report: &Report) -> Vec<String> {
             slow.join(", ")
         ));
     }
+    notes.extend(units_note(report));
     notes
 }
+
+/// The note on the shader units, where the driver tells them: their count and, with a clock,
+/// the case that moves the most bytes per clock and unit.
+pub fn units_note(report: &Report) -> Option<String> {
+    let units = report.device.shader_units.filter(|&u| u > 0)?;
+    let (plural, one) = if report.device.vendor_id == AMD {
+        ("CUs", "CU")
+    } else {
+        ("SMs", "SM")
+    };
+    let mut note = format!("Shader units: {units} {plural}");
+    if let Some(clock) = clock(report) {
+        let best = report
+            .cases
+            .iter()
+            .zip(report.derived_all())
+            .filter_map(|(case, d)| Some((case, d?.bytes_per_s?)))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((case, bytes_per_s)) = best {
+            let per = bytes_per_s / (clock.mhz * 1e6) / f64::from(units);
+            note.push_str(&format!(
+                "; the most bytes per clock and {one}: {} ({per:.1})",
+                case.name
+            ));
+        }
+    }
+    note.push('.');
+    Some(note)
+}
+
+/// AMD's PCI vendor id (its units are compute units; NVIDIA's are SMs).
+const AMD: u32 = 0x1002;
 
 #[cfg(test)]
 mod tests {
@@ -267,5 +300,26 @@ mod tests {
         // The median reading is between the two clocks: 10% below it is throttled.
         assert!(throttled(&run, late));
         assert!(case_clock(&run, &case(&[])).is_none());
+    }
+
+    #[test]
+    fn the_units_note_names_the_most_bytes_per_clock_and_unit() {
+        let mut report = crate::report::tests::sample_report();
+        report.settings.clock_mhz = Some(1000.0);
+        let note = units_note(&report).unwrap();
+        // raw.load4.random: 2000 groups x 65536 loads x 16 B in a 20 ms median, over 1 GHz and
+        // 132 SMs.
+        let expected = 2000.0 * 65536.0 * 16.0 / 20e-3 / 1e9 / 132.0;
+        assert_eq!(
+            note,
+            format!(
+                "Shader units: 132 SMs; the most bytes per clock and SM: \
+                 ByteAddressBuffer.Load4 random ({expected:.1})."
+            )
+        );
+        report.settings.clock_mhz = None;
+        assert_eq!(units_note(&report).unwrap(), "Shader units: 132 SMs.");
+        report.device.shader_units = None;
+        assert!(units_note(&report).is_none());
     }
 }

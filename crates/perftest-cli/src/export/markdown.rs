@@ -107,6 +107,8 @@ Device: Test GPU (discrete, TestDriver a\\|b, Vulkan 1.3.255)
 | `ByteAddressBuffer.Load4 random` | 1228.800 | 2.000 | 6.55 | 104.86 | n/a | 50.0% noisy |
 | `Texture2D<R8>.Load linear` | skipped: R8 sampled image not supported | | | | | |
 | `cbuffer{float4} load uniform` | failed: fence timeout | | | | | |
+
+Shader units: 132 SMs.
 ";
         assert_eq!(text, expected);
         // Every row has as many cells as the header.
