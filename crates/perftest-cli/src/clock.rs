@@ -7,6 +7,7 @@
 use perftest_core::report::{CaseResult, CaseStatus, ClockSamples};
 use serde::Serialize;
 
+use crate::output::printable::printable;
 use crate::report::{fixed_ns_per_dispatch, marginal_ns_per_group, Report, ReportFigures};
 use crate::statistics::median;
 
@@ -195,7 +196,7 @@ pub fn notes(report: &Report) -> Vec<String> {
             "throttled: {} case(s) measured on a clock more than {:.0}% below the run's median: {}.",
             slow.len(),
             THROTTLE_FRACTION * 100.0,
-            slow.join(", ")
+            printable(&slow.join(", "))
         ));
     }
     notes.extend(units_note(report));
@@ -223,7 +224,7 @@ pub fn units_note(report: &Report) -> Option<String> {
             let per = bytes_per_s / (clock.mhz * 1e6) / f64::from(units);
             note.push_str(&format!(
                 "; the most bytes per clock and {one}: {} ({per:.1})",
-                case.name
+                printable(&case.name)
             ));
         }
     }

@@ -13,6 +13,8 @@
 //! cases it has.
 
 use perftest_cases::{original_cases, Case};
+
+use crate::output::printable::printable;
 use perftest_core::report::{CaseResult, DeviceInfo, Measurement, Report, ReportSource, Settings};
 
 /// Workgroups of the original's timed workload: 30 dispatches of 4 x 1024 groups.
@@ -137,9 +139,9 @@ pub fn note(report: &Report) -> Option<String> {
     Some(format!(
         "Read from {} ({}, {}): one figure per case and no samples, so no ± or CV; {} of the \
          original's 138 cases.",
-        source.file,
-        source.tool,
-        source.api,
+        printable(&source.file),
+        printable(&source.tool),
+        printable(&source.api),
         report.cases.len()
     ))
 }
