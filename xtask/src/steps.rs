@@ -258,6 +258,16 @@ pub fn select(args: &[String]) -> Result<Selection, String> {
     Ok(Selection { names, test_args })
 }
 
+/// How one step of `cargo xtask test` ended.
+enum Ended {
+    /// It passed.
+    Passed,
+    /// It cannot run on this host (the reason), which is said, not counted as a failure.
+    Skipped(String),
+    /// It failed (the message).
+    Failed(String),
+}
+
 /// `cargo xtask test`: the selected steps in order, each prepared and run even after another
 /// failed, then the summary.
 pub fn test(args: &[String]) -> Outcome {
@@ -265,30 +275,34 @@ pub fn test(args: &[String]) -> Outcome {
     let run = Run {
         test_args: selection.test_args,
     };
-    let mut results: Vec<(&str, Result<(), String>, f64)> = Vec::new();
+    let mut results: Vec<(&str, Ended, f64)> = Vec::new();
     for step in STEPS.iter().filter(|s| selection.names.contains(&s.name)) {
         eprintln!("\n==> {}: {}", step.name, step.summary);
         let since = Instant::now();
-        let result = match (step.unavailable)() {
-            Some(reason) => Err(format!("skipped: {reason}")),
-            None => prepare(step).and_then(|()| (step.run)(&run)),
+        let ended = match (step.unavailable)() {
+            Some(reason) => Ended::Skipped(reason),
+            None => match prepare(step).and_then(|()| (step.run)(&run)) {
+                Ok(()) => Ended::Passed,
+                Err(message) => Ended::Failed(message),
+            },
         };
-        if let Err(message) = &result {
+        if let Ended::Skipped(message) | Ended::Failed(message) = &ended {
             eprintln!("{message}");
         }
-        results.push((step.name, result, since.elapsed().as_secs_f64()));
+        results.push((step.name, ended, since.elapsed().as_secs_f64()));
     }
     summary(&results)
 }
 
 /// Prints every step with its time; an error naming the failed steps.
-fn summary(results: &[(&str, Result<(), String>, f64)]) -> Outcome {
+fn summary(results: &[(&str, Ended, f64)]) -> Outcome {
     eprintln!("\nsummary:");
     let mut failed = Vec::new();
-    for (name, result, seconds) in results {
-        match result {
-            Ok(()) => eprintln!("  ok      {seconds:>6.1} s  {name}"),
-            Err(message) => {
+    for (name, ended, seconds) in results {
+        match ended {
+            Ended::Passed => eprintln!("  ok      {seconds:>6.1} s  {name}"),
+            Ended::Skipped(why) => eprintln!("  skipped {seconds:>6.1} s  {name}: {why}"),
+            Ended::Failed(message) => {
                 let first = message.lines().next().unwrap_or("");
                 eprintln!("  FAILED  {seconds:>6.1} s  {name}: {first}");
                 failed.push(*name);
