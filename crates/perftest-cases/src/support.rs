@@ -394,19 +394,7 @@ mod tests {
     #[test]
     fn device_needs_name_what_is_missing() {
         let full = DeviceCaps {
-            features: FeatureSet::NONE
-                .with(Feature::SampledImageDynamic, true)
-                .with(Feature::StorageBufferDynamic, true)
-                .with(Feature::SampledImageNonUniform, true)
-                .with(Feature::StorageBufferNonUniform, true)
-                .with(Feature::BufferDeviceAddress, true)
-                .with(Feature::ShaderInt64, true)
-                .with(Feature::Int64Atomics, true)
-                .with(Feature::StorageBuffer8Bit, true)
-                .with(Feature::ShaderInt8, true)
-                .with(Feature::StorageBuffer16Bit, true)
-                .with(Feature::ShaderInt16, true)
-                .with(Feature::ShaderFloat16, true),
+            features: FeatureSet::all(),
             subgroup_ballot: true,
             max_storage_buffer_range: u64::from(u32::MAX),
             device_local_bytes: 1 << 30,

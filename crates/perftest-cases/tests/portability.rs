@@ -23,24 +23,10 @@ fn moltenvk_like() -> DeviceCaps {
         ..full
     };
     DeviceCaps {
-        features: FeatureSet::NONE
-            .with(Feature::SampledImageDynamic, true)
-            .with(Feature::StorageBufferDynamic, true)
-            .with(Feature::SampledImageNonUniform, true)
-            .with(Feature::StorageBufferNonUniform, true)
-            .with(Feature::BufferDeviceAddress, true)
-            .with(Feature::ShaderInt64, true)
+        // MoltenVK offers neither 64-bit atomics, BC textures nor VK_KHR_shader_clock.
+        features: FeatureSet::all()
             .with(Feature::Int64Atomics, false)
-            .with(Feature::StorageBuffer8Bit, true)
-            .with(Feature::ShaderInt8, true)
-            .with(Feature::StorageBuffer16Bit, true)
-            .with(Feature::ShaderInt16, true)
-            .with(Feature::ShaderFloat16, true)
-            .with(Feature::StorageImageExtendedFormats, true)
             .with(Feature::TextureCompressionBc, false)
-            .with(Feature::SamplerAnisotropy, true)
-            .with(Feature::VertexPipelineStores, true)
-            // MoltenVK offers no VK_KHR_shader_clock.
             .with(Feature::ShaderSubgroupClock, false),
         formats: Format::ALL.map(|f| match f {
             Format::R32f | Format::Rg32f | Format::Rgba32f => no_filter,

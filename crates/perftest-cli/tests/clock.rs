@@ -21,24 +21,21 @@ fn perftest(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// A short timing run on lavapipe of the cases `filters` select, then `extra`.
+fn timed(filters: &[&str], extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["llvmpipe", "--target-ms", "6", "--dispatch-ms", "1"];
+    for filter in filters {
+        args.extend(["--filter", filter]);
+    }
+    args.extend_from_slice(extra);
+    perftest(&args)
+}
+
 /// A short timing run of two cases on lavapipe, validation on, as JSON on stdout.
 fn short_run(extra: &[&str]) -> serde_json::Value {
-    let mut args = vec![
-        "llvmpipe",
-        "--validation",
-        "--filter",
-        "typed.r8.uniform",
-        "--filter",
-        "typed.rgba8.random",
-        "--target-ms",
-        "6",
-        "--dispatch-ms",
-        "1",
-        "--format",
-        "json",
-    ];
+    let mut args = vec!["--validation", "--format", "json"];
     args.extend_from_slice(extra);
-    let (code, stdout, stderr) = perftest(&args);
+    let (code, stdout, stderr) = timed(&["typed.r8.uniform", "typed.rgba8.random"], &args);
     assert_eq!(code, 0, "{stderr}");
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}\n{stdout}"))
 }
@@ -103,17 +100,7 @@ fn a_given_clock_wins_and_the_measured_one_is_printed_beside_it() {
     assert_eq!(report["clock_derived"]["mhz"].as_f64(), Some(1234.0));
     let measured = report["clock_derived"]["measured_mhz"].as_f64().unwrap();
     assert!(measured > 0.0 && measured != 1234.0, "{measured}");
-    let (code, text, stderr) = perftest(&[
-        "llvmpipe",
-        "--filter",
-        "typed.r8.uniform",
-        "--target-ms",
-        "6",
-        "--dispatch-ms",
-        "1",
-        "--clock-mhz",
-        "1234",
-    ]);
+    let (code, text, stderr) = timed(&["typed.r8.uniform"], &["--clock-mhz", "1234"]);
     assert_eq!(code, 0, "{stderr}");
     let line = text
         .lines()
@@ -140,17 +127,7 @@ fn the_clock_case_verifies_under_validation() {
 
 #[test]
 fn csv_rows_carry_each_case_clock_and_flag() {
-    let (code, csv, stderr) = perftest(&[
-        "llvmpipe",
-        "--filter",
-        "typed.r8.uniform",
-        "--target-ms",
-        "6",
-        "--dispatch-ms",
-        "1",
-        "--format",
-        "csv",
-    ]);
+    let (code, csv, stderr) = timed(&["typed.r8.uniform"], &["--format", "csv"]);
     assert_eq!(code, 0, "{stderr}");
     let mut lines = csv.lines();
     assert!(
