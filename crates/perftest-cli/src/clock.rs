@@ -207,10 +207,10 @@ pub fn notes(report: &Report) -> Vec<String> {
 /// the case that moves the most bytes per clock and unit.
 pub fn units_note(report: &Report) -> Option<String> {
     let units = report.device.shader_units.filter(|&u| u > 0)?;
-    let (plural, one) = if report.device.vendor_id == AMD {
-        ("CUs", "CU")
-    } else {
-        ("SMs", "SM")
+    let (plural, one) = match report.device.vendor_id {
+        AMD => ("CUs", "CU"),
+        ARM => ("cores", "core"),
+        _ => ("SMs", "SM"),
     };
     let mut note = format!("Shader units: {units} {plural}");
     if let Some(clock) = clock(report) {
@@ -234,6 +234,9 @@ pub fn units_note(report: &Report) -> Option<String> {
 
 /// AMD's PCI vendor id (its units are compute units; NVIDIA's are SMs).
 const AMD: u32 = 0x1002;
+
+/// Arm's vendor id (its units are shader cores).
+const ARM: u32 = 0x13b5;
 
 #[cfg(test)]
 mod tests {

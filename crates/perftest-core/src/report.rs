@@ -108,8 +108,9 @@ pub struct DeviceInfo {
     /// dispatch sizes are then whole multiples of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resident_workgroups: Option<u32>,
-    /// Shader units, when the driver tells: SMs (`VK_NV_shader_sm_builtins`) or compute units
-    /// (`VK_AMD_shader_core_properties`).
+    /// Shader units, when the driver tells: SMs (`VK_NV_shader_sm_builtins`), compute units
+    /// (`VK_AMD_shader_core_properties`, active ones with `..._properties2`) or shader cores
+    /// (`VK_ARM_shader_core_builtins`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shader_units: Option<u32>,
     /// PCI address as `nvidia-smi` prints it (`00000000:18:00.0`), when the driver reports it.

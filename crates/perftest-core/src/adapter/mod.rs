@@ -58,8 +58,9 @@ pub struct Adapter {
     pub pci_bus: Option<String>,
     /// `deviceUUID` as 8-4-4-4-12 hex digits (Vulkan 1.2 here).
     pub device_uuid: Option<String>,
-    /// Shader units, where `VK_NV_shader_sm_builtins` or `VK_AMD_shader_core_properties`
-    /// tells them.
+    /// Shader units, where `VK_NV_shader_sm_builtins` (SMs), `VK_AMD_shader_core_properties`
+    /// (CUs; the active ones with `VK_AMD_shader_core_properties2`) or
+    /// `VK_ARM_shader_core_builtins` (cores) tells them.
     pub units: Option<ShaderUnits>,
     /// The optional features offered.
     pub features: FeatureSet,

@@ -59,12 +59,16 @@ impl Adapter {
         let vulkan12 = self.at_least(vk::API_VERSION_1_2);
         let has_nv = self.has_extension(ash::nv::shader_sm_builtins::NAME);
         let has_amd = self.has_extension(ash::amd::shader_core_properties::NAME);
+        let has_amd2 = self.has_extension(ash::amd::shader_core_properties2::NAME);
+        let has_arm = self.has_extension(ash::arm::shader_core_builtins::NAME);
         let has_pci = self.has_extension(ash::ext::pci_bus_info::NAME);
         let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
         let mut id = vk::PhysicalDeviceIDProperties::default();
         let mut driver = vk::PhysicalDeviceDriverProperties::default();
         let mut nv = vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV::default();
         let mut amd = vk::PhysicalDeviceShaderCorePropertiesAMD::default();
+        let mut amd2 = vk::PhysicalDeviceShaderCoreProperties2AMD::default();
+        let mut arm = vk::PhysicalDeviceShaderCoreBuiltinsPropertiesARM::default();
         let mut pci = vk::PhysicalDevicePCIBusInfoPropertiesEXT::default();
         let mut props2 = vk::PhysicalDeviceProperties2::default()
             .push_next(&mut subgroup)
@@ -77,6 +81,12 @@ impl Adapter {
         }
         if has_amd {
             props2 = props2.push_next(&mut amd);
+        }
+        if has_amd2 {
+            props2 = props2.push_next(&mut amd2);
+        }
+        if has_arm {
+            props2 = props2.push_next(&mut arm);
         }
         if has_pci {
             props2 = props2.push_next(&mut pci);
@@ -115,13 +125,26 @@ impl Adapter {
                 threads_per_unit: u64::from(nv.shader_warps_per_sm) * 32,
             })
         } else if has_amd {
+            // The active compute units where the driver tells them (properties2), else every
+            // unit the chip's layout has.
+            let layout = amd.shader_engine_count
+                * amd.shader_arrays_per_engine_count
+                * amd.compute_units_per_shader_array;
             Some(ShaderUnits {
-                count: amd.shader_engine_count
-                    * amd.shader_arrays_per_engine_count
-                    * amd.compute_units_per_shader_array,
+                count: if has_amd2 {
+                    amd2.active_compute_unit_count
+                } else {
+                    layout
+                },
                 threads_per_unit: u64::from(amd.simd_per_compute_unit)
                     * u64::from(amd.wavefronts_per_simd)
                     * u64::from(amd.wavefront_size),
+            })
+        } else if has_arm {
+            Some(ShaderUnits {
+                count: arm.shader_core_count,
+                threads_per_unit: u64::from(arm.shader_warps_per_core)
+                    * u64::from(subgroup.subgroup_size),
             })
         } else {
             None
