@@ -1,6 +1,7 @@
-//! Published tables read as reports: the original perftest's text output (`NAME: X.XXXms
-//! Y.YYYx`, Direct3D 11), as its README and its users' posts give it per GPU, so that
-//! `render` and `compare` take them beside perftest's own JSON.
+//! Published tables read as reports, so that `render` and `compare` take them beside
+//! perftest's own JSON: the original perftest's text output (`NAME: X.XXXms Y.YYYx`, Direct3D
+//! 11), as its README and its users' posts give it per GPU, and perftest-vk's CSV (its
+//! `median_ms` per dispatch of 4 x 1024 workgroups, the original suite's rows).
 //!
 //! A table may start with a Markdown heading naming the GPU (`### NVidia Ampere (RTX 3090)`)
 //! and may sit inside a fenced block; every other non-empty line must be a case. `X.XXX` is the
@@ -26,9 +27,124 @@ const TYPO_NAME: &str = "texture2d<rgba32f>.sample(bilinear) uniform";
 /// The case the original's typo stands for.
 const TYPO_ID: &str = "tex.sample.nearest.rgba32f.uniform";
 
-/// Whether `text` looks like the original's text output rather than JSON.
-pub fn is_original_text(text: &str) -> bool {
+/// Whether `text` is a published table rather than perftest's JSON.
+pub fn is_table(text: &str) -> bool {
     !text.trim_start().starts_with('{')
+}
+
+/// The first columns of perftest-vk's CSV header.
+const PERFTEST_VK_HEADER: &str = "suite,test,total_ms";
+
+/// Reads a published table of either kind; `file` names it in the report and in messages.
+pub fn parse_table(text: &str, file: &str) -> Result<Report, String> {
+    if text.trim_start().starts_with(PERFTEST_VK_HEADER) {
+        parse_perftest_vk_csv(text, file)
+    } else {
+        parse_original_text(text, file)
+    }
+}
+
+/// Reads perftest-vk's CSV: the rows of its original suite, each `median_ms` one dispatch of
+/// 4 x 1024 workgroups; a row whose status is not `ok` is a failed case.
+pub fn parse_perftest_vk_csv(text: &str, file: &str) -> Result<Report, String> {
+    let mut reader = ::csv::Reader::from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| format!("no CSV header: {e}"))?
+        .clone();
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| format!("no `{name}` column"))
+    };
+    let [suite, test, median, status, device, vendor, id, driver, vulkan] = [
+        "suite",
+        "test",
+        "median_ms",
+        "status",
+        "device",
+        "vendor_id",
+        "device_id",
+        "driver",
+        "vulkan",
+    ]
+    .map(column);
+    let (suite, test, median, status) = (suite?, test?, median?, status?);
+    let cases = original_cases();
+    let mut report = Report::begin(DeviceInfo::unknown(), settings());
+    report.source = Some(ReportSource {
+        tool: "perftest-vk".to_string(),
+        api: "Vulkan".to_string(),
+        file: file.to_string(),
+    });
+    for (number, row) in reader.records().enumerate() {
+        let line = number + 2;
+        let row = row.map_err(|e| format!("line {line}: {e}"))?;
+        let cell = |i: usize| row.get(i).unwrap_or_default();
+        if cell(suite) != "original" {
+            continue;
+        }
+        let case = find(&cases, cell(test), None).ok_or_else(|| {
+            format!(
+                "line {line}: no case of the original is named {}",
+                cell(test)
+            )
+        })?;
+        if report.cases.iter().any(|c| c.id == case.id) {
+            return Err(format!("line {line}: {} is listed twice", case.name));
+        }
+        if report.cases.is_empty() {
+            describe_device(
+                &mut report.device,
+                &row,
+                [&device, &vendor, &id, &driver, &vulkan],
+            );
+        }
+        let result = if cell(status) == "ok" {
+            let ms: f64 = cell(median)
+                .parse()
+                .ok()
+                .filter(|ms: &f64| ms.is_finite() && *ms > 0.0)
+                .ok_or_else(|| format!("line {line}: median_ms `{}` is no time", cell(median)))?;
+            CaseResult::measured(case, dispatch(PERFTEST_VK_GROUPS, ms))
+        } else {
+            CaseResult::failed(case, format!("perftest-vk: {}", cell(status)))
+        };
+        report.cases.push(result);
+    }
+    if report.cases.is_empty() {
+        return Err("no row of perftest-vk's original suite".to_string());
+    }
+    report.finish(true);
+    report.started_at = String::new();
+    report.finished_at = String::new();
+    Ok(report)
+}
+
+/// Workgroups of one perftest-vk dispatch: 4 x 1024.
+const PERFTEST_VK_GROUPS: u64 = 4 * 1024;
+
+/// The device columns of perftest-vk's first row, where they are there.
+fn describe_device(
+    device: &mut DeviceInfo,
+    row: &::csv::StringRecord,
+    columns: [&Result<usize, String>; 5],
+) {
+    let cell = |c: &Result<usize, String>| {
+        c.as_ref()
+            .ok()
+            .and_then(|&i| row.get(i))
+            .map(str::to_string)
+    };
+    let hex = |c| cell(c).and_then(|v| u32::from_str_radix(v.trim_start_matches("0x"), 16).ok());
+    let [name, vendor, id, driver, vulkan] = columns;
+    device.name = cell(name).unwrap_or_else(|| "unknown GPU".to_string());
+    device.vendor_id = hex(vendor).unwrap_or(0);
+    device.device_id = hex(id).unwrap_or(0);
+    device.driver_name = "driver".to_string();
+    device.driver_info = cell(driver).unwrap_or_default();
+    device.api_version = cell(vulkan).unwrap_or_default();
 }
 
 /// Reads the original's text output; `file` names it in the report and in messages. An error
@@ -73,7 +189,7 @@ pub fn parse_original_text(text: &str, file: &str) -> Result<Report, String> {
         }
         report
             .cases
-            .push(CaseResult::measured(case, measurement(ms)));
+            .push(CaseResult::measured(case, dispatch(ORIGINAL_GROUPS, ms)));
         previous = Some(case);
     }
     if report.cases.is_empty() {
@@ -106,11 +222,11 @@ fn find<'a>(cases: &'a [Case], name: &str, previous: Option<&Case>) -> Option<&'
     cases.iter().find(|c| c.name.to_lowercase() == lower)
 }
 
-/// One dispatch of the original's workload taking `ms`.
-fn measurement(ms: f64) -> Measurement {
+/// One dispatch of `groups` workgroups (a multiple of 4096) taking `ms`.
+fn dispatch(groups: u64, ms: f64) -> Measurement {
     Measurement {
-        groups: ORIGINAL_GROUPS,
-        dims: [4096, 30, 1],
+        groups,
+        dims: [4096, u32::try_from(groups / 4096).unwrap_or(1), 1],
         samples_ns: vec![ms * 1e6],
         warmup_dispatches: 0,
         steady: true,
@@ -201,7 +317,45 @@ mod tests {
             assert!(error.contains(needle), "{text:?}: {error}");
             assert!(!error.contains('\n'), "{error}");
         }
-        assert!(is_original_text("Buffer<R8>.Load uniform: 1ms 1x"));
-        assert!(!is_original_text("  {\"schema\": 1}"));
+        assert!(is_table("Buffer<R8>.Load uniform: 1ms 1x"));
+        assert!(!is_table("  {\"schema\": 1}"));
+    }
+
+    #[test]
+    fn perftest_vk_rows_of_other_suites_are_left_out_and_bad_rows_named() {
+        let header = "suite,test,total_ms,ratio,median_ms,min_ms,cv_pct,status,device,\
+                      vendor_id,device_id,driver,vulkan,compiler,config\n";
+        let row = |suite: &str, test: &str, median: &str, status: &str| {
+            format!(
+                "{suite},\"{test}\",1,1,{median},1,0,{status},\"GPU X\",0x1002,0x73BF,\"1.2\",\
+                 1.3.0,\"glslang\",\"default\"\n"
+            )
+        };
+        let text = format!(
+            "{header}{}{}{}",
+            row("original", "Buffer<R8>.Load uniform", "0.5", "ok"),
+            row("bindless", "Something else", "0.5", "ok"),
+            row("original", "Buffer<R8>.Load linear", "0.5", "timeout"),
+        );
+        let report = parse_table(&text, "pvk.csv").unwrap();
+        assert_eq!(report.device.name, "GPU X");
+        assert_eq!(report.device.vendor_id, 0x1002);
+        assert_eq!(report.cases.len(), 2);
+        assert!((report.derived_all()[0].unwrap().original_ms - 15.0).abs() < 1e-9);
+        assert_eq!(
+            report.cases[1].status.reason(),
+            Some("perftest-vk: timeout")
+        );
+        let bad = format!(
+            "{header}{}",
+            row("original", "Buffer<R8>.Load uniform", "-1", "ok")
+        );
+        let error = parse_table(&bad, "pvk.csv").unwrap_err();
+        assert!(
+            error.contains("line 2: median_ms `-1` is no time"),
+            "{error}"
+        );
+        let error = parse_table("suite,test,total_ms\n", "pvk.csv").unwrap_err();
+        assert!(error.contains("no `median_ms` column"), "{error}");
     }
 }

@@ -156,9 +156,9 @@ pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, ReadError> {
         problem,
     };
     if let Ok(text) = std::str::from_utf8(bytes) {
-        if crate::published::is_original_text(text) {
+        if crate::published::is_table(text) {
             let file = path.display().to_string();
-            let report = crate::published::parse_original_text(text, &file).map_err(invalid)?;
+            let report = crate::published::parse_table(text, &file).map_err(invalid)?;
             check_values(&report).map_err(invalid)?;
             return Ok(report);
         }

@@ -134,3 +134,40 @@ fn a_line_that_is_not_a_case_is_a_one_line_error() {
         "{stderr}"
     );
 }
+
+/// perftest-vk's CSV (`tests/fixtures/perftest-vk/`, an H200 run): each row's median dispatch
+/// becomes the case's figure, so the `ms` printed is 30 times it, within 0.5% of the
+/// `total_ms` perftest-vk summed; and `compare` sets it beside perftest's own H200 report.
+#[test]
+fn perftest_vk_csv_reads_as_a_report() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let csv = dir.join("tests/fixtures/perftest-vk/nvidia-h200.csv");
+    let path = csv.to_str().unwrap();
+    let (code, stdout, stderr) = perftest(&["render", path, "--format", "original"]);
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut rows = 0;
+    for (line, printed) in text.lines().skip(1).zip(stdout.lines()) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let total: f64 = cells[2].parse().unwrap();
+        let (name, ms, _) = split(printed);
+        assert_eq!(name, cells[1].trim_matches('"').to_lowercase());
+        assert!(
+            (ms / total - 1.0).abs() < 0.005,
+            "{name}: {ms} ms, {total} ms"
+        );
+        rows += 1;
+    }
+    assert_eq!(rows, 138);
+    let (code, text, stderr) = perftest(&["render", path]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(text.starts_with("Device: NVIDIA H200"), "{text}");
+    assert!(text.contains("(perftest-vk, Vulkan)"), "{text}");
+    let ours = dir.join("../../results/nvidia-h200.json");
+    let (code, compared, stderr) = perftest(&["compare", ours.to_str().unwrap(), path]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        compared.contains("Texture2D<RGBA32F>.Sample(bilinear) random"),
+        "{compared}"
+    );
+}
