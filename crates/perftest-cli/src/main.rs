@@ -21,7 +21,7 @@ fn main() -> ExitCode {
             // One line starting with `perftest:`, then clap's hints (see the book's "Exit codes" chapter).
             let text =
                 own_usage_message(&e).unwrap_or_else(|| usage_error_text(&e.render().to_string()));
-            eprint!("{text}");
+            perftest_cli::say_part!("{text}");
             return ExitCode::from(exit_code::USAGE as u8);
         }
         Err(e) => {
@@ -59,7 +59,7 @@ fn main() -> ExitCode {
             // Messages quote arguments and file contents: control characters are escaped
             // (line by line, as device-selection errors list the devices on further lines).
             let lines: Vec<_> = f.message.lines().map(printable).collect();
-            eprintln!("perftest: {}", lines.join("\n"));
+            perftest_cli::say!("perftest: {}", lines.join("\n"));
             ExitCode::from(f.code as u8)
         }
     }

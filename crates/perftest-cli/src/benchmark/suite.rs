@@ -181,7 +181,7 @@ fn run_phases(
                 .map_or(PipelineCacheSource::None, PipelineCacheSource::File);
             let (kernels, warnings) = bench.prepare_all(cases, &cache);
             for w in warnings {
-                eprintln!(
+                crate::say!(
                     "perftest: warning: {}",
                     crate::output::printable::printable(&w)
                 );

@@ -55,7 +55,7 @@ pub(crate) fn run_compare(
                 } else {
                     "perftest: "
                 };
-                eprintln!("{prefix}{}", printable(&line));
+                perftest_cli::say!("{prefix}{}", printable(&line));
             }
         }
         let code = if verdict.failed() {

@@ -220,12 +220,12 @@ pub(crate) fn validation_code(instance: &Instance, code: i32) -> i32 {
     }
     let messages = instance.validation_messages();
     if messages.is_empty() {
-        eprintln!("perftest: validation: 0 messages");
+        perftest_cli::say!("perftest: validation: 0 messages");
         return code;
     }
-    eprintln!("perftest: validation: {} message(s)", messages.len());
+    perftest_cli::say!("perftest: validation: {} message(s)", messages.len());
     for m in messages.iter().take(20) {
-        eprintln!("  {:?} {}: {}", m.severity, m.id, m.text);
+        perftest_cli::say!("  {:?} {}: {}", m.severity, m.id, m.text);
     }
     if code == exit_code::SUCCESS {
         exit_code::VALIDATION
@@ -290,7 +290,7 @@ pub(crate) fn run_time(
         let setup = STARTED
             .get()
             .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
-        eprintln!("perftest: instance and device ready after {setup:.0} ms");
+        perftest_cli::say!("perftest: instance and device ready after {setup:.0} ms");
     }
     let progress = Progress::new(cases.len());
     let (report, end, phases) = run_timing(
@@ -336,14 +336,14 @@ pub(crate) fn print_recorded_share(report: &Report) {
     } else {
         0.0
     };
-    eprintln!(
+    perftest_cli::say!(
         "perftest: wall time {wall:.0} ms, of which {recorded:.0} ms recorded GPU measurement ({share:.1}%)"
     );
 }
 
 pub(crate) fn print_phases(prefix: &str, phases: &PhaseTimes) {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-    eprintln!(
+    perftest_cli::say!(
         "perftest: {prefix}pipelines {:.0} ms, verification {:.0} ms, clock warm-up {:.0} ms, sizing {:.0} ms, measurements {:.0} ms",
         ms(phases.pipelines),
         ms(phases.verification),
@@ -414,7 +414,7 @@ pub(crate) fn deliver(
         }
         Some(target) => {
             // An incomplete run that measured nothing must not replace an earlier report.
-            eprintln!(
+            perftest_cli::say!(
                 "perftest: {prefix}nothing was measured, so {} was not written (an existing file is left as it was)",
                 printable_path(target.path())
             );
@@ -423,12 +423,12 @@ pub(crate) fn deliver(
     match (end, written) {
         (RunEnd::Interrupted, written) => {
             let at = written.map_or_else(String::new, |p| format!(", written to {p}"));
-            eprintln!(
+            perftest_cli::say!(
                 "perftest: {prefix}interrupted by {}: {measured} case(s) measured{at}",
                 signals.name()
             );
         }
-        (_, Some(path)) => eprintln!("perftest: {prefix}report written to {path}"),
+        (_, Some(path)) => perftest_cli::say!("perftest: {prefix}report written to {path}"),
         (_, None) => {}
     }
     Ok(write_error)
@@ -447,7 +447,7 @@ pub(crate) fn run_exit_code(
     let stopped = signals.received().is_some();
     if let Some(e) = write_error {
         if stopped {
-            eprintln!(
+            perftest_cli::say!(
                 "perftest: {}",
                 perftest_cli::output::printable::printable(&e.to_string())
             );
@@ -471,7 +471,7 @@ pub(crate) fn run_exit_code(
         RunEnd::Interrupted => Ok(signals.exit_code()),
         RunEnd::Fatal(e) => Err(Failure::new(exit_code::FAILURE, e)),
         RunEnd::Complete if stopped => {
-            eprintln!(
+            perftest_cli::say!(
                 "perftest: {} arrived while the results were written",
                 signals.name()
             );
@@ -623,7 +623,7 @@ pub(crate) fn run_all_devices(
                 if output.is_none() {
                     print_stdout(&heading)?;
                 }
-                eprintln!("perftest: device {}: {}", run.number, printable(&f.message));
+                perftest_cli::say!("perftest: device {}: {}", run.number, printable(&f.message));
                 worst(f.code);
             }
             Ok((report, end, phases)) => {
@@ -645,7 +645,11 @@ pub(crate) fn run_all_devices(
                 match run_exit_code(&report, end, write_error, signals) {
                     Ok(c) => worst(c),
                     Err(f) => {
-                        eprintln!("perftest: device {}: {}", run.number, printable(&f.message));
+                        perftest_cli::say!(
+                            "perftest: device {}: {}",
+                            run.number,
+                            printable(&f.message)
+                        );
                         worst(f.code);
                     }
                 }
@@ -697,7 +701,7 @@ pub(crate) fn shader_outputs(
         shader_stats::prepare_dump_dir(dir).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
     }
     if !bench.context().shader_statistics_available() {
-        eprintln!(
+        perftest_cli::say!(
             "perftest: {}",
             shader_stats::unavailable_note(&report.device.name)
         );
@@ -719,7 +723,7 @@ pub(crate) fn shader_outputs(
                 })?);
         }
         if written == 0 {
-            eprintln!(
+            perftest_cli::say!(
                 "perftest: note: the driver gave no internal shader representations; nothing was written to {}",
                 dir.display()
             );
