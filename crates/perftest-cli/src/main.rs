@@ -15,6 +15,7 @@ use commands::{Failure, STARTED};
 
 fn main() -> ExitCode {
     STARTED.get_or_init(std::time::Instant::now);
+    perftest_cli::platform::report_file_size_limits();
     let cli = match Cli::try_parse_from(normalize_args(std::env::args_os())) {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {

@@ -10,6 +10,17 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use super::StopEvent;
 
+/// Makes a file-size limit (`ulimit -f`, which Slurm passes to jobs) an error of the write that
+/// reaches it (`EFBIG`, reported like any failed write, the partial file removed) rather than a
+/// SIGXFSZ that kills the process with no message.
+pub fn report_file_size_limits() {
+    // SAFETY: setting a standard signal's disposition to "ignore" runs no code in the handler's
+    // place and is async-signal-safe; nothing else in perftest handles SIGXFSZ.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
 /// The signals that stop a run, in the order of `SIGNALS`: SIGINT (Ctrl-C), SIGTERM and
 /// SIGHUP, each ending the run with the shell's `128 + signal number`.
 pub const STOP_EVENTS: &[StopEvent] = &[

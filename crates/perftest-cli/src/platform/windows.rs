@@ -57,6 +57,10 @@ const CONSOLE_EVENTS: [u32; 5] = [
 /// to write what it measured. The run's own exit ends the wait.
 const HOLD_OPEN: Duration = Duration::from_secs(10);
 
+/// Nothing to do: Windows has no file-size-limit signal (a write past a quota fails as any
+/// failed write does).
+pub fn report_file_size_limits() {}
+
 /// The flags [`install_stop_handlers`] gave the console handler.
 static FLAGS: OnceLock<(Arc<AtomicBool>, Arc<AtomicUsize>)> = OnceLock::new();
 
