@@ -12,7 +12,7 @@ use perftest_cli::output::printable::printable;
 use perftest_cli::report::Report;
 use perftest_cli::report_file::load_report;
 
-use super::{output_failure, print_stdout, Failure};
+use super::{output_failure, print_stdout, refuse_input_as_output, Failure};
 
 pub(crate) fn run_compare(
     paths: &[std::path::PathBuf],
@@ -30,6 +30,8 @@ pub(crate) fn run_compare(
         ));
     }
     // The output is checked first: a wrong path is reported before the reports are read.
+    let inputs: Vec<&Path> = paths.iter().map(|p| p.as_path()).collect();
+    refuse_input_as_output(output, &inputs)?;
     let target = output
         .map(OutputTarget::check)
         .transpose()

@@ -3,9 +3,11 @@
 //! and printing to a standard output that may be closed.
 
 use std::io::Write;
+use std::path::Path;
 
 use perftest_cli::export::OutputError;
 use perftest_cli::output::exit_code;
+use perftest_cli::output::printable::printable_path;
 use perftest_core::Error;
 
 pub(crate) mod compare;
@@ -24,6 +26,31 @@ impl Failure {
             code,
             message: message.to_string(),
         }
+    }
+}
+
+/// Refuses an `--output` that names one of the reports the command reads: writing it would
+/// replace the input (a usage error, before anything is read or written).
+pub(crate) fn refuse_input_as_output(
+    output: Option<&Path>,
+    inputs: &[&Path],
+) -> Result<(), Failure> {
+    let Some(output) = output else {
+        return Ok(());
+    };
+    match inputs
+        .iter()
+        .find(|input| perftest_cli::platform::same_file(output, input))
+    {
+        Some(input) => Err(Failure::new(
+            exit_code::USAGE,
+            format!(
+                "--output {} is the report {} this command reads; writing it would replace it",
+                printable_path(output),
+                printable_path(input)
+            ),
+        )),
+        None => Ok(()),
     }
 }
 

@@ -6,7 +6,7 @@ use perftest_cli::export::{exporter, ExportFormat, OutputTarget};
 use perftest_cli::output::exit_code;
 use perftest_cli::report_file::load_report;
 
-use super::{output_failure, print_stdout, Failure};
+use super::{output_failure, print_stdout, refuse_input_as_output, Failure};
 
 pub(crate) fn run_render(
     report: &Path,
@@ -14,6 +14,7 @@ pub(crate) fn run_render(
     output: Option<&Path>,
 ) -> Result<i32, Failure> {
     // The output is checked first: a wrong path is reported before the report is read.
+    refuse_input_as_output(output, &[report])?;
     let target = output
         .map(OutputTarget::check)
         .transpose()

@@ -10,6 +10,16 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use super::StopEvent;
 
+/// Whether `a` and `b` name the same existing file (the same device and inode: through links,
+/// hard links and different spellings alike).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
 /// Makes a file-size limit (`ulimit -f`, which Slurm passes to jobs) an error of the write that
 /// reaches it (`EFBIG`, reported like any failed write, the partial file removed) rather than a
 /// SIGXFSZ that kills the process with no message.

@@ -57,6 +57,14 @@ const CONSOLE_EVENTS: [u32; 5] = [
 /// to write what it measured. The run's own exit ends the wait.
 const HOLD_OPEN: Duration = Duration::from_secs(10);
 
+/// Whether `a` and `b` name the same existing file (their canonical paths are equal).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Nothing to do: Windows has no file-size-limit signal (a write past a quota fails as any
 /// failed write does).
 pub fn report_file_size_limits() {}

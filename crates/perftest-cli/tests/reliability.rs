@@ -1,0 +1,107 @@
+//! What a careless or hostile invocation does to the files and streams perftest writes: a
+//! closed stderr (`perftest ... 2>&1 | head -1`: the reader is gone before perftest writes)
+//! loses what perftest would have printed there and nothing else (no panic, exit 101); a
+//! file-size limit fails the write instead of killing perftest; `-o` naming a report the
+//! command reads is refused before anything is written.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
+
+use std::process::Command;
+
+/// Runs `perftest ARGS` with stdout discarded and stderr into a pipe whose reader exits at
+/// once; the exit status perftest itself returned.
+fn with_closed_stderr(args: &str) -> i32 {
+    let script = format!(
+        "set -o pipefail; \"$0\" {args} 2>&1 >/dev/null | true; exit \"${{PIPESTATUS[0]}}\""
+    );
+    let status = Command::new("bash")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_perftest")])
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .status()
+        .unwrap();
+    status.code().unwrap_or(-1)
+}
+
+#[test]
+fn a_closed_stderr_is_no_panic() {
+    // `--validation` ends with a line on stderr; `render` of a table writes its note there too.
+    assert_eq!(with_closed_stderr("--list --validation"), 0);
+    assert_eq!(
+        with_closed_stderr("--verify --filter typed.r8.uniform --validation"),
+        0
+    );
+    let missing = with_closed_stderr("render /nonexistent/report.json");
+    assert_eq!(missing, 1, "a missing report is exit 1, not a panic");
+}
+
+/// A file-size limit (`ulimit -f`, which Slurm passes to jobs) makes a write fail with a
+/// message and no file left behind, instead of killing perftest with SIGXFSZ and no word.
+#[cfg(unix)]
+#[test]
+fn a_file_size_limit_is_an_error_not_a_kill() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/sebbbi/nvidia-ampere-rtx-3090.txt");
+    let out = dir.path().join("big.html");
+    // 1 block of 512 bytes: the HTML page is far larger.
+    let script = "ulimit -f 1; \"$0\" render \"$1\" --format html -o \"$2\"";
+    let output = Command::new("bash")
+        .args(["-c", script, env!("CARGO_BIN_EXE_perftest")])
+        .arg(&table)
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("perftest: "), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}
+
+/// `-o` naming a report the command reads (directly, through a link, or as a hard link) is a
+/// usage error before anything is written: the input stays as it was.
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sebbbi");
+    let a = dir.path().join("a.txt");
+    let b = dir.path().join("b.txt");
+    std::fs::copy(fixtures.join("nvidia-ampere-rtx-3090.txt"), &a).unwrap();
+    std::fs::copy(fixtures.join("nvidia-turing-rtx-2080-ti.txt"), &b).unwrap();
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&a, &link).unwrap();
+    let hard = dir.path().join("hard.txt");
+    std::fs::hard_link(&b, &hard).unwrap();
+    let before = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let run = |args: &[&std::path::Path]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let render = std::path::Path::new("render");
+    let compare = std::path::Path::new("compare");
+    let o = std::path::Path::new("-o");
+    for args in [
+        vec![render, &a, o, &a],
+        vec![render, &a, o, &link],
+        vec![compare, &a, &b, o, &hard],
+    ] {
+        let (code, stderr) = run(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("this command reads"), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    assert_eq!(
+        before,
+        (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap())
+    );
+    // Another file is written as before.
+    let (code, stderr) = run(&[render, &a, o, &dir.path().join("out.txt")]);
+    assert_eq!(code, Some(0), "{stderr}");
+}
