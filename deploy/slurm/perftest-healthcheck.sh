@@ -79,7 +79,7 @@ for report in "${reports[@]}"; do
         limits+=(--fail-above "$FAIL_ABOVE")
     fi
     status=0
-    timeout "$TIMEOUT" "$PERFTEST" compare "$file" "$report" "${limits[@]}" \
+    timeout "$TIMEOUT" "$PERFTEST" compare "${limits[@]}" -- "$file" "$report" \
         > "$run/$gpu.compare.txt" 2> "$run/$gpu.compare.err" || status=$?
     median=$(sed -n 's/^Median |change|: //p' "$run/$gpu.compare.txt")
     largest=$(sed -n 's/^Largest change: //p' "$run/$gpu.compare.txt")

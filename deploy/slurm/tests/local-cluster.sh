@@ -143,6 +143,17 @@ if grep -q '^OUTLIER' "$OUT_DIR/summary.txt"; then
 else
     [ "$summary_state:$summary_exit" = "COMPLETED:0:0" ] || fail "no OUTLIER but $summary_state $summary_exit"
 fi
+
+echo "== the summary of reports whose file names look like options"
+hostile="$dir/hostile"
+mkdir -p "$hostile"
+cp "${reports[0]}" "$hostile/--format=csv.json"
+cp "${reports[1]}" "$hostile/-2.json"
+cp "${reports[2]}" "$hostile/plain.json"
+OUT_DIR="$hostile" bash "$here/perftest-summary.sbatch" > "$dir/hostile.out" 2>&1
+grep -q '^Node summary: 3 report(s)' "$hostile/summary.txt" ||
+    fail "reports named like options: $(head -n 3 "$dir/hostile.out")"
+grep -q -- '--format=csv.json' "$hostile/summary.txt" || fail "the file --format=csv.json is not in the summary"
 head -n 8 "$OUT_DIR/summary.txt"
 
 echo "== health check against a good baseline (must pass)"
