@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::output::printable::{cell_width, printable, push_left, push_right};
-use crate::report::{Report, ReportFigures};
+use crate::report::{CaseStatus, Report, ReportFigures};
 use crate::statistics::median;
 
 /// One case present in both reports.
@@ -79,6 +79,10 @@ pub struct Comparison {
     pub only_in_b: Vec<String>,
     /// Totals; `None` when no case was measured in both.
     pub summary: Option<CompareSummary>,
+    /// Cases measured in A (what a full comparison would compare).
+    pub a_measured: usize,
+    /// Whether each report is of a complete run (A, B).
+    pub complete: (bool, bool),
 }
 
 impl CaseComparison {
@@ -189,6 +193,12 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
         only_in_a,
         only_in_b,
         summary,
+        a_measured: a
+            .cases
+            .iter()
+            .filter(|c| c.status == CaseStatus::Measured)
+            .count(),
+        complete: (a.complete, b.complete),
     }
 }
 

@@ -51,17 +51,20 @@ pub struct GateVerdict {
     pub offenders: Vec<Offender>,
     /// The median signed change, when `fail_median` was given and it is a slowdown beyond it.
     pub median_regression: Option<f64>,
+    /// Why the gate cannot judge (too little compared, an incomplete run), when it cannot: a
+    /// gate that compared almost nothing must not pass.
+    pub no_verdict: Option<String>,
 }
 
 impl GateVerdict {
     /// True when the gate failed.
     pub fn failed(&self) -> bool {
-        !self.offenders.is_empty() || self.median_regression.is_some()
+        !self.offenders.is_empty() || self.median_regression.is_some() || self.no_verdict.is_some()
     }
 
     /// The lines printed when the gate failed (empty when it passed).
     pub fn describe(&self, limits: &GateLimits) -> Vec<String> {
-        let mut lines = Vec::new();
+        let mut lines: Vec<String> = self.no_verdict.iter().cloned().collect();
         if let (Some(limit), false) = (limits.fail_above, self.offenders.is_empty()) {
             lines.push(format!(
                 "regression: {} case(s) got slower by more than {limit}%:",
@@ -108,10 +111,41 @@ pub fn judge(comparison: &Comparison, limits: &GateLimits) -> GateVerdict {
     let median_regression = limits
         .fail_median
         .and_then(|limit| median(&signed).filter(|m| -m > limit));
+    let gated = limits.fail_above.is_some() || limits.fail_median.is_some();
     GateVerdict {
         offenders,
         median_regression,
+        no_verdict: gated
+            .then(|| coverage_problem(comparison, changes.len()))
+            .flatten(),
     }
+}
+
+/// Why a gate over `comparison`, which compared `compared` cases, cannot judge: fewer than half
+/// of A's measured cases compared (disjoint suites, failed cases, an interrupted run), or
+/// either run incomplete.
+fn coverage_problem(comparison: &Comparison, compared: usize) -> Option<String> {
+    let incomplete: Vec<&str> = [("A", comparison.complete.0), ("B", comparison.complete.1)]
+        .iter()
+        .filter(|(_, complete)| !complete)
+        .map(|(name, _)| *name)
+        .collect();
+    let too_few = compared == 0 || compared * 2 < comparison.a_measured;
+    if !too_few && incomplete.is_empty() {
+        return None;
+    }
+    let mut why = format!(
+        "no verdict: {compared} of A's {} measured case(s) were compared",
+        comparison.a_measured
+    );
+    if !incomplete.is_empty() {
+        why.push_str(&format!(
+            ", and {} is an incomplete run",
+            incomplete.join(" and ")
+        ));
+    }
+    why.push_str("; the gate fails rather than pass on what it did not compare");
+    Some(why)
 }
 
 #[cfg(test)]

@@ -105,3 +105,38 @@ fn an_output_that_is_an_input_is_refused() {
     let (code, stderr) = run(&[render, &a, o, &dir.path().join("out.txt")]);
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// A gate that compared almost nothing fails instead of passing: here one case of the 138 of
+/// A is in B.
+#[test]
+fn a_gate_over_almost_nothing_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/sebbbi/nvidia-ampere-rtx-3090.txt");
+    let one = dir.path().join("one.txt");
+    std::fs::write(&one, "Buffer<R8>.Load uniform: 0.691ms 15.067x\n").unwrap();
+    let gate = |extra: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+            .arg("compare")
+            .args(extra.split_whitespace())
+            .arg("--")
+            .arg(&full)
+            .arg(&one)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    for limits in ["--fail-median 5", "--fail-above 5"] {
+        let (code, stderr) = gate(limits);
+        assert_eq!(code, Some(5), "{limits}: {stderr}");
+        assert!(
+            stderr.contains("no verdict: 1 of A's 138 measured case(s) were compared"),
+            "{stderr}"
+        );
+    }
+    // Without a gate the comparison itself is fine.
+    assert_eq!(gate("").0, Some(0));
+}
