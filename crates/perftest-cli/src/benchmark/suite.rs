@@ -11,6 +11,7 @@ use perftest_core::{Bench, Error, KernelId, PipelineCacheSource};
 use crate::benchmark::clock_watch::ClockWatch;
 use crate::benchmark::measure::{
     chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, DispatchTimer, LoopError,
+    LoopSettings,
 };
 use crate::benchmark::rounds::{measure_in_rounds, BatchTimer, Entry};
 use crate::benchmark::verify::describe_failure;
@@ -172,7 +173,62 @@ fn run_phases(
 
     // Phase 1: every pipeline, before any measurement.
     let clock = Instant::now();
-    let mut slots: Vec<Slot> = cases
+    let mut slots = build_pipelines(bench, cases, options);
+    phases.pipelines = clock.elapsed();
+
+    // Phase 2: verification.
+    let clock = Instant::now();
+    if verify_first {
+        if let Some(end) = verify_all(bench, cases, &mut slots, stop) {
+            phases.verification = clock.elapsed();
+            return stopped_early(report, slots, end, phases);
+        }
+    }
+    phases.verification = clock.elapsed();
+
+    // Phase 3: clocks up, sized on the first runnable case.
+    let clock = Instant::now();
+    let warm = warm_up(bench, cases, &mut slots, &loop_settings, options, stop);
+    phases.warmup = clock.elapsed();
+    let groups = match warm {
+        Ok(groups) => groups,
+        Err(end) => return stopped_early(report, slots, end, phases),
+    };
+
+    // Phase 4: size every case (probes, each from the previous case's size), then measure
+    // them all in interleaved rounds; a chain (a latency case) is measured alone as soon as it
+    // is sized.
+    let clock = Instant::now();
+    let sized = size_all(
+        bench,
+        cases,
+        &mut slots,
+        &loop_settings,
+        groups,
+        stop,
+        progress,
+    );
+    phases.sizing = clock.elapsed();
+    let clock = Instant::now();
+    let end = measure_rounds(
+        bench,
+        cases,
+        slots,
+        sized,
+        &loop_settings,
+        &mut report,
+        stop,
+    );
+    phases.measurement = clock.elapsed();
+    let complete = matches!(end, RunEnd::Complete);
+    report.finish(complete);
+    (report, end, phases)
+}
+
+/// Phase 1: every case's pipeline (in parallel, through `--pipeline-cache` when given); a case
+/// the device cannot run is skipped, one whose pipeline fails is failed.
+fn build_pipelines(bench: &mut Bench, cases: &[Case], options: &Options) -> Vec<Slot> {
+    cases
         .iter()
         .zip({
             let cache = options
@@ -195,21 +251,20 @@ fn run_phases(
             }
             Err(e) => Slot::Done(Box::new(CaseResult::failed(case, e.to_string()))),
         })
-        .collect();
-    phases.pipelines = clock.elapsed();
+        .collect()
+}
 
-    // Phase 2: verification.
-    let clock = Instant::now();
-    if verify_first {
-        if let Some(end) = verify_all(bench, cases, &mut slots, stop) {
-            phases.verification = clock.elapsed();
-            return stopped_early(report, slots, end, phases);
-        }
-    }
-    phases.verification = clock.elapsed();
-
-    // Phase 3: clocks up, sized on the first runnable case.
-    let clock = Instant::now();
+/// Phase 3: the clocks brought up on the first runnable case, which is sized for it; the
+/// groups it was sized to (the next case's starting size), or how the run ended. A warm-up that
+/// fails on a device error that is not fatal fails that case only.
+fn warm_up(
+    bench: &mut Bench,
+    cases: &[Case],
+    slots: &mut [Slot],
+    loop_settings: &LoopSettings,
+    options: &Options,
+    stop: &AtomicBool,
+) -> Result<u64, RunEnd> {
     let mut groups = 1u64;
     let first = slots.iter().enumerate().find_map(|(i, s)| match s {
         Slot::Ready(k) => Some((i, *k)),
@@ -217,7 +272,7 @@ fn run_phases(
     });
     if let Some((index, kernel)) = first {
         let mut timer = BenchTimer { bench, kernel };
-        let warm = size_case(&mut timer, &loop_settings, groups, stop).and_then(|sizing| {
+        let warm = size_case(&mut timer, loop_settings, groups, stop).and_then(|sizing| {
             groups = group_total(sizing.dims);
             warm_up_clocks(
                 &mut timer,
@@ -230,28 +285,42 @@ fn run_phases(
         });
         match warm {
             Ok(_) => {}
-            Err(LoopError::Interrupted) => {
-                phases.warmup = clock.elapsed();
-                return stopped_early(report, slots, RunEnd::Interrupted, phases);
-            }
+            Err(LoopError::Interrupted) => return Err(RunEnd::Interrupted),
             Err(LoopError::Timer(e)) => {
                 // The case the warm-up ran on is the one that failed: say so in the report.
                 slots[index] =
                     Slot::Done(Box::new(CaseResult::failed(&cases[index], e.to_string())));
                 if is_fatal(&e) {
-                    phases.warmup = clock.elapsed();
-                    return stopped_early(report, slots, RunEnd::Fatal(e), phases);
+                    return Err(RunEnd::Fatal(e));
                 }
                 // Otherwise the other cases still run; each waits for steady clocks itself.
             }
         }
     }
-    phases.warmup = clock.elapsed();
+    Ok(groups)
+}
 
-    // Phase 4: size every case (probes, each from the previous case's size), then measure
-    // them all in interleaved rounds; a chain (a latency case) is measured alone as soon as it
-    // is sized.
-    let clock = Instant::now();
+/// What sizing every case leaves: the entries of the cases measured in rounds with their
+/// kernels, each case's entry, and how the sizing ended.
+struct Sized {
+    entries: Vec<Entry>,
+    kernels: Vec<KernelId>,
+    entry_of: Vec<Option<usize>>,
+    end: RunEnd,
+}
+
+/// Phase 4, first half: sizes every ready case with probes, each from the previous case's size
+/// (`groups` for the first); a chain (a latency case) is measured alone as soon as it is sized
+/// and its slot is done.
+fn size_all(
+    bench: &mut Bench,
+    cases: &[Case],
+    slots: &mut [Slot],
+    loop_settings: &LoopSettings,
+    mut groups: u64,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize, &Case),
+) -> Sized {
     let total = slots.len();
     let mut entries: Vec<Entry> = Vec::new();
     let mut kernels: Vec<KernelId> = Vec::new();
@@ -299,17 +368,41 @@ fn run_phases(
             }
         }
     }
+    Sized {
+        entries,
+        kernels,
+        entry_of,
+        end,
+    }
+}
+
+/// Phase 4, second half: every sized case in interleaved rounds, with the shader clock where
+/// the device has one, then every case's result in suite order into `report`; how the run
+/// ended.
+fn measure_rounds(
+    bench: &mut Bench,
+    cases: &[Case],
+    slots: Vec<Slot>,
+    sized: Sized,
+    loop_settings: &LoopSettings,
+    report: &mut Report,
+    stop: &AtomicBool,
+) -> RunEnd {
+    let Sized {
+        mut entries,
+        mut kernels,
+        entry_of,
+        mut end,
+    } = sized;
     // The shader clock takes part in the rounds too, where the device has one.
     let watch = matches!(end, RunEnd::Complete)
-        .then(|| ClockWatch::start(bench, &loop_settings, stop))
+        .then(|| ClockWatch::start(bench, loop_settings, stop))
         .flatten();
     let clock_entry = watch.as_ref().map(|w| {
-        entries.push(w.entry(&loop_settings));
+        entries.push(w.entry(loop_settings));
         kernels.push(w.kernel());
         entries.len() - 1
     });
-    phases.sizing = clock.elapsed();
-    let clock = Instant::now();
     let mut round_error = None;
     if matches!(end, RunEnd::Complete) {
         let mut timer = BenchBatch {
@@ -317,7 +410,7 @@ fn run_phases(
             kernels: &kernels,
         };
         let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT as usize;
-        match measure_in_rounds(&mut timer, &mut entries, &loop_settings, batch_max, stop) {
+        match measure_in_rounds(&mut timer, &mut entries, loop_settings, batch_max, stop) {
             Ok(_) => {}
             Err(LoopError::Interrupted) => end = RunEnd::Interrupted,
             Err(LoopError::Timer(e)) => {
@@ -327,14 +420,14 @@ fn run_phases(
         }
     }
     if let (Some(watch), Some(i), RunEnd::Complete) = (watch, clock_entry, &end) {
-        report.clock = watch.finish(bench, &entries[i], &loop_settings, stop);
+        report.clock = watch.finish(bench, &entries[i], loop_settings, stop);
     }
     // Every case in suite order: decided early, measured (with the samples it has), or — when
     // a round failed — failed with that error.
     for ((case, slot), entry) in cases.iter().zip(slots).zip(entry_of) {
         match (
             slot,
-            entry.and_then(|e| entries[e].measurement(&loop_settings)),
+            entry.and_then(|e| entries[e].measurement(loop_settings)),
         ) {
             (Slot::Done(result), _) => report.cases.push(*result),
             (Slot::Ready(_), Some(m)) => report.cases.push(CaseResult::measured(case, m)),
@@ -345,10 +438,7 @@ fn run_phases(
             }
         }
     }
-    phases.measurement = clock.elapsed();
-    let complete = matches!(end, RunEnd::Complete);
-    report.finish(complete);
-    (report, end, phases)
+    end
 }
 
 /// A [`BatchTimer`] over prepared cases of a [`Bench`]: entry `i` is `kernels[i]`.
