@@ -117,7 +117,12 @@ pub fn throttled(run: &RunClock, case_mhz: f64) -> bool {
 /// The clock the run measured, in MHz: the run's own readings, else the memory suite's clock
 /// case (ticks per second).
 pub fn measured_mhz(report: &Report) -> Option<f64> {
-    if let Some(run) = report.clock.as_ref().and_then(run_clock) {
+    measured_with(report, report.clock.as_ref().and_then(run_clock).as_ref())
+}
+
+/// [`measured_mhz`] with the run's clock already derived.
+fn measured_with(report: &Report, run: Option<&RunClock>) -> Option<f64> {
+    if let Some(run) = run {
         return Some(run.mhz);
     }
     let case = report
@@ -133,12 +138,17 @@ pub fn measured_mhz(report: &Report) -> Option<f64> {
 
 /// The clock to turn latencies into cycles with: `--clock-mhz` when given, else the measured.
 pub fn clock(report: &Report) -> Option<Clock> {
+    clock_with(report, measured_mhz(report))
+}
+
+/// [`clock`] with the measured clock already derived.
+fn clock_with(report: &Report, measured: Option<f64>) -> Option<Clock> {
     match report.settings.clock_mhz {
         Some(mhz) => Some(Clock {
             mhz,
             source: ClockSource::Given,
         }),
-        None => measured_mhz(report).map(|mhz| Clock {
+        None => measured.map(|mhz| Clock {
             mhz,
             source: ClockSource::Measured,
         }),
@@ -147,13 +157,18 @@ pub fn clock(report: &Report) -> Option<Clock> {
 
 /// The names of the cases measured on a throttled clock.
 pub fn throttled_cases(report: &Report) -> Vec<&str> {
-    let Some(run) = report.clock.as_ref().and_then(run_clock) else {
-        return Vec::new();
-    };
+    match report.clock.as_ref().and_then(run_clock) {
+        Some(run) => throttled_in(report, &run),
+        None => Vec::new(),
+    }
+}
+
+/// The cases of `report` measured more than [`THROTTLE_FRACTION`] below `run`'s median.
+fn throttled_in<'a>(report: &'a Report, run: &RunClock) -> Vec<&'a str> {
     report
         .cases
         .iter()
-        .filter(|c| case_clock(&run, c).is_some_and(|mhz| throttled(&run, mhz)))
+        .filter(|c| case_clock(run, c).is_some_and(|mhz| throttled(run, mhz)))
         .map(|c| c.name.as_str())
         .collect()
 }
@@ -162,7 +177,8 @@ pub fn throttled_cases(report: &Report) -> Vec<&str> {
 /// the measured one beside a given one), and the cases measured on a throttled clock.
 pub fn notes(report: &Report) -> Vec<String> {
     let run = report.clock.as_ref().and_then(run_clock);
-    let measured = measured_mhz(report);
+    let measured = measured_with(report, run.as_ref());
+    let clock = clock_with(report, measured);
     let mut notes = Vec::new();
     let spread = run.as_ref().map_or_else(String::new, |r| {
         format!(
@@ -173,7 +189,7 @@ pub fn notes(report: &Report) -> Vec<String> {
             r.readings.len()
         )
     });
-    match (clock(report), measured) {
+    match (clock, measured) {
         (Some(c), _) if c.source == ClockSource::Measured => notes.push(format!(
             "Shader clock: {:.0} MHz, measured with the subgroup clock{spread}.",
             c.mhz
@@ -190,7 +206,9 @@ pub fn notes(report: &Report) -> Vec<String> {
         )),
         (None, _) => {}
     }
-    let slow = throttled_cases(report);
+    let slow = run
+        .as_ref()
+        .map_or_else(Vec::new, |r| throttled_in(report, r));
     if !slow.is_empty() {
         notes.push(format!(
             "throttled: {} case(s) measured on a clock more than {:.0}% below the run's median: {}.",
@@ -199,13 +217,18 @@ pub fn notes(report: &Report) -> Vec<String> {
             printable(&slow.join(", "))
         ));
     }
-    notes.extend(units_note(report));
+    notes.extend(units_note_with(report, clock));
     notes
 }
 
 /// The note on the shader units, where the driver tells them: their count and, with a clock,
 /// the case that moves the most bytes per clock and unit.
 pub fn units_note(report: &Report) -> Option<String> {
+    units_note_with(report, clock(report))
+}
+
+/// [`units_note`] with the clock already derived.
+fn units_note_with(report: &Report, clock: Option<Clock>) -> Option<String> {
     let units = report.device.shader_units.filter(|&u| u > 0)?;
     let (plural, one) = match report.device.vendor_id {
         AMD => ("CUs", "CU"),
@@ -213,7 +236,7 @@ pub fn units_note(report: &Report) -> Option<String> {
         _ => ("SMs", "SM"),
     };
     let mut note = format!("Shader units: {units} {plural}");
-    if let Some(clock) = clock(report) {
+    if let Some(clock) = clock {
         let best = report
             .cases
             .iter()
