@@ -13,8 +13,13 @@ pub const TYPE_CHECKED: &[(&str, &str)] = &[
     ("aarch64-linux-android", "Android, 64-bit ARM"),
 ];
 
-/// The crates checked for every target: the two libraries engines embed, and the CLI.
-const PACKAGES: [&str; 3] = ["perftest-core", "perftest-cases", "perftest-cli"];
+/// The crates checked for every target: the three libraries engines embed, and the CLI.
+const PACKAGES: [&str; 4] = [
+    "perftest-core",
+    "perftest-cases",
+    "perftest-report",
+    "perftest-cli",
+];
 
 /// Makes sure rustup has the standard library of `target`, adding it when missing. Without
 /// rustup this fails: the check cannot run, and must not pass silently.

@@ -142,11 +142,13 @@ pub fn clippy() -> Result<(), String> {
 }
 
 /// The crates whose documentation is built and whose examples are tested.
-const LIBRARIES: [&str; 6] = [
+const LIBRARIES: [&str; 8] = [
     "-p",
     "perftest-core",
     "-p",
     "perftest-cases",
+    "-p",
+    "perftest-report",
     "-p",
     "perftest-cli",
 ];

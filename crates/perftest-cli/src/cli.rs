@@ -348,7 +348,7 @@ pub struct RunArgs {
     #[arg(
         long,
         value_name = "MS",
-        default_value_t = perftest_core::sizing::DEFAULT_DISPATCH_NS / 1e6,
+        default_value_t = perftest_report::sizing::DEFAULT_DISPATCH_NS / 1e6,
         allow_hyphen_values = true,
         value_parser = dispatch_ms,
         help_heading = "Measurement"

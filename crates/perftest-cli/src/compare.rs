@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use crate::output::printable::{cell_width, printable, push_left, push_right};
 use crate::report::{CaseStatus, Report, ReportFigures};
-use crate::statistics::median;
+use perftest_report::statistics::median;
 
 /// One case present in both reports.
 #[derive(Clone, Debug, PartialEq)]
@@ -309,8 +309,8 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::{case, measurement, sample_report};
     use crate::report::CaseResult;
+    use perftest_report::samples::{case, measurement, sample_report};
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * a.abs().max(b.abs())

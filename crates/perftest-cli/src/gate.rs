@@ -7,7 +7,7 @@
 //! reports are not judged.
 
 use crate::compare::Comparison;
-use crate::statistics::median;
+use perftest_report::statistics::median;
 
 /// The limits, in percent; `None` turns a check off.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -152,7 +152,7 @@ fn coverage_problem(comparison: &Comparison, compared: usize) -> Option<String> 
 mod tests {
     use super::*;
     use crate::compare::compare;
-    use crate::report::tests::{measurement, sample_report};
+    use perftest_report::samples::{measurement, sample_report};
 
     /// B: the R8 case 5% slower in throughput (time x 1/0.95), the baseline 1% faster.
     fn five_percent_slower() -> Comparison {

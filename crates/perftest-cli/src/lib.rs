@@ -3,11 +3,10 @@
 //! The binary drives the device through `perftest-core`; everything it decides or prints without
 //! touching the device lives here, so it is unit-tested on any machine:
 //!
-//! - [`sizing`]: the adaptive dispatch-size rule and the split of a group count over X/Y/Z
-//!   (re-exported from perftest-core, which shares it with its time-budgeted probe),
+//! - [`sizing`], [`statistics`], [`modes`] and [`report`]: the dispatch-size rule, summaries of
+//!   per-dispatch times, their levels, and the run report with its derived figures (from
+//!   perftest-report, which perftest-core's start-up probe shares),
 //! - [`clock`]: the shader clock latencies are given in cycles with (measured or given),
-//! - [`statistics`]: summaries of per-dispatch times and the clock warm-up test,
-//! - [`report`]: the schema-versioned run report and the figures derived from it,
 //! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown, HTML,
 //!   SVG, and the dashboard formats BMF and benchmark-action) and where `--output` goes,
 //! - [`report_file`]: reading a saved report back, as untrusted input,
@@ -29,16 +28,19 @@ pub mod clock;
 pub mod compare;
 pub mod export;
 pub mod gate;
-pub mod modes;
 pub mod node;
 pub mod options;
 pub mod output;
 pub mod platform;
 pub mod published;
-pub mod report;
 pub mod report_file;
 pub mod shader_stats;
-pub use perftest_core::sizing;
-pub mod statistics;
 pub mod stop_signals;
 pub mod sweep;
+pub use perftest_report::{modes, sizing, statistics};
+
+/// The run report: its data types and the figures derived from them (from perftest-report).
+pub mod report {
+    pub use perftest_report::derived::*;
+    pub use perftest_report::schema::*;
+}

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use crate::output::printable::{cell_width, printable, push_left, push_right};
 use crate::report::{Report, ReportFigures, LOADS_PER_GROUP};
-use crate::statistics::median;
+use perftest_report::statistics::median;
 
 /// When a report counts as an outlier on a case.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -340,7 +340,7 @@ mod tests {
         assert_eq!(location_word(None, None, 2), "device-2");
         assert_eq!(location_word(Some("a/b\\c"), None, 1), "a-b-c");
     }
-    use crate::report::tests::{measurement, sample_report};
+    use perftest_report::samples::{measurement, sample_report};
 
     /// `n` copies of the sample report whose measured cases take `base * scale(r, case)` ns.
     fn reports(n: usize, scale: impl Fn(usize, usize) -> f64) -> Vec<Report> {

@@ -6,10 +6,10 @@ use std::time::Duration;
 use perftest_cases::{parse_suites, Suite};
 use perftest_core::DeviceChoice;
 
-use crate::benchmark::measure::LoopSettings;
 use crate::cli::RunArgs;
 use crate::export::ExportFormat;
-use crate::sizing::DEFAULT_FIRST_DIM_CAP;
+use perftest_report::policy::LoopSettings;
+use perftest_report::sizing::DEFAULT_FIRST_DIM_CAP;
 
 /// Agreement that counts as steady clocks: 2%.
 pub const STEADY_TOLERANCE: f64 = 0.02;

@@ -16,7 +16,7 @@
 use perftest_cases::{original_cases, Case};
 
 use crate::output::printable::printable;
-use perftest_core::report::{CaseResult, DeviceInfo, Measurement, Report, ReportSource, Settings};
+use crate::report::{CaseResult, DeviceInfo, Measurement, Report, ReportSource, Settings};
 
 /// Workgroups of the original's timed workload: 30 dispatches of 4 x 1024 groups.
 pub const ORIGINAL_GROUPS: u64 = 30 * 4 * 1024;

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use crate::output::printable::{printable, printable_path as shown};
 use crate::report::{CaseStatus, Report, SCHEMA};
-use crate::sizing::group_total;
+use perftest_report::sizing::group_total;
 
 /// The largest report read: 256 MiB (a full run of every suite is a few MB).
 pub const MAX_REPORT_BYTES: u64 = 256 * 1024 * 1024;
@@ -278,8 +278,8 @@ pub fn check_values(report: &Report) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::export::{Exporter, JsonExporter};
-    use crate::report::tests::sample_report;
     use crate::report::ShortDispatches;
+    use perftest_report::samples::sample_report;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("perftest-read-{}-{name}", std::process::id()));

@@ -29,9 +29,15 @@ pub fn report_stats(executables: &[PipelineExecutable]) -> Vec<ShaderStat> {
             e.statistics.iter().filter_map(move |s| {
                 let value = match s.value {
                     StatisticValue::Bool(b) => StatValue::Bool(b),
-                    StatisticValue::Int(i) => StatValue::Number(i.into()),
-                    StatisticValue::Uint(u) => StatValue::Number(u.into()),
-                    StatisticValue::Float(f) => StatValue::Number(serde_json::Number::from_f64(f)?),
+                    // A non-negative integer is a count, whatever type the driver gave it (as
+                    // JSON reads it back).
+                    StatisticValue::Int(i) => {
+                        u64::try_from(i).map_or(StatValue::Int(i), StatValue::Uint)
+                    }
+                    StatisticValue::Uint(u) => StatValue::Uint(u),
+                    StatisticValue::Float(f) => {
+                        StatValue::Float(Some(f).filter(|f| f.is_finite())?)
+                    }
                 };
                 let name = if prefix {
                     format!("{}: {}", e.name, s.name)
@@ -156,8 +162,8 @@ pub fn dump(dir: &Path, id: &str, executables: &[PipelineExecutable]) -> io::Res
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::sample_report;
     use perftest_core::{InternalRepresentation, ShaderStatistic};
+    use perftest_report::samples::sample_report;
 
     fn executable(name: &str) -> PipelineExecutable {
         let stat = |name: &str, value| ShaderStatistic {
@@ -198,7 +204,7 @@ mod tests {
         let stats = report_stats(&[executable("CS")]);
         let names: Vec<&str> = stats.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["Register Count", "Spills", "Uses LDS", "Occupancy"]);
-        assert_eq!(stats[0].value, StatValue::Number(32u64.into()));
+        assert_eq!(stats[0].value, StatValue::Uint(32));
         assert_eq!(stats[0].description, "Register Count of the shader");
         let two = report_stats(&[executable("A"), executable("B")]);
         assert_eq!(two.len(), 8);

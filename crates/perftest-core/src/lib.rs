@@ -43,10 +43,8 @@ mod memory;
 pub mod pipeline_cache;
 mod platform;
 mod probe;
-pub mod report;
 mod resources;
 mod selection;
-pub mod sizing;
 mod targets;
 mod timing;
 mod validation;
@@ -63,6 +61,10 @@ pub use formats::{format_support, vk_format};
 pub use instance::{Instance, InstanceOptions};
 pub use kernels::{draws, specialization, spirv_for};
 pub use perftest_cases::{Readback, VerifyOutcome, VERIFY_GROUPS, VERIFY_THREADS};
+/// The report's data types, shared with the `perftest` command (see perftest-report).
+pub use perftest_report::schema as report;
+/// The dispatch-size rule, shared with the `perftest` command (see perftest-report).
+pub use perftest_report::sizing;
 pub use pipeline_cache::PipelineCacheSource;
 pub use probe::{
     CaseThroughput, LeftOut, LeftOutReason, ProbeReport, ProbeSettings, ProbeTimeline, Ranking,

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use ash::vk;
 
+use perftest_report::DeviceInfo;
+
 use crate::adapter::Adapter;
 use crate::error::{Result, VkResultExt};
 use crate::selection::{DeviceType, TargetSummary};
@@ -53,6 +55,28 @@ pub struct ComputeTarget {
 }
 
 impl ComputeTarget {
+    /// The report's description of this target.
+    pub fn device_info(&self) -> DeviceInfo {
+        DeviceInfo {
+            name: self.summary.name.clone(),
+            device_type: self.summary.device_type.to_string(),
+            vendor_id: self.vendor_id,
+            device_id: self.device_id,
+            driver_name: self.driver_name.clone(),
+            driver_info: self.driver_info.clone(),
+            driver_version: self.driver_version,
+            api_version: self.api_version_string(),
+            queue_family: self.summary.queue_family,
+            timestamp_period_ns: self.timestamp_period,
+            timestamp_valid_bits: self.timestamp_valid_bits,
+            subgroup_size: self.subgroup_size,
+            resident_workgroups: self.resident_workgroups,
+            shader_units: self.adapter.units.map(|u| u.count),
+            pci_bus: self.pci_bus.clone(),
+            device_uuid: self.device_uuid.clone(),
+        }
+    }
+
     /// `major.minor.patch` of [`ComputeTarget::api_version`].
     pub fn api_version_string(&self) -> String {
         format!(

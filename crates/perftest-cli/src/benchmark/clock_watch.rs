@@ -5,14 +5,14 @@
 
 use std::sync::atomic::AtomicBool;
 
+use crate::report::ClockSamples;
 use perftest_cases::{clock_case, verify, Case, Support};
-use perftest_core::report::ClockSamples;
 use perftest_core::{Bench, KernelId};
 
-use crate::benchmark::measure::{measure_alone, size_case, LoopSettings, Sizing};
 use crate::benchmark::rounds::Entry;
 use crate::benchmark::suite::BenchTimer;
-use crate::sizing::group_total;
+use perftest_report::policy::{measure_alone, size_case, LoopSettings, Sizing};
+use perftest_report::sizing::group_total;
 
 /// The clock case, ready to take part in the rounds.
 pub struct ClockWatch {

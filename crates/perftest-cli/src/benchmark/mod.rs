@@ -1,9 +1,8 @@
-//! Running cases on a device: sizing and clock warm-up ([`measure`]), interleaved measurement
+//! Running cases on a device with the measurement policy of `perftest_report::policy`: interleaved measurement
 //! rounds ([`rounds`]), the suite driver that uses perftest-core ([`suite`]) and verification
 //! ([`verify`]).
 
 pub mod clock_watch;
-pub mod measure;
 pub mod refine;
 pub mod rounds;
 pub mod suite;

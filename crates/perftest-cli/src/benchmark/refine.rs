@@ -99,7 +99,7 @@ pub fn order_chase_cases(report: &mut Report) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::sample_report;
+    use perftest_report::samples::sample_report;
 
     #[test]
     fn latency_cases_are_ordered_by_size_in_place() {
@@ -145,8 +145,8 @@ mod tests {
 
     #[test]
     fn a_carveout_curve_is_refined_with_its_own_cases() {
-        use crate::report::tests::measurement;
         use crate::report::CaseResult;
+        use perftest_report::samples::measurement;
         let mut report = sample_report();
         // The doubling curve of 16 KB declared: L1 up to 128 KB, L2 from 256 KB.
         for bytes in perftest_cases::families::cache_carveout::curve_sizes() {

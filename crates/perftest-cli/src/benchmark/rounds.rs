@@ -10,7 +10,7 @@
 //!
 //! A case's first dispatch also checks its size ([`LoopSettings::corrected_size`]): when it lands
 //! another number of waves off the per-dispatch target (or, without waves, more than
-//! [`SIZE_TOLERANCE`](crate::benchmark::measure::SIZE_TOLERANCE): clocks that ramped while it was sized), the case is re-sized and that
+//! [`SIZE_TOLERANCE`](perftest_report::policy::SIZE_TOLERANCE): clocks that ramped while it was sized), the case is re-sized and that
 //! dispatch is not kept, at most `warmup_max` times; such a case takes one more round at the end.
 //!
 //! **Noisy cases** get more samples without leaving the rounds: half-way through the rounds, a
@@ -19,7 +19,7 @@
 //! ([`fast_level_unseen`]), is to collect [`POOL_FACTOR`] times as many ([`pool_samples`]), and
 //! from then on takes several dispatches in each remaining round, spread through the round.
 //! After the scheduled rounds, a case not pooled yet that is noisy or may hide a faster level by
-//! all its samples, or whose samples fall into levels ([`crate::modes`]), collects as many, its
+//! all its samples, or whose samples fall into levels ([`perftest_report::modes`]), collects as many, its
 //! extra dispatches in the rounds that follow; a case with levels is then reported by its
 //! fastest level, so its samples need only show which level that is.
 //!
@@ -27,11 +27,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::benchmark::measure::{check_stop, halves_agree, LoopError, LoopSettings};
-use crate::modes::{fast_level_unseen, modes};
 use crate::report::Measurement;
-use crate::sizing::group_total;
-use crate::statistics::{median, Summary};
+use perftest_report::modes::{fast_level_unseen, modes};
+use perftest_report::policy::{check_stop, halves_agree, LoopError, LoopSettings};
+use perftest_report::sizing::group_total;
+use perftest_report::statistics::{median, Summary};
 
 /// Above this coefficient of variation (0.25%) a case collects more samples. The noisiest
 /// original case on the H200, `cbuffer{float4} load random`, varies by 0.3-0.6% per dispatch at
@@ -339,9 +339,9 @@ pub fn measure_in_rounds<T: BatchTimer>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::benchmark::measure::size_case;
-    use crate::benchmark::measure::DispatchTimer;
-    use crate::statistics::median;
+    use perftest_report::policy::size_case;
+    use perftest_report::policy::DispatchTimer;
+    use perftest_report::statistics::median;
 
     /// A simulated GPU running several cases, each `ns_per_group[case]` per workgroup at unit
     /// speed; its speed drifts linearly with busy time (`drift_per_s`: +0.01 = 1% faster per

@@ -9,16 +9,16 @@ use perftest_cases::{verify, Case};
 use perftest_core::{Bench, Error, KernelId, PipelineCacheSource};
 
 use crate::benchmark::clock_watch::ClockWatch;
-use crate::benchmark::measure::{
-    chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, DispatchTimer, LoopError,
-    LoopSettings,
-};
 use crate::benchmark::rounds::{measure_in_rounds, BatchTimer, Entry};
 use crate::benchmark::verify::describe_failure;
 use crate::options::Options;
-use crate::report::{CaseResult, DeviceInfo, Report, Settings};
+use crate::report::{CaseResult, Report, Settings};
 use crate::shader_stats::report_stats;
-use crate::sizing::group_total;
+use perftest_report::policy::{
+    chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, DispatchTimer, LoopError,
+    LoopSettings,
+};
+use perftest_report::sizing::group_total;
 
 /// Most measurements spent warming the clocks up before the first case (about 1 s at 20 ms).
 pub const CLOCK_WARMUP_MAX: u32 = 50;
@@ -163,7 +163,7 @@ fn run_phases(
             .collect(),
         clock_mhz: options.clock_mhz,
     };
-    let mut report = Report::begin(DeviceInfo::of(&target), settings);
+    let mut report = Report::begin(target.device_info(), settings);
     report.baseline_id = options.baseline.clone();
     let mut phases = PhaseTimes::default();
     let loop_settings = options.loop_settings(

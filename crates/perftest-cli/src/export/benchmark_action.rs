@@ -59,7 +59,7 @@ impl Exporter for BenchmarkActionExporter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::sample_report;
+    use perftest_report::samples::sample_report;
     use serde_json::Value;
 
     #[test]

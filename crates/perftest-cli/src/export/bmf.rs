@@ -41,7 +41,7 @@ impl Exporter for BmfExporter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::sample_report;
+    use perftest_report::samples::sample_report;
 
     #[test]
     fn shape_matches_bmf() {

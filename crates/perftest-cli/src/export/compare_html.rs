@@ -130,7 +130,7 @@ mod tests {
     use crate::compare::compare;
     use crate::export::chart::{FASTER, SLOWER};
     use crate::export::html::tests::{check_markup, hostile_report};
-    use crate::report::tests::{measurement, sample_report};
+    use perftest_report::samples::{measurement, sample_report};
 
     #[test]
     fn change_bars_are_green_and_red() {

@@ -74,11 +74,14 @@ impl Exporter for CsvExporter {
         let mut writer = ::csv::Writer::from_writer(Vec::new());
         writer.write_record(HEADER)?;
         let device = &report.device;
-        let run = report.clock.as_ref().and_then(crate::clock::run_clock);
+        let run = report
+            .clock
+            .as_ref()
+            .and_then(perftest_report::clock::run_clock);
         for (case, derived) in report.cases.iter().zip(report.derived_all()) {
             let clock = run
                 .as_ref()
-                .and_then(|r| crate::clock::case_clock(r, case).map(|mhz| (r, mhz)));
+                .and_then(|r| perftest_report::clock::case_clock(r, case).map(|mhz| (r, mhz)));
             let summary = derived.map(|d| d.summary);
             let groups = case.measurement.as_ref().map(|m| m.groups);
             let row: [String; 25] = [
@@ -106,7 +109,7 @@ impl Exporter for CsvExporter {
                 cell(derived.and_then(|d| d.interval).map(|i| i.low)),
                 cell(derived.and_then(|d| d.interval).map(|i| i.high)),
                 cell(clock.map(|(_, mhz)| mhz)),
-                cell(clock.map(|(r, mhz)| crate::clock::throttled(r, mhz))),
+                cell(clock.map(|(r, mhz)| perftest_report::clock::throttled(r, mhz))),
             ];
             writer.write_record(&row)?;
         }
@@ -119,7 +122,7 @@ impl Exporter for CsvExporter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::sample_report;
+    use perftest_report::samples::sample_report;
 
     #[test]
     fn formula_cells_are_neutralised() {

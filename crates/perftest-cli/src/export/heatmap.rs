@@ -418,7 +418,7 @@ text.m { fill: #555555; }
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::sample_report;
+    use perftest_report::samples::sample_report;
 
     #[test]
     fn grids_follow_the_case_ids() {

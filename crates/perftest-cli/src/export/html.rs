@@ -448,7 +448,11 @@ impl Exporter for HtmlExporter {
         write_legend(&mut out, 0.0, 0.0)?;
         writeln!(out, "</svg>")?;
         if let Some(h) = crate::sweep::hierarchy(report) {
-            write_hierarchy(&mut out, &h, crate::clock::clock(report).map(|c| c.mhz))?;
+            write_hierarchy(
+                &mut out,
+                &h,
+                perftest_report::clock::clock(report).map(|c| c.mhz),
+            )?;
         }
         for (number, grid) in grids.iter().enumerate() {
             write_family(&mut out, number, grid, &rows, label_w, scale_max)?;
@@ -464,8 +468,8 @@ impl Exporter for HtmlExporter {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::report::tests::sample_report;
     use crate::report::{ShaderStat, StatValue};
+    use perftest_report::samples::sample_report;
 
     /// A report whose strings try to break out of the markup.
     pub(crate) fn hostile_report() -> Report {
@@ -480,7 +484,7 @@ pub(crate) mod tests {
         report.cases[1].shader_stats = vec![ShaderStat {
             name: "Register <Count>".to_string(),
             description: "\"quoted\" & 'single'".to_string(),
-            value: StatValue::Number(40u64.into()),
+            value: StatValue::Uint(40),
         }];
         report
     }
@@ -601,11 +605,10 @@ pub(crate) mod tests {
             value,
         };
         report.cases[0].shader_stats = vec![
-            stat("Register Count", StatValue::Number(32u64.into())),
-            stat("Binary Size", StatValue::Number(4096u64.into())),
+            stat("Register Count", StatValue::Uint(32)),
+            stat("Binary Size", StatValue::Uint(4096)),
         ];
-        report.cases[2].shader_stats =
-            vec![stat("Register Count", StatValue::Number(40u64.into()))];
+        report.cases[2].shader_stats = vec![stat("Register Count", StatValue::Uint(40))];
         let text = html(&report);
         check_markup(&text);
         assert!(text.contains("Shader statistics"));

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{ExportError, Exporter};
-use perftest_core::report::{ClockSamples, ReportSource};
+use crate::report::{ClockSamples, ReportSource};
 
 use crate::report::{CaseResult, Derived, DeviceInfo, Report, ReportFigures, Settings};
 
@@ -42,7 +42,7 @@ struct JsonReport<'a> {
 #[derive(Serialize)]
 struct ClockDerived {
     mhz: f64,
-    source: crate::clock::ClockSource,
+    source: perftest_report::clock::ClockSource,
     /// The clock the run measured (beside a given one, where they differ).
     #[serde(skip_serializing_if = "Option::is_none")]
     measured_mhz: Option<f64>,
@@ -102,8 +102,8 @@ impl Exporter for JsonExporter {
             clock,
             source,
         } = report;
-        let run = clock.as_ref().and_then(crate::clock::run_clock);
-        let clock_figure = crate::clock::clock(report);
+        let run = clock.as_ref().and_then(perftest_report::clock::run_clock);
+        let clock_figure = perftest_report::clock::clock(report);
         let units = device.shader_units.filter(|&u| u > 0).map(f64::from);
         let json = JsonReport {
             schema,
@@ -134,7 +134,7 @@ impl Exporter for JsonExporter {
             clock_derived: clock_figure.map(|c| ClockDerived {
                 mhz: c.mhz,
                 source: c.source,
-                measured_mhz: crate::clock::measured_mhz(report),
+                measured_mhz: perftest_report::clock::measured_mhz(report),
                 min_mhz: run.as_ref().map(|r| r.min_mhz),
                 median_mhz: run.as_ref().map(|r| r.median_mhz),
                 max_mhz: run.as_ref().map(|r| r.max_mhz),
@@ -151,12 +151,12 @@ impl Exporter for JsonExporter {
 fn per_clock(
     result: &CaseResult,
     derived: Option<&Derived>,
-    run: Option<&crate::clock::RunClock>,
-    clock: Option<crate::clock::Clock>,
+    run: Option<&perftest_report::clock::RunClock>,
+    clock: Option<perftest_report::clock::Clock>,
     units: Option<f64>,
 ) -> Option<PerClock> {
     let derived = derived?;
-    let case_mhz = run.and_then(|r| crate::clock::case_clock(r, result));
+    let case_mhz = run.and_then(|r| perftest_report::clock::case_clock(r, result));
     let mhz = case_mhz.or(clock.map(|c| c.mhz))?;
     let per_cycle = |per_s: Option<f64>| per_s.map(|v| v / (mhz * 1e6));
     let loads = per_cycle(derived.loads_per_s);
@@ -165,7 +165,7 @@ fn per_clock(
         clock_mhz: case_mhz,
         throttled: run
             .zip(case_mhz)
-            .is_some_and(|(r, m)| crate::clock::throttled(r, m)),
+            .is_some_and(|(r, m)| perftest_report::clock::throttled(r, m)),
         loads_per_clock: loads,
         loads_per_clock_per_unit: loads.zip(units).map(|(l, u)| l / u),
         bytes_per_clock_per_unit: bytes.zip(units).map(|(b, u)| b / u),
@@ -175,7 +175,7 @@ fn per_clock(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::sample_report;
+    use perftest_report::samples::sample_report;
 
     #[test]
     fn round_trips_and_carries_derived_figures() {

@@ -75,7 +75,7 @@ impl Exporter for MarkdownExporter {
             writeln!(out, "```")?;
         }
         if let Some(section) =
-            crate::sweep::section(report, crate::clock::clock(report).map(|c| c.mhz))
+            crate::sweep::section(report, perftest_report::clock::clock(report).map(|c| c.mhz))
         {
             // A preformatted block: the section's columns line up as in the terminal.
             writeln!(out)?;
@@ -90,7 +90,7 @@ impl Exporter for MarkdownExporter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::sample_report;
+    use perftest_report::samples::sample_report;
 
     #[test]
     fn table() {

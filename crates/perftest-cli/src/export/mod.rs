@@ -122,8 +122,8 @@ pub fn exporter(format: ExportFormat) -> Box<dyn Exporter> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::sample_report;
     use clap::ValueEnum;
+    use perftest_report::samples::sample_report;
 
     /// A report crafted to amplify (one 200,000-character name among 2,000 cases, and ids that
     /// make every case a row and a column of its own) renders in every format to at most a

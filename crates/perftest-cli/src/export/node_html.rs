@@ -8,7 +8,7 @@ use super::html::{page_end, page_start};
 use super::markup::escape;
 use crate::node::{NodeSummary, MIN_REPORTS_FOR_FLAGS};
 use crate::report::LOADS_PER_GROUP;
-use crate::statistics::median;
+use perftest_report::statistics::median;
 
 /// Writes one HTML page for `summary`; `describe(r)` says what report `r` is (device name and
 /// PCI address). Labels, names and descriptions are escaped.
@@ -99,7 +99,7 @@ mod tests {
     use super::*;
     use crate::export::html::tests::check_markup;
     use crate::node::{summarize, OutlierRule};
-    use crate::report::tests::{measurement, sample_report};
+    use perftest_report::samples::{measurement, sample_report};
 
     #[test]
     fn a_slow_report_is_flagged_on_the_page() {

@@ -45,8 +45,8 @@ impl Exporter for OriginalExporter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::{case, measurement, sample_report};
     use crate::report::CaseResult;
+    use perftest_report::samples::{case, measurement, sample_report};
 
     #[test]
     fn original_lines() {

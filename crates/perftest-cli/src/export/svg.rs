@@ -105,7 +105,7 @@ impl Exporter for SvgExporter {
 mod tests {
     use super::*;
     use crate::export::html::tests::{check_markup, hostile_report};
-    use crate::report::tests::sample_report;
+    use perftest_report::samples::sample_report;
 
     fn svg(report: &Report) -> String {
         String::from_utf8(SvgExporter.serialize(report).unwrap()).unwrap()

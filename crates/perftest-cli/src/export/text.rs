@@ -66,7 +66,7 @@ impl Exporter for TextExporter {
             }
         }
         if let Some(section) =
-            crate::sweep::section(report, crate::clock::clock(report).map(|c| c.mhz))
+            crate::sweep::section(report, perftest_report::clock::clock(report).map(|c| c.mhz))
         {
             writeln!(out)?;
             out.push_str(&section);
@@ -83,7 +83,7 @@ impl Exporter for TextExporter {
 mod tests {
     use super::*;
     use crate::export::{exporter, ExportFormat};
-    use crate::report::tests::sample_report;
+    use perftest_report::samples::sample_report;
 
     #[test]
     fn aligned_table() {

@@ -113,8 +113,8 @@ pub(crate) fn section(report: &Report) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tests::{case, measurement, sample_report};
-    use perftest_core::report::CaseResult;
+    use crate::report::CaseResult;
+    use perftest_report::samples::{case, measurement, sample_report};
 
     #[test]
     fn pairs_need_both_twins_measured() {

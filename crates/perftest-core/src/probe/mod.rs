@@ -6,9 +6,9 @@
 //! measures each one as soon as it is ready: the answer improves with every pipeline, and what
 //! the budget did not reach is reported per case with the reason.
 //!
-//! This is a deliberately small policy (a few short dispatches per case, median of them) for
-//! start-up diagnostics; the `perftest` command's full measurement loop lives in perftest-cli.
-//! Both size dispatches with the same rule, [`crate::sizing`].
+//! It measures with the `perftest` command's policy ([`perftest_report::policy`]: the same
+//! sizing probes, clock warm-up and median), with smaller settings (a few 0.5 ms dispatches per
+//! case, warm-up bounded by a share of the budget) and without the command's interleaved rounds.
 
 mod priority;
 mod report;
@@ -26,10 +26,9 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::kernels::{Kernel, PipelineBuilder};
 use crate::pipeline_cache::{PipelineCacheSource, ProbeCache};
-use crate::report::DeviceInfo;
-use crate::sizing::{
-    group_total, max_total, next_group_count, round_to_waves, split_waves, DEFAULT_FIRST_DIM_CAP,
-};
+use perftest_report::policy::{size_case, warm_up_clocks, DispatchTimer, LoopError, LoopSettings};
+use perftest_report::sizing::{group_total, split_waves, DEFAULT_FIRST_DIM_CAP};
+use perftest_report::statistics::median;
 
 pub use report::{CaseThroughput, LeftOut, LeftOutReason, ProbeReport, Ranking};
 pub use timeline::{ProbeTimeline, Span};
@@ -84,50 +83,85 @@ impl Default for ProbeSettings {
     }
 }
 
-/// Median of durations (the upper middle for even counts).
-fn median(mut times: Vec<Duration>) -> Option<Duration> {
-    times.sort();
-    times.get(times.len() / 2).copied()
+/// One built kernel timed on the probe's context, as the shared measurement policy
+/// ([`perftest_report::policy`]) asks. Past `until`, each timing raises `stop`, so the policy's
+/// loops end at their next step instead of overrunning the budget.
+struct ProbeTimer<'a> {
+    ctx: &'a mut Context,
+    kernel: &'a Kernel,
+    until: Option<Instant>,
+    stop: &'a AtomicBool,
 }
 
-/// Times `dispatches` dispatches of `kernel`, re-sizing until their median lands within a
-/// factor of 4 of `target` (so a case as fast as the previous one costs one submission).
-/// Returns the dispatch size and the median time.
+impl DispatchTimer for ProbeTimer<'_> {
+    type Error = Error;
+
+    fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>> {
+        let times = time_kernel(self.ctx, self.kernel, dims, dispatches)?;
+        if self.until.is_some_and(|until| Instant::now() >= until) {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        Ok(times.iter().map(|t| t.as_secs_f64() * 1e9).collect())
+    }
+}
+
+/// The policy's loop settings for the probe: `dispatches` samples of `target` each, on the
+/// device's limits and wave.
+fn loop_settings(ctx: &Context, target: Duration, dispatches: u32) -> LoopSettings {
+    let device = ctx.target();
+    LoopSettings {
+        target_ns: target.as_secs_f64() * 1e9 * f64::from(dispatches.max(1)),
+        samples: dispatches.max(1),
+        warmup_max: u32::MAX,
+        steady_tolerance: STEADY_TOLERANCE,
+        max_count: device.max_compute_work_group_count,
+        first_dim_cap: DEFAULT_FIRST_DIM_CAP,
+        wave: device.resident_workgroups.map_or(0, u64::from),
+    }
+}
+
+/// A policy loop's outcome as the probe's: a failed dispatch is the error; a stop (the
+/// budget ran out) is `None`.
+fn finished<T>(outcome: std::result::Result<T, LoopError<Error>>) -> Result<Option<T>> {
+    match outcome {
+        Ok(value) => Ok(Some(value)),
+        Err(LoopError::Timer(e)) => Err(e),
+        Err(LoopError::Interrupted) => Ok(None),
+    }
+}
+
+/// Sizes `kernel`'s dispatch with the shared policy, starting from `groups` workgroups (the
+/// previous case's size), then times `dispatches` dispatches of that size. Returns the size
+/// and each dispatch's GPU time in nanoseconds.
 fn measure_sized(
     ctx: &mut Context,
     kernel: &Kernel,
     groups: u64,
     target: Duration,
     dispatches: u32,
-) -> Result<([u32; 3], Vec<Duration>)> {
-    let device = ctx.target();
-    let max = device.max_compute_work_group_count;
-    let wave = device.resident_workgroups.map_or(0, u64::from);
-    let limit = max_total(max, DEFAULT_FIRST_DIM_CAP);
-    let target_ns = target.as_secs_f64() * 1e9;
-    let layout = |g: u64| {
-        split_waves(
-            round_to_waves(g, wave, limit),
-            wave,
-            max,
-            DEFAULT_FIRST_DIM_CAP,
-        )
+) -> Result<([u32; 3], Vec<f64>)> {
+    let settings = loop_settings(ctx, target, dispatches);
+    let never = AtomicBool::new(false);
+    let mut timer = ProbeTimer {
+        ctx,
+        kernel,
+        until: None,
+        stop: &never,
     };
-    let mut dims = layout(groups.max(1));
-    let mut times = Vec::new();
-    for _ in 0..12 {
-        times = time_kernel(ctx, kernel, dims, dispatches)?;
-        let t = median(times.clone()).unwrap_or_default().as_secs_f64() * 1e9;
-        if (target_ns / 4.0..=target_ns * 4.0).contains(&t) {
-            break;
-        }
-        let next = layout(next_group_count(group_total(dims), t, target_ns, limit));
-        if next == dims {
-            break; // at a limit: one group, or the device maximum
-        }
-        dims = next;
-    }
-    Ok((dims, times))
+    let dims = finished(size_case(&mut timer, &settings, groups.max(1), &never))?
+        .map_or_else(|| settings.split(groups.max(1)), |sizing| sizing.dims);
+    let samples = timer.time(dims, settings.samples)?;
+    Ok((dims, samples))
+}
+
+/// Relative agreement of two warm-up dispatches that counts as steady clocks (2%, as the
+/// command's default).
+const STEADY_TOLERANCE: f64 = 0.02;
+
+/// A GPU time in nanoseconds as a duration (rounded to whole nanoseconds; never negative).
+fn nanos(ns: f64) -> Duration {
+    // `as` saturates: a negative or NaN time becomes 0.
+    Duration::from_nanos(ns.round() as u64)
 }
 
 /// A pipeline build finished on a worker thread.
@@ -231,28 +265,35 @@ impl Measuring<'_> {
         Instant::now() + self.per_case <= self.deadline
     }
 
-    /// Warms the clocks up on `kernel` (the first ready case) until two dispatches agree
-    /// within 2% or the warm-up share of the budget is spent.
+    /// Warms the clocks up on `kernel` (the first ready case) with the shared policy: sizes
+    /// its dispatch, then dispatches it until two dispatches agree within 2% or the warm-up
+    /// share of the budget is spent.
     fn warm_up(&mut self, ctx: &mut Context, kernel: &Kernel) -> Result<()> {
         let begin = Instant::now();
-        let target = self.settings.dispatch_target;
-        let (dims, _) = measure_sized(ctx, kernel, self.groups, target, 1)?;
+        let settings = loop_settings(ctx, self.settings.dispatch_target, self.dispatches);
         let limit = self
             .settings
             .budget
             .mul_f64(self.settings.warmup_share.clamp(0.0, 1.0));
-        let mut previous: Option<f64> = None;
-        while begin.elapsed() < limit && Instant::now() < self.deadline {
-            let t = median(time_kernel(ctx, kernel, dims, 1)?)
-                .unwrap_or_default()
-                .as_secs_f64();
-            if previous.is_some_and(|p| (p - t).abs() <= 0.02 * p.max(t)) {
-                self.steady = true;
-                break;
-            }
-            previous = Some(t);
+        let stop = AtomicBool::new(false);
+        let mut timer = ProbeTimer {
+            ctx,
+            kernel,
+            until: Some((begin + limit).min(self.deadline)),
+            stop: &stop,
+        };
+        if let Some(sizing) = finished(size_case(&mut timer, &settings, self.groups, &stop))? {
+            self.groups = group_total(sizing.dims);
+            let outcome = warm_up_clocks(
+                &mut timer,
+                sizing.dims,
+                1,
+                STEADY_TOLERANCE,
+                settings.warmup_max,
+                &stop,
+            );
+            self.steady = finished(outcome)?.is_some_and(|(_, steady)| steady);
         }
-        self.groups = group_total(dims);
         self.warmed = true;
         self.timeline.warmup = begin.elapsed();
         Ok(())
@@ -279,13 +320,14 @@ impl Measuring<'_> {
             self.warm_up(ctx, kernel)?;
         }
         let begin = Instant::now();
-        let (dims, samples) = measure_sized(
+        let (dims, samples_ns) = measure_sized(
             ctx,
             kernel,
             self.groups,
             self.settings.dispatch_target,
             self.dispatches,
         )?;
+        let samples: Vec<Duration> = samples_ns.iter().map(|&ns| nanos(ns)).collect();
         let end = Instant::now();
         self.groups = group_total(dims);
         let took = end - begin;
@@ -299,7 +341,7 @@ impl Measuring<'_> {
             start: begin - self.start,
             end: end - self.start,
         });
-        let median = median(samples.clone()).unwrap_or_default();
+        let median = median(&samples_ns).map(nanos).unwrap_or_default();
         let seconds = median.as_secs_f64();
         if seconds > 0.0 {
             let loads =
@@ -410,7 +452,7 @@ impl Bench {
         let start = Instant::now();
         let deadline = start + settings.budget;
         let mut report = ProbeReport {
-            device: Some(DeviceInfo::of(self.context().target())),
+            device: Some(self.context().target().device_info()),
             dispatch_target: settings.dispatch_target,
             ..ProbeReport::default()
         };

@@ -5,9 +5,8 @@
 //! derived on demand by [`Derived::compute`], so a saved JSON report can be re-rendered in any
 //! format later.
 
+use crate::schema::{CaseResult, CaseStatus, Measurement, Report};
 use perftest_cases::{LOADS_PER_THREAD, THREADS_PER_GROUP};
-pub use perftest_core::report::*;
-use serde::Serialize;
 
 use crate::modes::{modes, Modes};
 use crate::statistics::{median_interval, Interval, Summary};
@@ -27,7 +26,8 @@ pub const ORIGINAL_DISPATCHES: u64 = 30;
 /// Figures derived from a measured case (and the baseline case, for `relative`).
 ///
 /// Everything that could be infinite or NaN (division by a zero time) is an `Option`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Derived {
     /// Statistics of the per-dispatch times, in nanoseconds.
     pub summary: Summary,
@@ -38,12 +38,12 @@ pub struct Derived {
     pub ns_per_group: f64,
     /// The levels the dispatch times fall into, in nanoseconds per workgroup, with their
     /// shares: empty (and left out of JSON) unless there are two or more.
-    #[serde(skip_serializing_if = "Modes::is_unimodal")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Modes::is_unimodal"))]
     pub modes: Modes,
     /// Where the true `ns_per_group` lies with 95% confidence (90% for a chain), from the
     /// samples it comes from ([`figure_interval`]); `None` (and left out of JSON) with fewer
     /// than six of them (for a modal case, six in its fastest level).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub interval: Option<Interval>,
     /// Loads (or the case's unit: stores, atomics) per second: `groups * 65536 / median`, or
     /// the case's own `ops_per_group` instead of 65536.
@@ -213,104 +213,10 @@ impl ReportFigures for Report {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use perftest_cases::{find_case, original_cases, Case, BASELINE_CASE_ID};
-
-    /// A device description for tests.
-    pub(crate) fn device() -> DeviceInfo {
-        DeviceInfo {
-            name: "Test GPU".to_string(),
-            device_type: "discrete".to_string(),
-            vendor_id: 0x10de,
-            device_id: 0x2684,
-            driver_name: "TestDriver".to_string(),
-            driver_info: "1.2.3".to_string(),
-            driver_version: 0x0040_2000,
-            api_version: "1.3.255".to_string(),
-            queue_family: 0,
-            timestamp_period_ns: 1.0,
-            timestamp_valid_bits: 64,
-            subgroup_size: 32,
-            resident_workgroups: Some(1056),
-            shader_units: Some(132),
-            pci_bus: Some("00000000:18:00.0".to_string()),
-            device_uuid: None,
-        }
-    }
-
-    /// Settings for tests.
-    pub(crate) fn settings() -> Settings {
-        Settings {
-            target_ms: 20.0,
-            samples: 3,
-            dispatch_ms: None,
-            warmup_max: 50,
-            validation: false,
-            verify: true,
-            suites: vec!["original".to_string()],
-            clock_mhz: None,
-        }
-    }
-
-    pub(crate) fn case(id: &str) -> Case {
-        find_case(&original_cases(), id)
-            .cloned()
-            .unwrap_or_else(|| unreachable!("{id}"))
-    }
-
-    pub(crate) fn measurement(groups: u64, samples_ns: &[f64]) -> Measurement {
-        Measurement {
-            groups,
-            dims: [u32::try_from(groups).unwrap(), 1, 1],
-            samples_ns: samples_ns.to_vec(),
-            warmup_dispatches: 4,
-            steady: true,
-            short: None,
-            seqs: Vec::new(),
-        }
-    }
-
-    /// A report with a measured case four times faster than the baseline, the baseline, a
-    /// noisy case twice as fast, a skipped and a failed case.
-    pub(crate) fn sample_report() -> Report {
-        let mut report = Report {
-            schema: SCHEMA.to_string(),
-            perftest_version: "0.1.0".to_string(),
-            started_at: "2024-05-01T12:00:00Z".to_string(),
-            finished_at: "2024-05-01T12:01:00Z".to_string(),
-            complete: true,
-            device: device(),
-            settings: settings(),
-            baseline_id: BASELINE_CASE_ID.to_string(),
-            cases: Vec::new(),
-            clock: None,
-            source: None,
-        };
-        // 4000 groups in 20 ms: 5 us per group; original_ms = 5e3 * 122880 / 1e6 = 614.4.
-        report.cases.push(CaseResult::measured(
-            &case("typed.r8.uniform"),
-            measurement(4000, &[20e6, 20e6, 20e6]),
-        ));
-        // The baseline: 20 us per group, original_ms = 2457.6.
-        report.cases.push(CaseResult::measured(
-            &case("typed.rgba8.random"),
-            measurement(1000, &[19e6, 20e6, 21e6]),
-        ));
-        report.cases.push(CaseResult::measured(
-            &case("raw.load4.random"),
-            measurement(2000, &[10e6, 20e6, 30e6]),
-        ));
-        report.cases.push(CaseResult::skipped(
-            &case("tex.load.r8.linear"),
-            "R8 sampled image not supported",
-        ));
-        report.cases.push(CaseResult::failed(
-            &case("cbuffer.float4.uniform"),
-            "fence timeout",
-        ));
-        report
-    }
+    use crate::samples::{case, device, measurement, sample_report, settings};
+    use crate::schema::{ShortDispatches, SCHEMA};
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
@@ -462,6 +368,7 @@ pub(crate) mod tests {
         assert_eq!(Derived::compute(&missing, None), None);
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn json_layout_and_round_trip() {
         let report = sample_report();
@@ -480,6 +387,7 @@ pub(crate) mod tests {
     }
 
     /// Reports written before suites existed have neither field and still load.
+    #[cfg(feature = "serde")]
     #[test]
     fn reports_without_suites_load() {
         let report = sample_report();

@@ -1,6 +1,6 @@
 //! The run report's data: what was measured, on which device, with which settings — the JSON
 //! schema `perftest-report/1` that the `perftest` command writes and reads back, and that
-//! [`crate::ProbeReport::to_report`] produces for engines.
+//! perftest-core's `ProbeReport::to_report` produces for engines.
 //!
 //! The report holds raw data only (per-dispatch GPU times); the figures printed from it
 //! (medians, rates, the original's columns) are derived by the `perftest` command, so a saved
@@ -10,15 +10,13 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use perftest_cases::{Case, BASELINE_CASE_ID};
-use serde::{Deserialize, Serialize};
-
-use crate::targets::ComputeTarget;
 
 /// The schema this version of perftest writes and reads.
 pub const SCHEMA: &str = "perftest-report/1";
 
 /// One run of perftest over a list of cases.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Report {
     /// Always [`SCHEMA`] for reports this version writes.
     pub schema: String,
@@ -39,16 +37,23 @@ pub struct Report {
     /// One entry per case that ran (measured, skipped or failed), in suite order.
     pub cases: Vec<CaseResult>,
     /// The shader clock measured during the run, where the device has a subgroup clock.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub clock: Option<ClockSamples>,
     /// Where the figures come from when perftest did not measure them: a table another tool
     /// published, read back (absent for perftest's own runs).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub source: Option<ReportSource>,
 }
 
 /// A table another tool published, read as a report: one figure per case, no samples.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ReportSource {
     /// The tool that measured it (`sebbbi/perftest`).
     pub tool: String,
@@ -61,7 +66,8 @@ pub struct ReportSource {
 /// The raw data of the shader clock measured during a run: a dispatch that spins on the
 /// subgroup clock for a known number of ticks, timed between the cases' dispatches in every
 /// round, and once more alone at two sizes (so that what a dispatch pays once cancels).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClockSamples {
     /// Ticks of the subgroup clock one timed dispatch of `samples_ns` spins.
     pub ticks_per_dispatch: u64,
@@ -73,12 +79,16 @@ pub struct ClockSamples {
     /// Ticks of one workgroup (block) of `alone`.
     pub ticks_per_group: u64,
     /// The clock dispatch measured alone at two sizes after the rounds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub alone: Option<Measurement>,
 }
 
 /// The device and driver a report was measured on.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DeviceInfo {
     /// `VkPhysicalDeviceProperties::deviceName`.
     pub name: String,
@@ -106,23 +116,36 @@ pub struct DeviceInfo {
     pub subgroup_size: u32,
     /// Workgroups of 256 threads the device runs at once, when the driver tells (NVIDIA, AMD);
     /// dispatch sizes are then whole multiples of it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub resident_workgroups: Option<u32>,
     /// Shader units, when the driver tells: SMs (`VK_NV_shader_sm_builtins`), compute units
     /// (`VK_AMD_shader_core_properties`, active ones with `..._properties2`) or shader cores
     /// (`VK_ARM_shader_core_builtins`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub shader_units: Option<u32>,
     /// PCI address as `nvidia-smi` prints it (`00000000:18:00.0`), when the driver reports it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub pci_bus: Option<String>,
     /// The device's UUID (`VkPhysicalDeviceIDProperties::deviceUUID`), when reported.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub device_uuid: Option<String>,
 }
 
 /// The settings a run was measured with.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Settings {
     /// Target GPU time of one measurement, in milliseconds, as given.
     pub target_ms: f64,
@@ -130,7 +153,10 @@ pub struct Settings {
     pub samples: u32,
     /// GPU time one dispatch was sized for, in milliseconds; absent in reports from before it
     /// was fixed (when it was `target_ms / samples`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub dispatch_ms: Option<f64>,
     /// Upper bound on warm-up dispatches per case.
     pub warmup_max: u32,
@@ -140,11 +166,17 @@ pub struct Settings {
     pub verify: bool,
     /// The suites the run selected (`["original"]`); empty in reports written before suites
     /// existed.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub suites: Vec<String>,
     /// The SM clock the user gave (`--clock-mhz`), in MHz, for latencies in cycles; absent
     /// when not given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub clock_mhz: Option<f64>,
 }
 
@@ -152,16 +184,19 @@ pub struct Settings {
 /// 16x16 threads x 16x16 loads).
 pub const ORIGINAL_OPS_PER_GROUP: u64 = 256 * 256;
 
+#[cfg(feature = "serde")]
 fn load_unit() -> String {
     "load".to_string()
 }
 
+#[cfg(feature = "serde")]
 fn is_load_unit(unit: &String) -> bool {
     unit == "load"
 }
 
 /// What happened to one case.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CaseResult {
     /// Stable case id (`typed.rgba8.random`).
     pub id: String,
@@ -172,66 +207,94 @@ pub struct CaseResult {
     pub family: String,
     /// The suite the case belongs to (`original`); absent in reports written before suites
     /// existed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub suite: Option<String>,
     /// Bytes one load reads (one store or atomic moves, for those units).
     pub bytes_per_load: u32,
     /// The unit the case counts (`load`, `store`, `atomic`); absent means `load`.
-    #[serde(default = "load_unit", skip_serializing_if = "is_load_unit")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "load_unit", skip_serializing_if = "is_load_unit")
+    )]
     pub unit: String,
     /// Units one workgroup performs, where not the original's 65,536 (256 threads x 256).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub ops_per_group: Option<u64>,
     /// Measured, skipped or failed (serialized inline: `"status": "skipped", "reason": ...`).
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub status: CaseStatus,
     /// The timing data; present for measured cases.
     pub measurement: Option<Measurement>,
     /// Statistics of the case's compiled shader, from the driver
     /// (`VK_KHR_pipeline_executable_properties`); empty where the driver offers none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub shader_stats: Vec<ShaderStat>,
     /// The id of the compute case whose loop this case runs in another shader stage (a
     /// fragment-shader case's compute twin); absent for every other case.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub twin: Option<String>,
 }
 
 /// One statistic the driver reports about a compiled shader (register count, binary size, ...).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ShaderStat {
     /// The driver's short name (`Register Count`).
     pub name: String,
     /// The driver's description of it.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "String::is_empty")
+    )]
     pub description: String,
     /// Its value.
     pub value: StatValue,
 }
 
-/// The value of a [`ShaderStat`]: a yes/no, or a number (integer or finite real, kept exactly
-/// as the driver gave it).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+/// The value of a [`ShaderStat`]: a yes/no, or a number kept exactly as the driver gave it
+/// (an unsigned or signed integer, or a finite real).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(untagged))]
 pub enum StatValue {
     /// A yes/no statistic.
     Bool(bool),
-    /// A count, a size or a real number.
-    Number(serde_json::Number),
+    /// A count or a size.
+    Uint(u64),
+    /// A signed integer.
+    Int(i64),
+    /// A finite real number.
+    Float(f64),
 }
 
 impl std::fmt::Display for StatValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StatValue::Bool(b) => write!(f, "{b}"),
-            StatValue::Number(n) => write!(f, "{n}"),
+            StatValue::Uint(n) => write!(f, "{n}"),
+            StatValue::Int(n) => write!(f, "{n}"),
+            // `{:?}` keeps a whole real recognisable as one (`2.0`), as JSON writes it.
+            StatValue::Float(x) => write!(f, "{x:?}"),
         }
     }
 }
 
 /// Outcome of one case.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "lowercase")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "status", rename_all = "lowercase"))]
 pub enum CaseStatus {
     /// Timed; the case's `measurement` holds the samples.
     Measured,
@@ -248,7 +311,8 @@ pub enum CaseStatus {
 }
 
 /// The raw timing data of one measured case.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Measurement {
     /// Workgroups per dispatch (the product of `dims`).
     pub groups: u64,
@@ -267,16 +331,23 @@ pub struct Measurement {
     /// groups the larger dispatch has in addition, free of whatever every dispatch pays once
     /// (for a chase, the lap that refills the L1, which each dispatch starts empty). Absent for
     /// other cases and in older reports.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub short: Option<ShortDispatches>,
     /// Each sample's place in the run's interleaved rounds (the dispatches timed before it);
     /// empty for cases measured alone and in older reports.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub seqs: Vec<usize>,
 }
 
 /// The smaller dispatches of a [`Measurement`] (see [`Measurement::short`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ShortDispatches {
     /// Workgroups per dispatch (the product of `dims`, fewer than the measurement's).
     pub groups: u64,
@@ -420,6 +491,7 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
     (year, month, day)
 }
 
+#[cfg(feature = "serde")]
 impl Report {
     /// The report as pretty-printed JSON (what `perftest --format json` writes, less the
     /// derived figures, which readers recompute).
@@ -450,28 +522,6 @@ impl DeviceInfo {
             shader_units: None,
             pci_bus: None,
             device_uuid: None,
-        }
-    }
-
-    /// The report's description of a compute target.
-    pub fn of(target: &ComputeTarget) -> DeviceInfo {
-        DeviceInfo {
-            name: target.summary.name.clone(),
-            device_type: target.summary.device_type.to_string(),
-            vendor_id: target.vendor_id,
-            device_id: target.device_id,
-            driver_name: target.driver_name.clone(),
-            driver_info: target.driver_info.clone(),
-            driver_version: target.driver_version,
-            api_version: target.api_version_string(),
-            queue_family: target.summary.queue_family,
-            timestamp_period_ns: target.timestamp_period,
-            timestamp_valid_bits: target.timestamp_valid_bits,
-            subgroup_size: target.subgroup_size,
-            resident_workgroups: target.resident_workgroups,
-            shader_units: target.adapter.units.map(|u| u.count),
-            pci_bus: target.pci_bus.clone(),
-            device_uuid: target.device_uuid.clone(),
         }
     }
 }

@@ -41,11 +41,25 @@ pub const MIN_WAVES: u64 = 8;
 /// (the seed article's 10000).
 pub const DEFAULT_FIRST_DIM_CAP: u32 = 10_000;
 
+/// A target below 2 ms grows tenfold only while under this fraction of it (a fifth).
+pub const SMALL_TARGET_GROWTH_FRACTION: f64 = 0.2;
+
+/// Below this time a dispatch grows tenfold instead of being scaled to `target_ns`:
+/// [`GROWTH_THRESHOLD_NS`] (2 ms), or a fifth of a smaller target (the start-up probe's 0.5 ms
+/// dispatches), since a threshold above the target would make the rule oscillate and one at the
+/// target would grow every dispatch short of it tenfold.
+pub fn growth_threshold(target_ns: f64) -> f64 {
+    if target_ns >= GROWTH_THRESHOLD_NS {
+        GROWTH_THRESHOLD_NS
+    } else {
+        target_ns * SMALL_TARGET_GROWTH_FRACTION
+    }
+}
+
 /// The group count to try after a dispatch of `current` groups took `measured_ns`.
 ///
-/// - `measured_ns` under the growth threshold (2 ms, or `target_ns` when the target is smaller,
-///   so that a small target cannot make the rule oscillate), zero, negative, NaN or infinite:
-///   grow tenfold (saturating).
+/// - `measured_ns` under the [growth threshold](growth_threshold), zero, negative, NaN or
+///   infinite: grow tenfold (saturating).
 /// - otherwise: scale `current` by `target_ns / measured_ns` and round to the nearest whole
 ///   group.
 ///
@@ -58,7 +72,7 @@ pub fn next_group_count(current: u64, measured_ns: f64, target_ns: f64, max_tota
     if !(target_ns.is_finite() && target_ns > 0.0) {
         return current;
     }
-    let threshold = GROWTH_THRESHOLD_NS.min(target_ns);
+    let threshold = growth_threshold(target_ns);
     let next = if !measured_ns.is_finite() || measured_ns <= 0.0 || measured_ns < threshold {
         current.saturating_mul(GROWTH_FACTOR)
     } else {

@@ -4,7 +4,7 @@
 //! - a **sample** is the GPU time of one timestamped dispatch;
 //! - a case's **measurement** is its `samples` dispatches of the same size, sized so that each
 //!   takes `target / samples` of GPU time (`--dispatch-ms`, 2 ms: the options make sure of
-//!   it, because the time per workgroup depends on the dispatch's size); [`crate::benchmark::rounds`] takes
+//!   it, because the time per workgroup depends on the dispatch's size); the `perftest` command's rounds take
 //!   them interleaved with the other cases' over the whole run.
 //!
 //! Per case, single-dispatch *probes* size the dispatch with the seed article's rule, applied to
@@ -17,7 +17,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::sizing::{
-    group_total, max_total, next_group_count, round_to_waves, split_waves, GROWTH_THRESHOLD_NS,
+    group_total, growth_threshold, max_total, next_group_count, round_to_waves, split_waves,
     MIN_WAVES,
 };
 use crate::statistics::{median, steady};
@@ -88,7 +88,8 @@ pub enum LoopError<E> {
     Interrupted,
 }
 
-pub(crate) fn check_stop<E>(stop: &AtomicBool) -> Result<(), LoopError<E>> {
+/// `Err(Interrupted)` once `stop` is raised.
+pub fn check_stop<E>(stop: &AtomicBool) -> Result<(), LoopError<E>> {
     if stop.load(Ordering::Relaxed) {
         Err(LoopError::Interrupted)
     } else {
@@ -97,7 +98,7 @@ pub(crate) fn check_stop<E>(stop: &AtomicBool) -> Result<(), LoopError<E>> {
 }
 
 /// The medians of the first and second half of `samples` agree (always true below 2 samples).
-pub(crate) fn halves_agree(samples: &[f64], tolerance: f64) -> bool {
+pub fn halves_agree(samples: &[f64], tolerance: f64) -> bool {
     if samples.len() < 2 {
         return true;
     }
@@ -106,6 +107,16 @@ pub(crate) fn halves_agree(samples: &[f64], tolerance: f64) -> bool {
         (Some(a), Some(b)) => steady(a, b, tolerance),
         _ => false,
     }
+}
+
+/// The predicted measurement time from which one scaling step sizes a case: at least a fifth of
+/// the target ([`MIN_PROBE_FRACTION`]) and at least the sizing rule's
+/// [growth threshold](growth_threshold) (2 ms for targets of 2 ms and more: shorter probes are
+/// dominated by what every dispatch pays once). Were the threshold the whole of a shorter
+/// target (the start-up probe's), no probe short of it would count and each would grow by one
+/// workgroup at a time.
+pub fn sized_threshold(target_ns: f64) -> f64 {
+    (target_ns * MIN_PROBE_FRACTION).max(growth_threshold(target_ns))
 }
 
 /// The dispatch size a case's probes settled on.
@@ -141,8 +152,7 @@ pub fn size_case<T: DispatchTimer>(
         let predicted = t * f64::from(samples);
         let measurement_ns = settings.target_ns;
         // A probe of at least a fifth of the final size predicts it well enough to scale once.
-        let sized = predicted >= GROWTH_THRESHOLD_NS.min(measurement_ns)
-            && predicted >= measurement_ns * MIN_PROBE_FRACTION;
+        let sized = predicted >= sized_threshold(measurement_ns);
         let next = if !sized && t >= MIN_SCALED_PROBE_NS {
             // Long enough to trust its rate, too short to size from: the next probe is a
             // quarter of the final size, not ten times this one (a case a little faster than
@@ -196,7 +206,7 @@ pub fn measure_alone<T: DispatchTimer>(
     warm: u32,
     batch_max: u32,
     stop: &AtomicBool,
-) -> Result<crate::report::Measurement, LoopError<T::Error>> {
+) -> Result<crate::schema::Measurement, LoopError<T::Error>> {
     let batch_max = batch_max.max(1);
     let mut left = warm;
     while left > 0 {
@@ -227,7 +237,7 @@ pub fn measure_alone<T: DispatchTimer>(
         Some(short_dims) => {
             check_stop(stop)?;
             let short_ns = timer.time(short_dims, samples).map_err(LoopError::Timer)?;
-            Some(crate::report::ShortDispatches {
+            Some(crate::schema::ShortDispatches {
                 groups: group_total(short_dims),
                 dims: short_dims,
                 samples_ns: short_ns,
@@ -243,7 +253,7 @@ pub fn measure_alone<T: DispatchTimer>(
         Some(short) => agree && halves_agree(&short.samples_ns, settings.steady_tolerance),
         None => on_target && agree,
     };
-    Ok(crate::report::Measurement {
+    Ok(crate::schema::Measurement {
         groups,
         dims,
         steady,
@@ -455,6 +465,34 @@ mod tests {
             None
         );
         assert!(plain.corrected_size([10_000, 66, 1], 20e6).is_some());
+    }
+
+    #[test]
+    fn the_sized_threshold_is_unchanged_from_2_ms_and_a_fifth_below() {
+        assert_eq!(sized_threshold(20e6), 4e6);
+        assert_eq!(sized_threshold(5e6), 2e6);
+        assert_eq!(sized_threshold(2e6), 2e6);
+        assert_eq!(sized_threshold(1.5e6), 0.3e6);
+    }
+
+    /// A target below 2 ms (the start-up probe's 3 x 0.5 ms) is reached in a few probes, not
+    /// by growing one workgroup per probe up to the probe limit.
+    #[test]
+    fn a_short_target_is_sized_in_few_probes() {
+        // Twice as fast as the previous case, which took 2,000 groups.
+        let mut gpu = SimulatedGpu::new(500.0);
+        let mut s = settings();
+        s.target_ns = 1.5e6;
+        s.samples = 3;
+        let stop = AtomicBool::new(false);
+        let sizing = size_case(&mut gpu, &s, 2_000, &stop).unwrap();
+        assert!(sizing.probes <= 3, "{} probes", sizing.probes);
+        let per_dispatch = gpu.overhead_ns + group_total(sizing.dims) as f64 * gpu.ns_per_group;
+        assert!(
+            (per_dispatch / 0.5e6 - 1.0).abs() < 0.1,
+            "{per_dispatch} ns, {:?}",
+            sizing
+        );
     }
 
     #[test]

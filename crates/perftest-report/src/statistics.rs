@@ -1,9 +1,8 @@
 //! Summaries of per-dispatch GPU times, and the test that GPU clocks have settled.
 
-use serde::{Deserialize, Serialize};
-
 /// The usual figures of a set of samples (here: GPU nanoseconds per dispatch).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Summary {
     /// Middle value; the mean of the two middle values for an even count.
     pub median: f64,
@@ -82,7 +81,8 @@ pub const INTERVAL_CONFIDENCE: f64 = 0.95;
 
 /// Where the true median of the distribution the samples come from lies, with at least
 /// [`INTERVAL_CONFIDENCE`]: a low and a high bound.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Interval {
     /// Lower bound.
     pub low: f64,

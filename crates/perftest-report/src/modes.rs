@@ -22,8 +22,6 @@
 //!
 //! Each side is then split again by the same rule, up to [`MAX_MODES`] modes.
 
-use serde::ser::{Serialize, SerializeSeq, Serializer};
-
 use crate::statistics::Summary;
 
 /// A gap narrower than this share of the median (0.3%) never separates modes.
@@ -104,8 +102,10 @@ impl Modes {
     }
 }
 
-impl Serialize for Modes {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+#[cfg(feature = "serde")]
+impl serde::Serialize for Modes {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
         #[derive(serde::Serialize)]
         struct Entry {
             center: f64,

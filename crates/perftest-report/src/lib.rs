@@ -1,0 +1,29 @@
+//! What perftest measures, without Vulkan: the run report's data, the measurement policy that
+//! both the `perftest` command and perftest-core's start-up probe follow, and the figures
+//! derived from a report.
+//!
+//! - [`schema`]: the report (`perftest-report/1`): device, settings, per-case samples; read and
+//!   written as JSON with the `serde` feature,
+//! - [`policy`] and [`sizing`]: how a dispatch is sized, how the clocks are warmed up and when a
+//!   measurement counts as steady, generic over a [`policy::DispatchTimer`],
+//! - [`statistics`] and [`modes`]: medians, intervals and the levels samples fall into,
+//! - [`derived`]: the figures printed from a report (rates, the original's two columns).
+//! - [`clock`]: the shader clock a run measured, per run and per case, and throttled cases,
+//!
+//! The crate depends on nothing but the case matrix (perftest-cases), so an engine that embeds
+//! perftest-core and never serialises a report does not build serde.
+
+#![warn(missing_docs)]
+
+pub mod clock;
+pub mod derived;
+pub mod modes;
+pub mod policy;
+#[cfg(any(test, feature = "samples"))]
+pub mod samples;
+pub mod schema;
+pub mod sizing;
+pub mod statistics;
+
+pub use derived::{Derived, ReportFigures};
+pub use schema::*;

@@ -1,0 +1,103 @@
+//! Reports for tests and examples: a made-up device, settings and a five-case report (built
+//! with the `samples` feature, or in this crate's tests).
+
+use perftest_cases::{find_case, original_cases, Case, BASELINE_CASE_ID};
+
+use crate::schema::{CaseResult, DeviceInfo, Measurement, Report, Settings, SCHEMA};
+
+/// A device description for tests.
+pub fn device() -> DeviceInfo {
+    DeviceInfo {
+        name: "Test GPU".to_string(),
+        device_type: "discrete".to_string(),
+        vendor_id: 0x10de,
+        device_id: 0x2684,
+        driver_name: "TestDriver".to_string(),
+        driver_info: "1.2.3".to_string(),
+        driver_version: 0x0040_2000,
+        api_version: "1.3.255".to_string(),
+        queue_family: 0,
+        timestamp_period_ns: 1.0,
+        timestamp_valid_bits: 64,
+        subgroup_size: 32,
+        resident_workgroups: Some(1056),
+        shader_units: Some(132),
+        pci_bus: Some("00000000:18:00.0".to_string()),
+        device_uuid: None,
+    }
+}
+
+/// Settings for tests.
+pub fn settings() -> Settings {
+    Settings {
+        target_ms: 20.0,
+        samples: 3,
+        dispatch_ms: None,
+        warmup_max: 50,
+        validation: false,
+        verify: true,
+        suites: vec!["original".to_string()],
+        clock_mhz: None,
+    }
+}
+
+/// The original case `id`; panics when there is none (a mistyped id in a test).
+pub fn case(id: &str) -> Case {
+    find_case(&original_cases(), id)
+        .cloned()
+        .unwrap_or_else(|| unreachable!("{id}"))
+}
+
+/// A steady measurement of `groups` workgroups with these samples.
+pub fn measurement(groups: u64, samples_ns: &[f64]) -> Measurement {
+    Measurement {
+        groups,
+        dims: [u32::try_from(groups).unwrap_or(u32::MAX), 1, 1],
+        samples_ns: samples_ns.to_vec(),
+        warmup_dispatches: 4,
+        steady: true,
+        short: None,
+        seqs: Vec::new(),
+    }
+}
+
+/// A report with a measured case four times faster than the baseline, the baseline, a
+/// noisy case twice as fast, a skipped and a failed case.
+pub fn sample_report() -> Report {
+    let mut report = Report {
+        schema: SCHEMA.to_string(),
+        perftest_version: "0.1.0".to_string(),
+        started_at: "2024-05-01T12:00:00Z".to_string(),
+        finished_at: "2024-05-01T12:01:00Z".to_string(),
+        complete: true,
+        device: device(),
+        settings: settings(),
+        baseline_id: BASELINE_CASE_ID.to_string(),
+        cases: Vec::new(),
+        clock: None,
+        source: None,
+    };
+    // 4000 groups in 20 ms: 5 us per group; original_ms = 5e3 * 122880 / 1e6 = 614.4.
+    report.cases.push(CaseResult::measured(
+        &case("typed.r8.uniform"),
+        measurement(4000, &[20e6, 20e6, 20e6]),
+    ));
+    // The baseline: 20 us per group, original_ms = 2457.6.
+    report.cases.push(CaseResult::measured(
+        &case("typed.rgba8.random"),
+        measurement(1000, &[19e6, 20e6, 21e6]),
+    ));
+    report.cases.push(CaseResult::measured(
+        &case("raw.load4.random"),
+        measurement(2000, &[10e6, 20e6, 30e6]),
+    ));
+    report.cases.push(CaseResult::skipped(
+        &case("tex.load.r8.linear"),
+        "R8 sampled image not supported",
+    ));
+    report.cases.push(CaseResult::failed(
+        &case("cbuffer.float4.uniform"),
+        "fence timeout",
+    ));
+    report
+}
