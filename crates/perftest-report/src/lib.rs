@@ -8,6 +8,7 @@
 //!   measurement counts as steady, generic over a [`policy::DispatchTimer`],
 //! - [`statistics`] and [`modes`]: medians, intervals and the levels samples fall into,
 //! - [`derived`]: the figures printed from a report (rates, the original's two columns).
+//! - [`findings`]: what a report says about the GPU (findings with their numbers, and advice),
 //! - [`clock`]: the shader clock a run measured, per run and per case, and throttled cases,
 //!
 //! The crate depends on nothing but the case matrix (perftest-cases), so an engine that embeds
@@ -17,6 +18,7 @@
 
 pub mod clock;
 pub mod derived;
+pub mod findings;
 pub mod modes;
 pub mod policy;
 #[cfg(any(test, feature = "samples"))]

@@ -358,6 +358,51 @@ fn write_carveout(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> st
     Ok(())
 }
 
+/// The findings, the advice and what the report lacks, before the charts.
+fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
+    let Some(f) = super::findings::of(report) else {
+        return Ok(());
+    };
+    writeln!(out, "<section>")?;
+    writeln!(out, "<h2>Findings</h2>")?;
+    if let Some(note) = super::findings::source_note(&f) {
+        writeln!(out, "<p>Figures {}.</p>", escape(&note))?;
+    }
+    writeln!(out, "<ul>")?;
+    for finding in &f.findings {
+        writeln!(
+            out,
+            "<li><code>{}</code>: {}{}</li>",
+            escape(&finding.id),
+            escape(&finding.statement),
+            super::findings::noise_note(finding.beyond_noise)
+        )?;
+    }
+    writeln!(out, "</ul>")?;
+    if !f.advice.is_empty() {
+        writeln!(out, "<h3>Advice</h3>")?;
+        writeln!(out, "<ol>")?;
+        for advice in &f.advice {
+            let ids: Vec<String> = advice
+                .findings
+                .iter()
+                .map(|id| format!("<code>{}</code>", escape(id)))
+                .collect();
+            writeln!(
+                out,
+                "<li>{} ({})</li>",
+                escape(&advice.text),
+                ids.join(", ")
+            )?;
+        }
+        writeln!(out, "</ol>")?;
+    }
+    if let Some(line) = super::findings::missing_line(&f) {
+        writeln!(out, "<p>{}</p>", escape(&line))?;
+    }
+    writeln!(out, "</section>")
+}
+
 fn write_not_measured(out: &mut String, report: &Report) -> std::fmt::Result {
     writeln!(out, "<section>")?;
     writeln!(out, "<h2>Skipped and failed cases</h2>")?;
@@ -443,6 +488,7 @@ impl Exporter for HtmlExporter {
         let mut out = String::new();
         page_start(&mut out, &format!("perftest: {}", report.device.name))?;
         write_header(&mut out, report)?;
+        write_findings(&mut out, report)?;
         let (w, h) = LEGEND_SIZE;
         svg_open(&mut out, w, h)?;
         write_legend(&mut out, 0.0, 0.0)?;

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::{ExportError, Exporter};
 use crate::report::{ClockSamples, ReportSource};
+use perftest_report::findings::{findings, Advice, Finding, Missing};
 
 use crate::report::{CaseResult, Derived, DeviceInfo, Report, ReportFigures, Settings};
 
@@ -35,6 +36,13 @@ struct JsonReport<'a> {
     /// `--clock-mhz`).
     #[serde(skip_serializing_if = "Option::is_none")]
     clock_derived: Option<ClockDerived>,
+    /// What the report says about the GPU (perftest-report's findings).
+    findings: Vec<Finding>,
+    /// What to do, most important first.
+    advice: Vec<Advice>,
+    /// The original suite's findings the report lacks cases for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    findings_missing: Vec<Missing>,
 }
 
 /// The run's clock in JSON: the figure latencies use, where it comes from, and the spread of
@@ -105,6 +113,7 @@ impl Exporter for JsonExporter {
         let run = clock.as_ref().and_then(perftest_report::clock::run_clock);
         let clock_figure = perftest_report::clock::clock(report);
         let units = device.shader_units.filter(|&u| u > 0).map(f64::from);
+        let found = findings(report);
         let json = JsonReport {
             schema,
             perftest_version,
@@ -139,6 +148,9 @@ impl Exporter for JsonExporter {
                 median_mhz: run.as_ref().map(|r| r.median_mhz),
                 max_mhz: run.as_ref().map(|r| r.max_mhz),
             }),
+            findings: found.findings,
+            advice: found.advice,
+            findings_missing: found.missing,
         };
         let mut bytes = serde_json::to_vec_pretty(&json)?;
         bytes.push(b'\n');

@@ -48,6 +48,7 @@ impl Exporter for MarkdownExporter {
         let mut out = String::new();
         writeln!(out, "{}", escape(&columns::device_line(report)))?;
         writeln!(out)?;
+        write_findings(&mut out, report)?;
         writeln!(out, "| Case | {} |", TITLES.join(" | "))?;
         writeln!(out, "|:---|{}", "---:|".repeat(TITLES.len()))?;
         for row in columns::rows(report) {
@@ -87,6 +88,49 @@ impl Exporter for MarkdownExporter {
     }
 }
 
+/// The findings as a list, the advice as a numbered list, then what the report lacks.
+fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
+    let Some(f) = super::findings::of(report) else {
+        return Ok(());
+    };
+    // Bold labels, not headings: the gallery includes these tables under its own headings.
+    writeln!(out, "**Findings**")?;
+    writeln!(out)?;
+    if let Some(note) = super::findings::source_note(&f) {
+        writeln!(out, "{}", escape(&format!("Figures {note}.")))?;
+        writeln!(out)?;
+    }
+    for finding in &f.findings {
+        writeln!(
+            out,
+            "- `{}`: {}{}",
+            finding.id,
+            escape(&finding.statement),
+            super::findings::noise_note(finding.beyond_noise)
+        )?;
+    }
+    if !f.advice.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "**Advice**")?;
+        writeln!(out)?;
+        for (n, advice) in f.advice.iter().enumerate() {
+            let ids: Vec<String> = advice.findings.iter().map(|id| format!("`{id}`")).collect();
+            writeln!(
+                out,
+                "{}. {} ({})",
+                n + 1,
+                escape(&advice.text),
+                ids.join(", ")
+            )?;
+        }
+    }
+    if let Some(line) = super::findings::missing_line(&f) {
+        writeln!(out)?;
+        writeln!(out, "{}", escape(&line))?;
+    }
+    writeln!(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +143,16 @@ mod tests {
         let text = String::from_utf8(MarkdownExporter.serialize(&report).unwrap()).unwrap();
         let expected = "\
 Device: Test GPU (discrete, TestDriver a\\|b, Vulkan 1.3.255)
+
+**Findings**
+
+- `best.bytes`: The most bytes per second: ByteAddressBuffer.Load4 random (104.9 GB/s).
+
+Not in this report (their cases were not measured): typed.width, typed.width64, typed.channels, \
+typed.coalescing, uniform.typed, uniform.raw, uniform.structured, uniform.texture, raw.wide, \
+raw.wide\\_random, raw.unaligned, raw.vs\\_typed, structured.vs\\_raw, cbuffer.divergent, \
+texture.vs\\_typed, sample.vs\\_load, sample.bilinear, sample.nearest\\_wide, \
+sample.bilinear\\_wide.
 
 | Case | ms | x | Gload/s | GB/s | ± | CV |
 |:---|---:|---:|---:|---:|---:|---:|

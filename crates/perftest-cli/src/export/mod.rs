@@ -12,6 +12,7 @@ mod compare_html;
 mod csv;
 mod curves;
 mod file;
+mod findings;
 mod heatmap;
 mod html;
 mod json;

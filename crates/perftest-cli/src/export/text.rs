@@ -35,6 +35,10 @@ impl Exporter for TextExporter {
         let mut out = String::new();
         writeln!(out, "{}", columns::device_line(report))?;
         writeln!(out)?;
+        if let Some(section) = super::findings::text(report) {
+            out.push_str(&section);
+            writeln!(out)?;
+        }
         // Padded by hand: names from a report may be longer than format!'s width allows.
         push_left(&mut out, "Case", name_width);
         for (title, width) in TITLES.iter().zip(widths) {
@@ -104,7 +108,9 @@ mod tests {
             "",
             "Shader units: 132 SMs.",
         ];
-        assert_eq!(&lines[2..], expected);
+        assert_eq!(lines[2], "Findings:");
+        let table = lines.iter().position(|l| l.starts_with("Case ")).unwrap();
+        assert_eq!(&lines[table..], expected);
     }
 
     /// With six samples or more a case gets its 95% interval: half its width in percent of the

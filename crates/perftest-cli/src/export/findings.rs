@@ -1,0 +1,144 @@
+//! The "Findings" section every human-readable format prints before its tables: the report's
+//! findings, its advice and what it lacks, from perftest-report's rules.
+
+use std::fmt::Write;
+
+use perftest_report::findings::{findings, Findings};
+
+use crate::output::printable::printable;
+use crate::report::Report;
+
+/// Lines of the text section are wrapped to this width.
+const WIDTH: usize = 100;
+
+/// The report's findings, or `None` when it gives none (no case any rule reads).
+pub fn of(report: &Report) -> Option<Findings> {
+    let f = findings(report);
+    (!f.findings.is_empty()).then_some(f)
+}
+
+/// The heading's note on where the figures come from.
+pub fn source_note(f: &Findings) -> Option<String> {
+    f.published
+        .as_ref()
+        .map(|p| format!("from a published table ({p}): one figure per case, no noise estimate"))
+}
+
+/// A finding's marker when its difference is within its cases' noise.
+pub fn noise_note(beyond_noise: Option<bool>) -> &'static str {
+    if beyond_noise == Some(false) {
+        " (within the noise)"
+    } else {
+        ""
+    }
+}
+
+/// The section as plain text, wrapped for a terminal.
+pub fn text(report: &Report) -> Option<String> {
+    let f = of(report)?;
+    let mut out = String::new();
+    let _ = match source_note(&f) {
+        Some(note) => writeln!(out, "Findings, {note}:"),
+        None => writeln!(out, "Findings:"),
+    };
+    for finding in &f.findings {
+        let line = format!(
+            "{}{} [{}]",
+            finding.statement,
+            noise_note(finding.beyond_noise),
+            finding.id
+        );
+        wrap(&mut out, &printable(&line), "- ", "  ");
+    }
+    if !f.advice.is_empty() {
+        out.push_str("\nAdvice:\n");
+        for (n, advice) in f.advice.iter().enumerate() {
+            let line = format!("{} [{}]", advice.text, advice.findings.join(", "));
+            let first = format!("{}. ", n + 1);
+            let rest = " ".repeat(first.len());
+            wrap(&mut out, &printable(&line), &first, &rest);
+        }
+    }
+    if let Some(line) = missing_line(&f) {
+        out.push('\n');
+        wrap(&mut out, &printable(&line), "", "");
+    }
+    Some(out)
+}
+
+/// Up to this many missing findings are listed with the cases they need; more (a run of a few
+/// cases) by id only.
+const MISSING_WITH_CASES: usize = 6;
+
+/// The findings the report lacks cases for, in one sentence.
+pub fn missing_line(f: &Findings) -> Option<String> {
+    if f.missing.is_empty() {
+        return None;
+    }
+    if f.missing.len() > MISSING_WITH_CASES {
+        let ids: Vec<&str> = f.missing.iter().map(|m| m.id.as_str()).collect();
+        return Some(format!(
+            "Not in this report (their cases were not measured): {}.",
+            ids.join(", ")
+        ));
+    }
+    let list: Vec<String> = f
+        .missing
+        .iter()
+        .map(|m| format!("{} (needs {})", m.id, m.cases.join(", ")))
+        .collect();
+    Some(format!("Not in this report: {}.", list.join("; ")))
+}
+
+/// Appends `text` wrapped at [`WIDTH`] columns at spaces, the first line after `first`, the
+/// others after `rest`.
+fn wrap(out: &mut String, text: &str, first: &str, rest: &str) {
+    let mut line = first.to_string();
+    let mut empty = true;
+    for word in text.split(' ') {
+        if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_wrap_at_spaces_with_their_indent() {
+        let mut out = String::new();
+        let text = "word ".repeat(30);
+        wrap(&mut out, text.trim(), "- ", "  ");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|l| l.len() <= WIDTH), "{out}");
+        assert!(lines[0].starts_with("- word") && lines[1].starts_with("  word"));
+    }
+
+    #[test]
+    fn the_sample_report_has_findings_and_names_what_it_lacks() {
+        let text = text(&perftest_report::samples::sample_report()).unwrap_or_default();
+        // Its cases: typed.r8.uniform, the baseline, raw.load4.random and two unmeasured.
+        assert!(text.starts_with("Findings:\n"), "{text}");
+        assert!(
+            text.contains("- The most bytes per second: ByteAddressBuffer.Load4 random"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Not in this report (their cases were not measured): typed.width,"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,132 @@
+//! The best-path findings: the fastest resource type per load width, and the case that moves
+//! the most bytes (per clock and shader unit where both are known).
+
+use crate::clock::clock;
+use crate::schema::Report;
+
+use super::rates::{per_s, Rate, Rates};
+use super::Finding;
+
+/// The widths the best-path findings answer for, with their ids.
+const WIDTHS: [(u32, &str); 2] = [(16, "best.16byte"), (4, "best.4byte")];
+
+/// The best-path findings of `report`.
+pub fn best_paths(report: &Report, rates: &Rates) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (bytes, id) in WIDTHS {
+        out.extend(best_of_width(report, rates, bytes, id));
+    }
+    out.extend(most_bytes(report, rates));
+    out
+}
+
+/// The original suite's measured cases with linear addresses, as (id, rate).
+fn linear_original<'a>(report: &'a Report, rates: &'a Rates) -> Vec<(&'a str, &'a Rate)> {
+    report
+        .cases
+        .iter()
+        .filter(|c| c.suite.as_deref().is_none_or(|s| s == "original"))
+        .filter(|c| c.id.ends_with(".linear") && !c.id.contains("unaligned"))
+        .filter_map(|c| Some((c.id.as_str(), rates.get(&c.id)?)))
+        .collect()
+}
+
+/// The fastest resource type for per-lane loads of `bytes` bytes (linear addresses), with
+/// `value` = its throughput over the runner-up's.
+fn best_of_width(report: &Report, rates: &Rates, bytes: u32, id: &str) -> Option<Finding> {
+    let mut ranked: Vec<(&str, &Rate)> = linear_original(report, rates)
+        .into_iter()
+        .filter(|(_, r)| r.bytes_per_load == bytes)
+        .collect();
+    ranked.sort_by(|a, b| b.1.per_s.total_cmp(&a.1.per_s));
+    let (best_id, best) = *ranked.first()?;
+    let (value, next) = match ranked.get(1) {
+        Some((next_id, next)) => (
+            best.per_s / next.per_s,
+            format!(
+                ", {:.2}x the next, {} ({}), and {:.2}x the slowest, {}",
+                best.per_s / next.per_s,
+                next.name,
+                per_s(next.per_s),
+                best.per_s / ranked.last().map_or(best.per_s, |l| l.1.per_s),
+                ranked.last().map_or(*next_id, |l| l.1.name.as_str())
+            ),
+        ),
+        None => (1.0, String::new()),
+    };
+    let mut cases = vec![best_id.to_string()];
+    cases.extend(ranked.iter().skip(1).map(|(id, _)| (*id).to_string()));
+    Some(Finding {
+        id: id.to_string(),
+        statement: format!(
+            "The fastest {bytes}-byte per-lane load (linear) is {} ({}){next}.",
+            best.name,
+            per_s(best.per_s)
+        ),
+        value,
+        cases,
+        beyond_noise: ranked
+            .get(1)
+            .and_then(|(_, next)| super::rates::beyond_noise(best, next)),
+    })
+}
+
+/// The case with per-lane addresses that moves the most bytes per second, with `value` in bytes per second; its
+/// bytes per clock and shader unit where the report has both (also as
+/// `best.bytes_per_clock`, whose `value` is that figure).
+fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
+    let best = report
+        .cases
+        .iter()
+        // Per-lane addresses: a uniform address reads one value for the whole wave.
+        .filter(|c| c.unit == "load" && !c.id.ends_with(".uniform"))
+        .filter_map(|c| Some((c.id.as_str(), rates.get(&c.id)?)))
+        .filter_map(|(id, r)| Some((id, r, r.bytes_per_s?)))
+        .max_by(|a, b| a.2.total_cmp(&b.2));
+    let Some((id, rate, bytes_per_s)) = best else {
+        return Vec::new();
+    };
+    let units = report.device.shader_units.filter(|&u| u > 0);
+    let per_clock = clock(report)
+        .zip(units)
+        .map(|(c, u)| bytes_per_s / (c.mhz * 1e6) / f64::from(u));
+    let unit = unit_name(report.device.vendor_id);
+    let mut statement = format!(
+        "The most bytes per second: {} ({:.1} GB/s",
+        rate.name,
+        bytes_per_s / 1e9
+    );
+    if let Some(b) = per_clock {
+        statement.push_str(&format!(", {b:.1} bytes per clock and {unit}"));
+    }
+    statement.push_str(").");
+    let mut out = vec![Finding {
+        id: "best.bytes".to_string(),
+        statement,
+        value: bytes_per_s,
+        cases: vec![id.to_string()],
+        beyond_noise: None,
+    }];
+    if let Some(b) = per_clock {
+        out.push(Finding {
+            id: "best.bytes_per_clock".to_string(),
+            statement: format!(
+                "{} moves {b:.1} bytes per clock and {unit}, the most of any load here.",
+                rate.name
+            ),
+            value: b,
+            cases: vec![id.to_string()],
+            beyond_noise: None,
+        });
+    }
+    out
+}
+
+/// What a vendor calls its shader units: compute units (AMD), shader cores (Arm), SMs.
+pub fn unit_name(vendor_id: u32) -> &'static str {
+    match vendor_id {
+        0x1002 => "CU",
+        0x13b5 => "core",
+        _ => "SM",
+    }
+}

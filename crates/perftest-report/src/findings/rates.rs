@@ -1,0 +1,84 @@
+//! The throughput of every measured case of a report, with its interval, looked up by id.
+
+use std::collections::HashMap;
+
+use crate::derived::ReportFigures;
+use crate::schema::Report;
+
+/// A measured case's throughput.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rate {
+    /// The case's display name.
+    pub name: String,
+    /// Loads (or the case's unit) per second.
+    pub per_s: f64,
+    /// Bytes per second.
+    pub bytes_per_s: Option<f64>,
+    /// Bytes one load reads.
+    pub bytes_per_load: u32,
+    /// Where the throughput lies with 95% confidence (low, high), where known.
+    pub interval: Option<(f64, f64)>,
+}
+
+/// The throughputs of a report's measured cases, by case id.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rates {
+    by_id: HashMap<String, Rate>,
+}
+
+impl Rates {
+    /// The throughputs of `report`'s measured cases.
+    pub fn of(report: &Report) -> Rates {
+        let mut by_id = HashMap::new();
+        for (case, derived) in report.cases.iter().zip(report.derived_all()) {
+            let Some(d) = derived else { continue };
+            let Some(per_s) = d.loads_per_s else { continue };
+            // The interval is of the time per workgroup: the throughput's bounds are its
+            // inverse, scaled like the figure itself.
+            let interval = d.interval.and_then(|i| {
+                let scale = per_s * d.ns_per_group;
+                (i.low > 0.0 && i.high > 0.0).then(|| (scale / i.high, scale / i.low))
+            });
+            by_id.insert(
+                case.id.clone(),
+                Rate {
+                    name: case.name.clone(),
+                    per_s,
+                    bytes_per_s: d.bytes_per_s,
+                    bytes_per_load: case.bytes_per_load,
+                    interval,
+                },
+            );
+        }
+        Rates { by_id }
+    }
+
+    /// The throughput of case `id`, when measured.
+    pub fn get(&self, id: &str) -> Option<&Rate> {
+        self.by_id.get(id)
+    }
+
+    /// Every measured case, by id.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Rate)> {
+        self.by_id.iter().map(|(id, r)| (id.as_str(), r))
+    }
+}
+
+/// Whether two throughputs differ beyond their noise: both intervals known and disjoint.
+/// `None` when either has no interval.
+pub fn beyond_noise(a: &Rate, b: &Rate) -> Option<bool> {
+    let (a_low, a_high) = a.interval?;
+    let (b_low, b_high) = b.interval?;
+    Some(a_high < b_low || b_high < a_low)
+}
+
+/// Loads per second in words: `12.3 G/s`.
+pub fn per_s(value: f64) -> String {
+    if value >= 1e9 {
+        format!("{:.1} G/s", value / 1e9)
+    } else if value >= 1e6 {
+        format!("{:.1} M/s", value / 1e6)
+    } else {
+        format!("{value:.0}/s")
+    }
+}

@@ -1,0 +1,172 @@
+use super::*;
+use crate::samples::{case, measurement, sample_report};
+use crate::schema::{CaseResult, ReportSource};
+
+/// A report of `(id, ns per workgroup)` pairs, six samples each (so the cases have intervals),
+/// `spread` apart around the figure.
+fn report(cases: &[(&str, f64)], spread: f64) -> Report {
+    let mut r = sample_report();
+    r.cases = cases
+        .iter()
+        .map(|&(id, ns)| {
+            let samples: Vec<f64> = (0..6)
+                .map(|i| 1000.0 * ns * (1.0 + spread * (f64::from(i) - 2.5) / 2.5))
+                .collect();
+            CaseResult::measured(&case(id), measurement(1000, &samples))
+        })
+        .collect();
+    r
+}
+
+#[test]
+fn a_ratio_finding_states_its_value_cases_and_noise() {
+    // Per-lane cbuffer indexing 40x slower than uniform.
+    let r = report(
+        &[
+            ("cbuffer.float4.uniform", 10.0),
+            ("cbuffer.float4.linear", 400.0),
+        ],
+        0.01,
+    );
+    let f = findings(&r);
+    let d = f.get("cbuffer.divergent").unwrap();
+    assert!((d.value - 40.0).abs() < 1e-9, "{}", d.value);
+    assert_eq!(d.cases, ["cbuffer.float4.uniform", "cbuffer.float4.linear"]);
+    assert_eq!(d.beyond_noise, Some(true));
+    assert!(
+        d.statement.contains("per-lane index is 40.0x slower"),
+        "{}",
+        d.statement
+    );
+    assert_eq!(f.advice[0].findings, ["cbuffer.divergent"]);
+    assert!(
+        f.advice[0].text.contains("40x slower"),
+        "{}",
+        f.advice[0].text
+    );
+}
+
+#[test]
+fn a_difference_within_the_noise_says_so_and_gives_no_advice() {
+    // 3% apart with samples spread 20%: the intervals overlap.
+    let r = report(
+        &[
+            ("cbuffer.float4.uniform", 10.0),
+            ("cbuffer.float4.linear", 10.3),
+        ],
+        0.2,
+    );
+    let f = findings(&r);
+    assert_eq!(
+        f.get("cbuffer.divergent").unwrap().beyond_noise,
+        Some(false)
+    );
+    assert!(f.advice.is_empty(), "{:?}", f.advice);
+}
+
+#[test]
+fn a_partial_report_names_the_findings_it_lacks() {
+    let r = report(
+        &[("raw.load.linear", 10.0), ("raw.load4.linear", 40.0)],
+        0.0,
+    );
+    let f = findings(&r);
+    assert!((f.get("raw.wide").unwrap().value - 4.0).abs() < 1e-9);
+    let missing: Vec<&str> = f.missing.iter().map(|m| m.id.as_str()).collect();
+    assert!(missing.contains(&"cbuffer.divergent"), "{missing:?}");
+    assert!(!missing.contains(&"raw.wide"));
+    // raw.vs_typed has its raw case: only the typed one is missing.
+    let vs = f.missing.iter().find(|m| m.id == "raw.vs_typed").unwrap();
+    assert_eq!(vs.cases, ["typed.r32f.linear"]);
+    // No original case at all: nothing is missing (a report of another suite).
+    assert!(findings(&report(&[], 0.0)).missing.is_empty());
+}
+
+#[test]
+fn published_tables_have_no_noise_estimate() {
+    let mut r = report(
+        &[("raw.load.linear", 10.0), ("raw.load4.linear", 40.0)],
+        0.0,
+    );
+    for c in &mut r.cases {
+        if let Some(m) = &mut c.measurement {
+            m.samples_ns.truncate(1);
+        }
+    }
+    r.source = Some(ReportSource {
+        tool: "sebbbi/perftest".to_string(),
+        api: "Direct3D 11".to_string(),
+        file: "t.txt".to_string(),
+    });
+    let f = findings(&r);
+    assert_eq!(f.get("raw.wide").unwrap().beyond_noise, None);
+    assert_eq!(f.published.as_deref(), Some("sebbbi/perftest, Direct3D 11"));
+}
+
+#[test]
+fn the_best_path_per_width_ranks_every_resource_type() {
+    let r = report(
+        &[
+            ("structured.float4.linear", 10.0),
+            ("raw.load4.linear", 30.0),
+            ("typed.rgba32f.linear", 20.0),
+            ("structured.float.linear", 5.0),
+        ],
+        0.0,
+    );
+    let f = findings(&r);
+    let b = f.get("best.16byte").unwrap();
+    assert_eq!(
+        b.cases,
+        [
+            "structured.float4.linear",
+            "typed.rgba32f.linear",
+            "raw.load4.linear"
+        ]
+    );
+    assert!((b.value - 2.0).abs() < 1e-9);
+    assert!(b.statement.starts_with(
+        "The fastest 16-byte per-lane load (linear) is StructuredBuffer<float4>.Load linear"
+    ));
+    assert_eq!(
+        f.get("best.4byte").unwrap().cases,
+        ["structured.float.linear"]
+    );
+    // With 132 SMs (the sample device) and a 1 GHz clock: bytes per clock and SM.
+    let mut clocked = r.clone();
+    clocked.settings.clock_mhz = Some(1000.0);
+    let f = findings(&clocked);
+    let per = f.get("best.bytes_per_clock").unwrap();
+    // float4: 65536 loads x 16 B in 10 ns per group.
+    let expected = 65536.0 * 16.0 / 10e-9 / 1e9 / 132.0;
+    assert!(
+        (per.value - expected).abs() < 1e-9,
+        "{} {expected}",
+        per.value
+    );
+    assert!(findings(&r).get("best.bytes_per_clock").is_none());
+}
+
+#[test]
+fn verdicts_name_the_rates_the_analyses_use() {
+    assert_eq!(rules::rate(0.26), "quarter rate (0.26x)");
+    assert_eq!(rules::rate(0.5), "half rate (0.50x)");
+    assert_eq!(rules::rate(1.04), "the same rate (1.04x)");
+    assert_eq!(rules::rate(0.7), "0.70x the rate (1.4x slower)");
+    assert_eq!(rules::faster(0.5), "2.00x slower");
+}
+
+#[test]
+fn every_rule_id_is_unique_and_its_cases_exist() {
+    let mut ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
+    ids.sort_unstable();
+    let before = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), before);
+    let all = perftest_cases::all_cases();
+    for rule in RULES {
+        for id in [rule.a, rule.b] {
+            assert!(all.iter().any(|c| c.id == id), "{}: no case {id}", rule.id);
+        }
+    }
+}
