@@ -716,10 +716,7 @@ pub(crate) fn shader_outputs(
             let executables = bench.pipeline_executables_of(case);
             written +=
                 usize::from(shader_stats::dump(dir, &case.id, executables).map_err(|e| {
-                    Failure::new(
-                        exit_code::FAILURE,
-                        format!("cannot write into --dump-shaders {}: {e}", dir.display()),
-                    )
+                    Failure::new(exit_code::FAILURE, format!("--dump-shaders: {e}"))
                 })?);
         }
         if written == 0 {

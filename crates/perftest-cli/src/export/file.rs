@@ -15,6 +15,14 @@
 //! Nothing is created or opened under a predictable name: the writability check is an
 //! exclusive create (`O_CREAT | O_EXCL`, which never follows a symbolic link) of a random name,
 //! removed at once.
+//!
+//! A file whose name perftest chooses itself inside a directory the user gave
+//! ([`OutputTarget::entry`], one `--dump-shaders` file per case) follows the same rule with one
+//! difference: only the directory is reached through symbolic links (the protected-links rule
+//! applies to it). The entry itself is never followed or opened: a regular file there is
+//! replaced by the same temporary-file-and-rename, and anything else found under that name (a
+//! symbolic link, a FIFO, a device, a socket, a directory) is refused, since perftest did not
+//! put it there.
 
 use std::collections::hash_map::RandomState;
 use std::fs::{self, File, Metadata, OpenOptions};
@@ -63,6 +71,19 @@ pub enum OutputError {
         /// The sticky, world-writable directory that holds it.
         dir: PathBuf,
     },
+    /// A name perftest chose inside a directory is taken by something other than a regular
+    /// file (a symbolic link, FIFO, device, socket or directory that someone put there).
+    #[error(
+        "cannot write {}: it is {what}, not a regular file, and perftest writes only regular \
+         files under the names it chooses",
+        shown(path)
+    )]
+    NotRegular {
+        /// The entry found.
+        path: PathBuf,
+        /// What it is, in words (`a symbolic link`, `a FIFO`).
+        what: &'static str,
+    },
     /// The file cannot be written (permissions, read-only file system, ...).
     #[error("cannot write {}: {source}", shown(path))]
     Io {
@@ -79,7 +100,9 @@ impl OutputError {
     pub fn is_usage(&self) -> bool {
         !matches!(
             self,
-            OutputError::Io { .. } | OutputError::ProtectedLink { .. }
+            OutputError::Io { .. }
+                | OutputError::ProtectedLink { .. }
+                | OutputError::NotRegular { .. }
         )
     }
 }
@@ -89,6 +112,9 @@ impl OutputError {
 enum Kind {
     /// A regular file at this path (symbolic links resolved), replaced atomically.
     File(PathBuf),
+    /// A name perftest chose in a directory: a regular file or nothing, never followed,
+    /// replaced atomically.
+    Entry(PathBuf),
     /// A device, FIFO or socket at this path, written in place.
     Stream(PathBuf),
     /// The process's standard output.
@@ -124,6 +150,30 @@ impl OutputTarget {
         })
     }
 
+    /// The file `name` (one file name, no separator) that perftest chooses inside the directory
+    /// `dir` the user gave: `dir` is reached through symbolic links as an output path is, the
+    /// entry never is (see the module documentation). Checked now and again when written.
+    pub fn entry(dir: &Path, name: &str) -> Result<OutputTarget, OutputError> {
+        let shown_path = dir.join(name);
+        let resolved_dir = resolve_links(dir)?;
+        match fs::metadata(&resolved_dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(OutputError::MissingDirectory {
+                    path: shown_path,
+                    dir: dir.to_path_buf(),
+                })
+            }
+            Err(source) => return Err(io_error(&shown_path, source)),
+        }
+        let file = resolved_dir.join(name);
+        regular_or_absent(&file).map_err(|e| e.at(&shown_path))?;
+        Ok(OutputTarget {
+            path: shown_path,
+            kind: Kind::Entry(file),
+        })
+    }
+
     /// The path as given.
     pub fn path(&self) -> &Path {
         &self.path
@@ -133,6 +183,10 @@ impl OutputTarget {
     pub fn write(&self, bytes: &[u8]) -> Result<(), OutputError> {
         let result = match &self.kind {
             Kind::File(file) => replace_file(file, bytes),
+            Kind::Entry(file) => match regular_or_absent(file) {
+                Ok(()) => replace_file(file, bytes),
+                Err(refusal) => return Err(refusal.at(&self.path)),
+            },
             // Never blocked beyond the reach of a stop signal: a FIFO nobody reads is waited
             // for, and given up on once a stop request arrives.
             Kind::Stream(stream) => {
@@ -147,6 +201,39 @@ impl OutputTarget {
             Kind::Stderr => io::stderr().lock().write_all(bytes),
         };
         result.map_err(|source| io_error(&self.path, source))
+    }
+}
+
+/// Why an entry perftest names itself cannot be written: an I/O error, or what was found.
+enum EntryRefusal {
+    Io(io::Error),
+    NotRegular(&'static str),
+}
+
+impl EntryRefusal {
+    /// The error, naming `path`.
+    fn at(self, path: &Path) -> OutputError {
+        match self {
+            EntryRefusal::Io(source) => io_error(path, source),
+            EntryRefusal::NotRegular(what) => OutputError::NotRegular {
+                path: path.to_path_buf(),
+                what,
+            },
+        }
+    }
+}
+
+/// Accepts an entry that is absent or a regular file, looked at without following it.
+fn regular_or_absent(file: &Path) -> Result<(), EntryRefusal> {
+    match fs::symlink_metadata(file) {
+        Ok(m) if m.is_file() => may_replace(file).map_err(EntryRefusal::Io),
+        Ok(m) if m.file_type().is_symlink() => Err(EntryRefusal::NotRegular("a symbolic link")),
+        Ok(m) if m.is_dir() => Err(EntryRefusal::NotRegular("a directory")),
+        Ok(m) => Err(EntryRefusal::NotRegular(
+            platform::special_file_kind(&m).unwrap_or("a special file"),
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(EntryRefusal::Io(e)),
     }
 }
 
@@ -305,7 +392,9 @@ fn parent_dir(path: &Path) -> PathBuf {
 fn replace_file(file: &Path, bytes: &[u8]) -> io::Result<()> {
     may_replace(file)?;
     let dir = parent_dir(file);
-    let existing = fs::metadata(file).ok().filter(Metadata::is_file);
+    // Looked at without following: a link put there since the check is replaced, and lends
+    // the new file neither its target's mode nor its owner.
+    let existing = fs::symlink_metadata(file).ok().filter(Metadata::is_file);
     // A new file gets the usual mode (0666 less the umask); a replacement starts private and
     // receives the old file's mode once it is complete.
     let mode = if existing.is_some() { 0o600 } else { 0o666 };
