@@ -140,3 +140,55 @@ fn a_gate_over_almost_nothing_fails() {
     // Without a gate the comparison itself is fine.
     assert_eq!(gate("").0, Some(0));
 }
+
+/// Two devices whose `{pci}` (here their UUID: a loader given the same driver twice lists one
+/// GPU twice) expand to the same file name are refused before running, with one line naming
+/// both devices; nothing is written. (One report used to replace the other, silently.)
+#[cfg(unix)]
+#[test]
+fn two_devices_with_one_output_name_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let icd = std::fs::read_dir("/usr/share/vulkan/icd.d")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("lvp_icd"))
+        .expect("lavapipe's manifest");
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    std::fs::copy(&icd, &a).unwrap();
+    std::fs::copy(&icd, &b).unwrap();
+    let drivers = format!("{}:{}", a.display(), b.display());
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let run = |pattern: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+            .args(["--all-devices", "--filter", "cbuffer", "--format", "json"])
+            .args(["--target-ms", "1", "--samples", "2", "--no-verify", "-o"])
+            .arg(out.join(pattern))
+            .env("VK_DRIVER_FILES", &drivers)
+            .env("VK_ICD_FILENAMES", &drivers)
+            .env_remove("PERFTEST_VULKAN_LOADER")
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let listed = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .arg("--list")
+        .env("VK_DRIVER_FILES", &drivers)
+        .env("VK_ICD_FILENAMES", &drivers)
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .output()
+        .unwrap();
+    let devices = String::from_utf8_lossy(&listed.stdout).lines().count();
+    assert_eq!(devices, 2, "the loader lists the driver twice");
+    let (code, stderr) = run("node-{pci}.json");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("devices 1 and 2 would both write"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+}

@@ -513,6 +513,35 @@ pub(crate) fn device_output(
     OutputTarget::check(&file).map_err(output_failure)
 }
 
+/// Refuses, before any GPU work, an `--all-devices` output pattern that gives two devices
+/// the same file (`{pci}` or the UUID alike for both, as when a loader lists one GPU twice):
+/// one report would silently replace the other.
+fn refuse_shared_outputs(
+    outputs: &[Option<OutputTarget>],
+    picked: &[usize],
+) -> Result<(), Failure> {
+    for (a, first) in outputs.iter().enumerate() {
+        let Some(first) = first else { continue };
+        let twin = outputs[a + 1..]
+            .iter()
+            .position(|o| o.as_ref().is_some_and(|o| o.same_destination(first)));
+        if let Some(b) = twin {
+            return Err(Failure::new(
+                exit_code::USAGE,
+                format!(
+                    "--output: devices {} and {} would both write {} (their {PCI_PLACEHOLDER} \
+                     or UUID is the same: the loader may list one GPU twice); put \
+                     {DEVICE_PLACEHOLDER} in the path to give each device its own file",
+                    picked[a] + 1,
+                    picked[a + 1 + b] + 1,
+                    printable_path(first.path())
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// One device's share of an `--all-devices` run.
 pub(crate) struct DeviceRun {
     number: usize,
@@ -598,6 +627,7 @@ pub(crate) fn run_all_devices(
                 .transpose()
         })
         .collect::<Result<Vec<_>, _>>()?;
+    refuse_shared_outputs(&outputs, &picked)?;
     let runs = time_every_device(
         instance,
         targets,

@@ -174,6 +174,22 @@ impl OutputTarget {
         })
     }
 
+    /// True when `self` and `other` write the same place: the same file after following
+    /// links (an existing file also through hard links and different spellings), the same
+    /// stream, or the same standard stream.
+    pub fn same_destination(&self, other: &OutputTarget) -> bool {
+        if self.kind == other.kind {
+            return true;
+        }
+        match (&self.kind, &other.kind) {
+            (
+                Kind::File(a) | Kind::Entry(a) | Kind::Stream(a),
+                Kind::File(b) | Kind::Entry(b) | Kind::Stream(b),
+            ) => platform::same_file(a, b),
+            _ => false,
+        }
+    }
+
     /// The path as given.
     pub fn path(&self) -> &Path {
         &self.path
