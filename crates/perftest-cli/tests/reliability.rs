@@ -192,3 +192,150 @@ fn two_devices_with_one_output_name_are_refused() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
 }
+
+/// Waits (polling, up to a minute) until `ready` holds; false when it never did.
+fn wait_until(mut ready: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(60) {
+        if ready() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
+
+/// The exit status of `child` once it ends, or `None` (and the child killed) when it is still
+/// running a minute later.
+fn wait_or_kill(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
+    let mut status = None;
+    wait_until(|| {
+        status = child.try_wait().unwrap();
+        status.is_some()
+    });
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    status
+}
+
+/// Sends `signal` to the process `pid`.
+#[cfg(unix)]
+fn send(pid: u32, signal: i32) {
+    // SAFETY: kill has no memory effects; the pid is a child this test started.
+    let sent = unsafe { libc::kill(i32::try_from(pid).unwrap(), signal) };
+    assert_eq!(sent, 0);
+}
+
+/// Creates a FIFO inside the test's own directory.
+#[cfg(unix)]
+fn make_fifo(path: &std::path::Path) {
+    let made = Command::new("mkfifo").arg(path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", path.display());
+}
+
+/// A stop signal that arrives while the Vulkan loader blocks (here reading a driver manifest
+/// that is a FIFO whose writer never writes) ends the run within the grace period, with the
+/// signal's exit code and a line saying why. (The signal used to be swallowed: the flag was
+/// raised, nothing checked it, and `timeout` never ended the run.)
+#[cfg(unix)]
+#[test]
+fn a_stop_signal_while_the_loader_blocks_ends_the_run() {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("driver.json");
+    make_fifo(&manifest);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .args(["--filter", "cbuffer", "--no-verify"])
+        .env("VK_DRIVER_FILES", &manifest)
+        .env("VK_ICD_FILENAMES", &manifest)
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Opening the FIFO's writing end succeeds once the loader has opened it to read; the
+    // writer stays open and silent, so the loader's read blocks.
+    let mut writer = None;
+    let opened = wait_until(|| {
+        writer = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&manifest)
+            .ok();
+        writer.is_some()
+    });
+    assert!(opened, "the loader never opened the manifest");
+    send(child.id(), libc::SIGTERM);
+    let status = wait_or_kill(&mut child);
+    drop(writer);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let status = status.unwrap_or_else(|| panic!("SIGTERM did not end a blocked run: {stderr}"));
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("SIGTERM was not answered"), "{stderr}");
+}
+
+/// GNU `timeout` sends its signal to perftest and then to perftest's process group: the copy
+/// of the same SIGTERM is one request, so the run still stops cleanly (its message, its
+/// partial report) instead of taking the copy for a second request and exiting at once.
+#[cfg(unix)]
+#[test]
+fn a_copy_of_the_same_signal_is_one_request() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("partial.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .args([
+            "-v",
+            "--no-verify",
+            "--format",
+            "json",
+            "--target-ms",
+            "20",
+            "-o",
+        ])
+        .arg(&out)
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    let mut line = String::new();
+    while stderr.read_line(&mut line).unwrap() > 0 {
+        said.push_str(&line);
+        if line.contains("instance and device ready") {
+            break;
+        }
+        line.clear();
+    }
+    assert!(said.contains("instance and device ready"), "{said}");
+    let pid = child.id();
+    send(pid, libc::SIGTERM);
+    // The copy is sent once the first is delivered (no longer pending), as a second kill
+    // from `timeout` may be.
+    let status_file = format!("/proc/{pid}/status");
+    let term_bit = 1u64 << (libc::SIGTERM - 1);
+    let delivered = wait_until(|| {
+        let Ok(status) = std::fs::read_to_string(&status_file) else {
+            return true;
+        };
+        status
+            .lines()
+            .filter(|l| l.starts_with("SigPnd:") || l.starts_with("ShdPnd:"))
+            .all(|l| {
+                let mask = l.split_whitespace().nth(1).unwrap_or("0");
+                u64::from_str_radix(mask, 16).unwrap_or(0) & term_bit == 0
+            })
+    });
+    assert!(delivered);
+    send(pid, libc::SIGTERM);
+    let status = wait_or_kill(&mut child);
+    std::io::Read::read_to_string(&mut stderr, &mut said).unwrap();
+    let status = status.unwrap_or_else(|| panic!("the run did not stop: {said}"));
+    assert_eq!(status.code(), Some(143), "{said}");
+    assert!(said.contains("perftest: interrupted by SIGTERM"), "{said}");
+}

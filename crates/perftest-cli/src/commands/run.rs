@@ -379,6 +379,8 @@ pub(crate) fn deliver(
     stdout: &Stdout,
     signals: &StopSignals,
 ) -> Result<Option<OutputError>, Failure> {
+    // The run has seen any stop request: what follows writes the results.
+    perftest_cli::stop_signals::finishing();
     let render = |format: ExportFormat| {
         exporter(format)
             .serialize(report)
@@ -637,6 +639,7 @@ pub(crate) fn run_all_devices(
         verify_first,
         signals,
     );
+    perftest_cli::stop_signals::finishing();
 
     let mut code = exit_code::SUCCESS;
     let mut worst = |c: i32| code = worse(code, c);

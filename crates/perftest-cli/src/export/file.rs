@@ -30,6 +30,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use crate::output::printable::printable_path as shown;
 use crate::platform;
@@ -142,7 +143,8 @@ impl OutputTarget {
             // final write starts with, so a directory that passes here is writable then.
             let (temp, _) =
                 create_temp(&parent_dir(file), 0o600).map_err(|source| io_error(path, source))?;
-            let _ = fs::remove_file(temp);
+            let _ = fs::remove_file(&temp);
+            under_way(&temp, false);
         }
         Ok(OutputTarget {
             path: path.to_path_buf(),
@@ -415,13 +417,30 @@ fn replace_file(file: &Path, bytes: &[u8]) -> io::Result<()> {
     // receives the old file's mode once it is complete.
     let mode = if existing.is_some() { 0o600 } else { 0o666 };
     let (temp, handle) = create_temp(&dir, mode)?;
-    let written = fill(handle, bytes, existing.as_ref()).and_then(|()| fs::rename(&temp, file));
+    let written = fill(handle, bytes, existing.as_ref())
+        .and_then(|()| not_stopped())
+        .and_then(|()| fs::rename(&temp, file));
     if let Err(error) = written {
         // The write's error is the one to report; failing to clean up too is secondary.
         let _ = fs::remove_file(&temp);
+        under_way(&temp, false);
         return Err(error);
     }
+    under_way(&temp, false);
     platform::sync_dir(&dir);
+    Ok(())
+}
+
+/// An error once a stop request arrived: a `render` or `compare` stopped before its output
+/// took the place of the old file leaves the old one (a run's report is written after its
+/// stop, and stops only the waits of a FIFO: see [`OutputTarget::write`]).
+fn not_stopped() -> io::Result<()> {
+    if crate::stop_signals::stop_requested() && !crate::stop_signals::is_finishing() {
+        return Err(io::Error::new(
+            io::ErrorKind::Interrupted,
+            "stopped by a signal before the file was complete; the old file is left as it was",
+        ));
+    }
     Ok(())
 }
 
@@ -461,6 +480,31 @@ fn fill(mut handle: File, bytes: &[u8], like: Option<&Metadata>) -> io::Result<(
     handle.sync_all()
 }
 
+/// The temporary files being written now, removed by [`remove_temporary_files`] when the
+/// process must end before it could finish them.
+static UNDER_WAY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes the temporary files of the writes under way (for a process that ends before they
+/// finish: a stop request nothing answered). Never waits: a write holding the list is left.
+pub fn remove_temporary_files() {
+    if let Ok(list) = UNDER_WAY.try_lock() {
+        for temp in list.iter() {
+            let _ = fs::remove_file(temp);
+        }
+    }
+}
+
+/// Adds `temp` to the writes under way, or takes it off.
+fn under_way(temp: &Path, started: bool) {
+    if let Ok(mut list) = UNDER_WAY.lock() {
+        if started {
+            list.push(temp.to_path_buf());
+        } else {
+            list.retain(|t| t != temp);
+        }
+    }
+}
+
 /// A name no other process can guess: 64 random bits from the standard library's per-process
 /// random hash keys, mixed with the process id and a counter.
 fn random_name() -> String {
@@ -480,7 +524,10 @@ fn create_temp(dir: &Path, mode: u32) -> io::Result<(PathBuf, File)> {
         options.write(true).create_new(true);
         platform::create_new_with_mode(&mut options, mode);
         match options.open(&temp) {
-            Ok(file) => return Ok((temp, file)),
+            Ok(file) => {
+                under_way(&temp, true);
+                return Ok((temp, file));
+            }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }
