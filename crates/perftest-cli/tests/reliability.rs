@@ -339,3 +339,31 @@ fn a_copy_of_the_same_signal_is_one_request() {
     assert_eq!(status.code(), Some(143), "{said}");
     assert!(said.contains("perftest: interrupted by SIGTERM"), "{said}");
 }
+
+/// `-o` naming a Unix socket is a usage error at once (opening a socket fails like a FIFO
+/// without a reader, and the wait for a reader never ended).
+#[cfg(unix)]
+#[test]
+fn an_output_socket_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("report.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let table = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/sebbbi/nvidia-ampere-rtx-3090.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .arg("render")
+        .arg(&table)
+        .arg("-o")
+        .arg(&socket)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_or_kill(&mut child);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let status = status.unwrap_or_else(|| panic!("-o SOCKET hung: {stderr}"));
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is a socket"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

@@ -6,11 +6,10 @@
 //!   beside the final target, flushed, given the old file's mode and owner, then renamed over
 //!   it — readers see the old file or the complete new one, and a symbolic link on the way
 //!   stays a link;
-//! - anything else that can be written (a character device such as `/dev/null`, a FIFO, a
-//!   socket) or the process's own standard output or error (`/dev/stdout`, `/dev/fd/1`, ...):
+//! - anything else that can be written (a character device such as `/dev/null`, a FIFO) or the process's own standard output or error (`/dev/stdout`, `/dev/fd/1`, ...):
 //!   written in place, never replaced;
-//! - a directory, a path ending in `/`, or a file in a directory that does not exist: a usage
-//!   error ([`OutputError::is_usage`]).
+//! - a directory, a path ending in `/`, a file in a directory that does not exist, or a Unix
+//!   socket (which cannot be opened as a file): a usage error ([`OutputError::is_usage`]).
 //!
 //! Nothing is created or opened under a predictable name: the writability check is an
 //! exclusive create (`O_CREAT | O_EXCL`, which never follows a symbolic link) of a random name,
@@ -53,6 +52,10 @@ pub enum OutputError {
         /// The missing directory.
         dir: PathBuf,
     },
+    /// The path names a Unix socket, which cannot be opened as a file (connecting to it is not
+    /// writing a report).
+    #[error("{} is a socket; give a file, a FIFO or a device", shown(.0))]
+    Socket(PathBuf),
     /// Following symbolic links did not end.
     #[error("{}: too many levels of symbolic links", shown(.0))]
     LinkLoop(PathBuf),
@@ -292,6 +295,9 @@ fn classify(path: &Path) -> Result<Kind, OutputError> {
     match fs::metadata(&resolved) {
         Ok(m) if m.is_dir() => Err(OutputError::Directory(path.to_path_buf())),
         Ok(m) if m.is_file() => Ok(Kind::File(resolved)),
+        // Opening a socket always fails (ENXIO, as a FIFO without a reader does): refused now
+        // rather than waited on.
+        Ok(m) if platform::is_socket(&m) => Err(OutputError::Socket(path.to_path_buf())),
         Ok(_) => Ok(Kind::Stream(resolved)),
         Err(e) if e.kind() == io::ErrorKind::NotADirectory => Err(OutputError::MissingDirectory {
             path: path.to_path_buf(),

@@ -134,7 +134,13 @@ pub fn special_file_kind(meta: &Metadata) -> Option<&'static str> {
     }
 }
 
-/// Opens `path` (a device, FIFO or socket) for writing without ever blocking: a FIFO that no
+/// Whether `meta` describes a Unix socket.
+pub fn is_socket(meta: &Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    meta.file_type().is_socket()
+}
+
+/// Opens `path` (a device or FIFO) for writing without ever blocking: a FIFO that no
 /// reader has opened yet is retried every few milliseconds until `stop` says to give up (then
 /// `ErrorKind::Interrupted`). The file stays non-blocking; [`write_all_unblocked`] writes it.
 pub fn open_stream(path: &Path, stop: &dyn Fn() -> bool) -> io::Result<File> {

@@ -94,6 +94,11 @@ unsafe extern "system" fn on_console_event(event: u32) -> BOOL {
     1
 }
 
+/// Windows' files are never sockets here.
+pub fn is_socket(_meta: &Metadata) -> bool {
+    false
+}
+
 /// Ends the process now with `code`.
 pub fn exit_now(code: i32) -> ! {
     std::process::exit(code)
