@@ -367,3 +367,27 @@ fn an_output_socket_is_refused_at_once() {
     assert!(stderr.contains("is a socket"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+/// `--all-devices` when no thread can be started (here every new thread asks for a 1 TB stack,
+/// as a container's pids limit refuses threads): each device is timed on the main thread
+/// instead, with a note, its pipelines built and its results verified there too, and the
+/// run succeeds. (It panicked, exit 101.)
+#[test]
+fn all_devices_without_threads_times_each_device_in_turn() {
+    let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .args(["--all-devices", "--filter", "cbuffer"])
+        .args(["--target-ms", "2", "--samples", "3"])
+        .env("RUST_MIN_STACK", "1099511627776")
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains("no thread could be started for it"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("Node summary: "), "{stdout}");
+}

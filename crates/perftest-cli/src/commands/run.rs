@@ -552,6 +552,8 @@ pub(crate) struct DeviceRun {
 }
 
 /// Times `cases` on the devices `picked` (indices into `targets`) at once, one thread each.
+/// A device whose thread cannot be started (a container's pids limit) is timed on this
+/// thread once the others are started, and a note says so.
 fn time_every_device(
     instance: &Arc<Instance>,
     targets: &[ComputeTarget],
@@ -561,46 +563,56 @@ fn time_every_device(
     verify_first: bool,
     signals: &StopSignals,
 ) -> Vec<DeviceRun> {
+    let time_one = |i: usize| {
+        let target = &targets[i];
+        let outcome = (|| {
+            let mut context = Context::new(Arc::clone(instance), target).map_err(core_failure)?;
+            context.set_fence_timeout(options.fence_timeout);
+            let mut bench = Bench::new(context).map_err(core_failure)?;
+            Ok(run_timing(
+                &mut bench,
+                cases,
+                options,
+                verify_first,
+                signals.flag(),
+                &mut |_, _, _| {},
+            ))
+        })();
+        DeviceRun {
+            number: i + 1,
+            description: target.summary.describe(),
+            outcome,
+        }
+    };
     std::thread::scope(|scope| {
-        let handles: Vec<_> = picked
+        let started: Vec<_> = picked
             .iter()
             .map(|&i| {
-                let target = &targets[i];
-                let instance = Arc::clone(instance);
-                scope.spawn(move || {
-                    let outcome = (|| {
-                        let mut context = Context::new(instance, target).map_err(core_failure)?;
-                        context.set_fence_timeout(options.fence_timeout);
-                        let mut bench = Bench::new(context).map_err(core_failure)?;
-                        Ok(run_timing(
-                            &mut bench,
-                            cases,
-                            options,
-                            verify_first,
-                            signals.flag(),
-                            &mut |_, _, _| {},
-                        ))
-                    })();
-                    DeviceRun {
-                        number: i + 1,
-                        description: target.summary.describe(),
-                        outcome,
-                    }
+                let spawned = std::thread::Builder::new()
+                    .name(format!("device {}", i + 1))
+                    .spawn_scoped(scope, move || time_one(i));
+                spawned.map_err(|e| {
+                    perftest_cli::say!(
+                        "perftest: device {}: no thread could be started for it ({e}); it is \
+                         timed after the others are started, on the main thread",
+                        i + 1
+                    );
                 })
             })
             .collect();
-        handles
+        started
             .into_iter()
             .zip(picked)
-            .map(|(h, &i)| {
-                h.join().unwrap_or_else(|_| DeviceRun {
+            .map(|(handle, &i)| match handle {
+                Ok(h) => h.join().unwrap_or_else(|_| DeviceRun {
                     number: i + 1,
                     description: targets[i].summary.describe(),
                     outcome: Err(Failure::new(
                         exit_code::FAILURE,
                         "the device's thread panicked",
                     )),
-                })
+                }),
+                Err(()) => time_one(i),
             })
             .collect()
     })
