@@ -391,3 +391,55 @@ fn all_devices_without_threads_times_each_device_in_turn() {
     );
     assert!(stdout.contains("Node summary: "), "{stdout}");
 }
+
+/// The Slurm health check with a stand-in for perftest that ends as `body` says; its exit
+/// status and its one line.
+#[cfg(unix)]
+fn health_check(body: &str, timeout_s: u32) -> (Option<i32>, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("perftest");
+    std::fs::write(&fake, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../deploy/slurm/perftest-healthcheck.sh");
+    let output = Command::new("bash")
+        .arg(script)
+        .env("PERFTEST", &fake)
+        .env("WORK_DIR", dir.path().join("work"))
+        .env("BASELINE_DIR", dir.path().join("baselines"))
+        .env("TIMEOUT", timeout_s.to_string())
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+/// A GPU that returns wrong results (perftest's exit 4), is lost, or hangs past the check's
+/// time limit fails the health check with exit 5, which drains the node; it used to be exit
+/// 1, "the check could not run", which leaves a broken node in service.
+#[cfg(unix)]
+#[test]
+fn the_health_check_drains_a_wrong_lost_or_hung_gpu() {
+    let wrong = "echo 'perftest: device 1: typed.r8.uniform: 12 of 4096 values differ' >&2; exit 4";
+    let lost = "echo 'perftest: device 1: the device was lost during vkQueueSubmit \
+                (VK_ERROR_DEVICE_LOST); results so far are kept' >&2; exit 1";
+    // The stand-in hangs until the check's one-second limit ends it.
+    let hung = "exec sleep 600";
+    for (body, limit, words) in [
+        (wrong, 60, "wrong results"),
+        (lost, 60, "lost or hung"),
+        (hung, 1, "did not finish within 1s"),
+    ] {
+        let (code, line) = health_check(body, limit);
+        assert_eq!(code, Some(5), "{body}: {line}");
+        assert!(line.starts_with("perftest-health FAIL "), "{line}");
+        assert!(line.contains(words), "{line}");
+    }
+    // Any other error is still "could not run".
+    let (code, line) = health_check("echo 'perftest: no Vulkan loader' >&2; exit 1", 60);
+    assert_eq!(code, Some(1), "{line}");
+    assert!(line.starts_with("perftest-health ERROR "), "{line}");
+}
