@@ -443,3 +443,57 @@ fn the_health_check_drains_a_wrong_lost_or_hung_gpu() {
     assert_eq!(code, Some(1), "{line}");
     assert!(line.starts_with("perftest-health ERROR "), "{line}");
 }
+
+/// A newline in a value quoted by an error (a filter, a baseline, a device name, the loader's
+/// path) is escaped, so the error stays on one line (the device error then lists the devices
+/// on the lines after it); an empty device name, which every device's name contains, is a
+/// usage error; `-o -` into a closed pipe is no error, as without `--output`.
+#[test]
+fn errors_quoting_a_newline_stay_on_one_line() {
+    let run = |args: &[&str], env: Option<(&str, &str)>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_perftest"));
+        command.args(args).env_remove("PERFTEST_VULKAN_LOADER");
+        if let Some((key, value)) = env {
+            command.env(key, value);
+        }
+        let output = command.output().unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    for (args, env, code, words) in [
+        (&["--filter", "a\nb"][..], None, 2, "'a\\nb'"),
+        (
+            &["--baseline", "a\nb", "--filter", "cbuffer"][..],
+            None,
+            2,
+            "'a\\nb'",
+        ),
+        (&["gpu\nx", "--filter", "cbuffer"][..], None, 2, "'gpu\\nx'"),
+        (
+            &["--list"][..],
+            Some(("PERFTEST_VULKAN_LOADER", "/no\nwhere.so")),
+            1,
+            "/no\\nwhere.so",
+        ),
+    ] {
+        let (got, stderr) = run(args, env);
+        assert_eq!(got, Some(code), "{args:?}: {stderr}");
+        let first = stderr.lines().next().unwrap_or_default();
+        assert!(first.contains(words), "{args:?}: {stderr}");
+    }
+    let (code, stderr) = run(&["", "--filter", "cbuffer"], None);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("an empty device name"), "{stderr}");
+    let script = "\"$0\" --filter cbuffer --target-ms 2 --samples 3 --no-verify -o - | true; \
+                  exit \"${PIPESTATUS[0]}\"";
+    let status = Command::new("bash")
+        .args(["-c", script, env!("CARGO_BIN_EXE_perftest")])
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&status.stderr);
+    assert_eq!(status.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
+}

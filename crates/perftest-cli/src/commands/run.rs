@@ -159,7 +159,7 @@ fn check_before_device_work(options: &Options) -> Result<Option<OutputTarget>, F
             exit_code::USAGE,
             format!(
                 "--baseline '{}' is not a case id (see --list-cases)",
-                options.baseline
+                perftest_cases::one_line(&options.baseline)
             ),
         ));
     }

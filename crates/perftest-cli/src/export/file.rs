@@ -215,9 +215,14 @@ impl OutputTarget {
                 platform::open_stream(stream, &stop)
                     .and_then(|mut f| platform::write_all_unblocked(&mut f, bytes, &stop))
             }
+            // A closed standard output (`-o - | head`) is no error, as without --output:
+            // nobody reads the rest.
             Kind::Stdout => {
                 let mut out = io::stdout().lock();
-                out.write_all(bytes).and_then(|()| out.flush())
+                match out.write_all(bytes).and_then(|()| out.flush()) {
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+                    other => other,
+                }
             }
             Kind::Stderr => io::stderr().lock().write_all(bytes),
         };
