@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Slurm HealthCheckProgram: runs perftest-healthcheck.sh (same knobs) and, when a GPU is slower
-# than its baseline (exit 5), drains this node with the check's line as the reason:
+# than its baseline, returned wrong results, or was lost or hung (exit 5), drains this node with the check's line as the reason:
 #   scontrol update NodeName=<this node> State=DRAIN Reason="perftest: ..."
 # In slurm.conf: HealthCheckProgram=/path/to/perftest-health-drain.sh, HealthCheckInterval=3600.
 # A check that could not run (exit 1) is logged and leaves the node as it is. Exit status: the

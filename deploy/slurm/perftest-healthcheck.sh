@@ -7,9 +7,11 @@
 #   perftest-health OK node1: 4 GPU(s) within 10% of their baselines (median change -0.12%, ...)
 #   perftest-health FAIL node1: GPU 00000000-18-00.0 slower than .../NVIDIA_H200.json: ...
 #
-# Exit status: 0 every GPU within FAIL_MEDIAN of its baseline; 5 a GPU is slower than that
-# (drain the node: perftest-health-drain.sh does); 1 the check could not run (no perftest, no
-# baseline for a GPU model, a perftest error, or more than TIMEOUT seconds).
+# Exit status: 0 every GPU within FAIL_MEDIAN of its baseline; 5 a GPU is unhealthy (drain the
+# node: perftest-health-drain.sh does): slower than that, or it returned wrong results
+# (perftest's exit 4), was lost (VK_ERROR_DEVICE_LOST), hung (a dispatch that did not finish),
+# or the run did not end within TIMEOUT seconds; 1 the check could not run (no perftest, no
+# baseline for a GPU model, another perftest error).
 #
 # Safe to run often: bounded by TIMEOUT, one run at a time (a lock in WORK_DIR), and it writes
 # nothing outside WORK_DIR (the last run's reports and comparisons stay there to look at; the
@@ -49,12 +51,23 @@ rm -rf "$run" && mkdir -p "$run" || { say ERROR "cannot create $run"; exit 1; }
 status=0
 timeout "$TIMEOUT" "$PERFTEST" --all-devices --filter "$FILTER" --target-ms "$TARGET_MS" \
     --format json --output "$run/{pci}.json" > "$run/run.txt" 2>&1 || status=$?
-if [ "$status" -eq 124 ]; then
-    say ERROR "perftest took more than ${TIMEOUT}s"
-    exit 1
+# The first message that is not a note naming a report written.
+first_error() { grep 'perftest:' "$run/run.txt" | grep -v ': report written to ' | head -n 1; }
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    # perftest ends itself a few seconds after timeout's SIGTERM even when a driver blocks:
+    # a run this long is a hung GPU, not a check that could not run.
+    say FAIL "perftest did not finish within ${TIMEOUT}s (a hung GPU?): $(first_error)"
+    exit 5
+elif [ "$status" -eq 4 ]; then
+    say FAIL "a GPU returned wrong results: $(first_error)"
+    exit 5
+elif [ "$status" -ne 0 ] && [ "$status" -ne 6 ] &&
+    grep -qE 'VK_ERROR_DEVICE_LOST|did not finish within' "$run/run.txt"; then
+    say FAIL "a GPU was lost or hung: $(grep -m1 -E 'VK_ERROR_DEVICE_LOST|did not finish within' "$run/run.txt")"
+    exit 5
 elif [ "$status" -ne 0 ] && [ "$status" -ne 6 ]; then
     # The first message that is not a note naming a report written.
-    say ERROR "perftest exited $status: $(grep 'perftest:' "$run/run.txt" | grep -v ': report written to ' | head -n 1)"
+    say ERROR "perftest exited $status: $(first_error)"
     exit 1
 fi
 

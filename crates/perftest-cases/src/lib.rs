@@ -25,6 +25,7 @@ mod feature;
 mod format;
 mod matrix;
 mod mip;
+mod one_line;
 mod portability;
 mod reference;
 mod sampler;
@@ -58,6 +59,7 @@ pub use mip::{
     flat_numerator, level_size, mip_level_bytes, mip_texel, sample_mip, MipChain, MipSample,
     MIP_LEVELS,
 };
+pub use one_line::one_line;
 pub use portability::{PortabilityFeature, PortabilitySubset};
 pub use reference::{
     reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,

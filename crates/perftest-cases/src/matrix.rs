@@ -60,7 +60,8 @@ impl std::fmt::Display for SelectError {
             "no case matches the filter {}; `perftest --list-cases` lists ids and names",
             self.filters
                 .iter()
-                .map(|s| format!("'{s}'"))
+                // Escaped, so a control character cannot split the one-line message.
+                .map(|s| format!("'{}'", crate::one_line(s)))
                 .collect::<Vec<_>>()
                 .join(", ")
         )

@@ -31,6 +31,12 @@ fn main() -> ExitCode {
             return ExitCode::from(exit_code::SUCCESS as u8);
         }
     };
+    // `render` and `compare` stop like a run does: an output under way is dropped, the old
+    // file left, and the process ends with the signal's code (see stop_signals).
+    let signals = match &cli.command {
+        Some(_) => perftest_cli::stop_signals::StopSignals::install().unwrap_or_default(),
+        None => perftest_cli::stop_signals::StopSignals::default(),
+    };
     let result = match &cli.command {
         Some(Command::Compare {
             reports,
@@ -53,6 +59,17 @@ fn main() -> ExitCode {
         None => Options::from_args(&cli.run)
             .map_err(|e| Failure::new(exit_code::USAGE, e))
             .and_then(|o| commands::run::run(&o)),
+    };
+    // A run reports its own stop; `render` and `compare` end with the signal's code.
+    let result = match (signals.received(), result) {
+        (Some(_), Ok(_)) if cli.command.is_some() => Err(Failure::new(
+            signals.exit_code(),
+            format!("interrupted by {}", signals.name()),
+        )),
+        (Some(_), Err(f)) if cli.command.is_some() => {
+            Err(Failure::new(signals.exit_code(), f.message))
+        }
+        (_, result) => result,
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),

@@ -69,11 +69,24 @@ pub struct NodeSummary {
 }
 
 impl NodeSummary {
-    /// Indices of the reports flagged on at least one case.
+    /// Indices of the reports flagged on at least one case, or that measured no case at all
+    /// (nothing shows such a report is healthy: see [`NodeSummary::unmeasured_reports`]).
     pub fn flagged_reports(&self) -> Vec<usize> {
         (0..self.labels.len())
-            .filter(|&r| self.cases.iter().any(|c| c.flagged[r]))
+            .filter(|&r| self.cases.iter().any(|c| c.flagged[r]) || self.measured_nothing(r))
             .collect()
+    }
+
+    /// Indices of the reports that measured no case (every case failed or skipped, or the run
+    /// stopped before its first measurement).
+    pub fn unmeasured_reports(&self) -> Vec<usize> {
+        (0..self.labels.len())
+            .filter(|&r| self.measured_nothing(r))
+            .collect()
+    }
+
+    fn measured_nothing(&self, r: usize) -> bool {
+        self.cases.iter().all(|c| c.deviation_pct[r].is_none())
     }
 
     /// The cases report `r` is flagged on.
@@ -219,7 +232,16 @@ pub fn render(summary: &NodeSummary, describe: &dyn Fn(usize) -> String) -> Stri
     } else if flagged.is_empty() {
         out.push_str("No outlier: every report is within the rule on every case.\n");
     }
+    let unmeasured = summary.unmeasured_reports();
     for r in flagged {
+        if unmeasured.contains(&r) {
+            out.push_str(&format!(
+                "NOT MEASURED {}: no case was measured, so nothing shows it is healthy ({})\n",
+                printable(&summary.labels[r]),
+                printable(&describe(r))
+            ));
+            continue;
+        }
         let devs: Vec<f64> = summary
             .flags_of(r)
             .filter_map(|c| c.deviation_pct[r])
@@ -396,6 +418,28 @@ mod tests {
         assert!(summary.flagged_reports().is_empty(), "{summary:#?}");
         let text = render(&summary, &|_| String::new());
         assert!(text.contains("No outlier"), "{text}");
+    }
+
+    /// A report that measured no case is never called healthy: it is flagged (exit 6 from
+    /// the callers) and named on its own line, and the summary does not say "No outlier".
+    #[test]
+    fn a_report_that_measured_nothing_is_not_healthy() {
+        let mut rs = reports(3, |_, _| 1.0);
+        for case in &mut rs[1].cases {
+            case.measurement = None;
+        }
+        let summary = run(&rs);
+        assert_eq!(summary.unmeasured_reports(), vec![1]);
+        assert_eq!(summary.flagged_reports(), vec![1]);
+        let text = render(&summary, &|r| format!("GPU {r}"));
+        assert!(
+            text.contains("NOT MEASURED #2: no case was measured"),
+            "{text}"
+        );
+        assert!(!text.contains("No outlier:"), "{text}");
+        // With two reports (no outlier rule), the one that measured nothing is still named.
+        let summary = run(&rs[..2]);
+        assert_eq!(summary.flagged_reports(), vec![1]);
     }
 
     #[test]

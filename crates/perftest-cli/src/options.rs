@@ -129,6 +129,19 @@ impl Options {
                     .into(),
             ));
         }
+        // Every name contains the empty text: it would pick a device without saying so.
+        if args
+            .device_name
+            .as_deref()
+            .is_some_and(|n| n.trim().is_empty())
+        {
+            return Err(bad(
+                "NAME",
+                "an empty device name matches every device; give part of a device's name \
+                 (see --list), or leave it out"
+                    .into(),
+            ));
+        }
         let words: Vec<&str> = args.suite.iter().map(|s| s.name()).collect();
         let suites = parse_suites(&words).map_err(|e| bad("--suite", e.to_string()))?;
         let samples = measurement_samples(args.samples, args.target_ms, args.dispatch_ms);

@@ -2,11 +2,11 @@
 //! conversion into the report, the `--shader-stats` text block and `--dump-shaders` files.
 
 use std::fmt::Write;
-use std::io;
 use std::path::{Path, PathBuf};
 
 use perftest_core::{PipelineExecutable, StatisticValue};
 
+use crate::export::{OutputError, OutputTarget};
 use crate::output::printable::printable_path;
 use crate::report::{Report, ShaderStat, StatValue};
 
@@ -82,6 +82,11 @@ pub fn text_block(report: &Report) -> String {
 /// The file a case's representations go to: `<id>.txt`, with every character other than
 /// ASCII letters, digits, `.`, `-` and `_` replaced by `_`, so it never leaves `dir`.
 pub fn dump_path(dir: &Path, id: &str) -> PathBuf {
+    dir.join(dump_name(id))
+}
+
+/// The file name of a case's dump in its directory (see [`dump_path`]).
+pub fn dump_name(id: &str) -> String {
     let mut name: String = id
         .chars()
         .map(|c| {
@@ -95,7 +100,7 @@ pub fn dump_path(dir: &Path, id: &str) -> PathBuf {
     if name.is_empty() || name.starts_with('.') {
         name.insert(0, '_');
     }
-    dir.join(format!("{name}.txt"))
+    format!("{name}.txt")
 }
 
 /// Creates `dir` (and its parents) when missing; fails when it cannot, or is not a directory.
@@ -151,10 +156,14 @@ pub fn dump_text(executables: &[PipelineExecutable]) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
-/// Writes the dump of case `id` into `dir`; returns whether a file was written.
-pub fn dump(dir: &Path, id: &str, executables: &[PipelineExecutable]) -> io::Result<bool> {
+/// Writes the dump of case `id` into `dir` by the rule of every file perftest writes (a new
+/// file renamed into place; a link, FIFO or device found under the case's name is refused,
+/// never followed or opened: [`OutputTarget::entry`]); returns whether a file was written.
+pub fn dump(dir: &Path, id: &str, executables: &[PipelineExecutable]) -> Result<bool, OutputError> {
     match dump_text(executables) {
-        Some(text) => std::fs::write(dump_path(dir, id), text).map(|()| true),
+        Some(text) => OutputTarget::entry(dir, &dump_name(id))
+            .and_then(|target| target.write(text.as_bytes()))
+            .map(|()| true),
         None => Ok(false),
     }
 }
@@ -275,5 +284,67 @@ mod tests {
             .unwrap_err()
             .contains("not a directory"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A link, FIFO or directory planted under a case's dump name is neither followed nor
+    /// opened: the dump of that case fails with a message, the planted thing and what it
+    /// points to stay as they were, and no temporary file is left. (Dumps were written with
+    /// a plain create-or-truncate, which wrote through the link into its target and blocked
+    /// forever on the FIFO.)
+    #[cfg(unix)]
+    #[test]
+    fn dumps_never_follow_what_is_planted_in_the_directory() {
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().join("dumps");
+        std::fs::create_dir(&dir).unwrap();
+        let victim = scratch.path().join("victim");
+        std::fs::write(&victim, b"precious").unwrap();
+        std::os::unix::fs::symlink(&victim, dump_path(&dir, "linked")).unwrap();
+        let fifo = dump_path(&dir, "fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()));
+        std::fs::create_dir(dump_path(&dir, "directory")).unwrap();
+        // Run in a thread: the old code blocked forever opening the FIFO.
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        let thread_dir = dir.clone();
+        std::thread::spawn(move || {
+            let results: Vec<(String, Result<bool, String>)> = ["linked", "fifo", "directory"]
+                .into_iter()
+                .map(|id| {
+                    let result = dump(&thread_dir, id, &[executable("CS")]);
+                    (id.to_string(), result.map_err(|e| e.to_string()))
+                })
+                .collect();
+            let _ = done_tx.send(results);
+        });
+        let results = done_rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .unwrap_or_else(|_| {
+                // Let the blocked open go, then fail.
+                drop(std::fs::File::open(&fifo));
+                panic!("a dump blocked on a FIFO planted in the directory");
+            });
+        for (id, result) in results {
+            let error = result.expect_err(&id);
+            assert!(error.contains("not a regular file"), "{id}: {error}");
+            assert!(error.contains(&format!("{id}.txt")), "{id}: {error}");
+        }
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["directory.txt", "fifo.txt", "linked.txt"]);
+        // A regular file under the name (an earlier dump) is replaced, and a dump reached
+        // through a link to the directory itself is written.
+        std::fs::write(dump_path(&dir, "old"), b"stale").unwrap();
+        assert!(dump(&dir, "old", &[executable("CS")]).unwrap());
+        let text = std::fs::read_to_string(dump_path(&dir, "old")).unwrap();
+        assert!(text.starts_with("// executable: CS"), "{text}");
+        let link = scratch.path().join("to-dumps");
+        std::os::unix::fs::symlink(&dir, &link).unwrap();
+        assert!(dump(&link, "through", &[executable("CS")]).unwrap());
+        assert!(dump_path(&dir, "through").is_file());
     }
 }

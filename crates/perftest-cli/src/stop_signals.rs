@@ -5,7 +5,14 @@
 //! The first request raises a flag that the run checks between dispatches: it stops, prints
 //! and writes what was measured, and exits with the event's code (on Unix `128 + signal
 //! number`: 130, 143, 129, the shell's convention for a process ended by that signal). A second
-//! request while the first is being handled ends the process at once with the same kind of code.
+//! request while the first is being handled ends the process at once with the same kind of code;
+//! a copy of the first request (the same signal within [`COPY_WINDOW`], as GNU `timeout` sends
+//! one to perftest and one to its process group) is not a second request.
+//!
+//! A request is never swallowed: if the process has not started finishing
+//! ([`finishing`]) within [`STOP_GRACE`] of it (the Vulkan loader or a driver blocks, and
+//! nothing checks the flag), a watchdog thread removes the temporary output files under way,
+//! says so and ends the process with the event's code.
 //!
 //! SIGPIPE is left as the Rust runtime sets it (ignored): writing to a closed standard output
 //! (`perftest | head`) then fails with "broken pipe", which perftest treats as "nobody reads
@@ -14,6 +21,7 @@
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use crate::platform::{self, StopEvent, STOP_EVENTS};
 
@@ -37,13 +45,73 @@ pub fn stop_requested() -> bool {
         .is_some_and(|stop| stop.load(Ordering::SeqCst))
 }
 
+/// A repeat of the first stop signal closer than this to it is a copy of the same request,
+/// not a second one.
+pub const COPY_WINDOW: Duration = Duration::from_millis(500);
+
+/// How long a stop request may go without the process starting to finish before the watchdog
+/// ends it.
+pub const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// Raised by [`finishing`].
+static FINISHING: AtomicBool = AtomicBool::new(false);
+
+/// Says that the process has seen the stop request (or is past the work that could block
+/// without checking it) and writes its results now: the watchdog then leaves it alone.
+pub fn finishing() {
+    FINISHING.store(true, Ordering::SeqCst);
+}
+
+/// Whether [`finishing`] was called.
+pub fn is_finishing() -> bool {
+    FINISHING.load(Ordering::SeqCst)
+}
+
+/// Whether a stop event (`1 +` its index) arriving `since` after the first one (`first`) is a
+/// copy of that request rather than a second request.
+pub fn is_copy_of_first(first: usize, this: usize, since: Duration) -> bool {
+    first == this && since < COPY_WINDOW
+}
+
 impl StopSignals {
-    /// Installs the platform's handlers of the stop events.
+    /// Installs the platform's handlers of the stop events, and the watchdog that ends a
+    /// process whose stop request went unanswered for [`STOP_GRACE`].
     pub fn install() -> io::Result<StopSignals> {
         let signals = StopSignals::default();
         platform::install_stop_handlers(&signals.stop, &signals.received)?;
         let _ = INSTALLED.set(Arc::clone(&signals.stop));
+        let watched = signals.clone();
+        // Without the watchdog (no thread to be had) a stop still works wherever it is polled.
+        let _ = std::thread::Builder::new()
+            .name("stop watchdog".into())
+            .spawn(move || watched.watch());
         Ok(signals)
+    }
+
+    /// The watchdog: waits for a stop request, then for [`finishing`] for at most
+    /// [`STOP_GRACE`]; ends the process when it does not come.
+    fn watch(&self) {
+        while !self.stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let since = Instant::now();
+        while since.elapsed() < STOP_GRACE {
+            if FINISHING.load(Ordering::SeqCst) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        if FINISHING.load(Ordering::SeqCst) {
+            return;
+        }
+        crate::export::remove_temporary_files();
+        crate::say!(
+            "perftest: {} was not answered within {} s (the Vulkan loader or driver does not \
+             return); ending now",
+            self.name(),
+            STOP_GRACE.as_secs()
+        );
+        platform::exit_now(self.exit_code());
     }
 
     /// The flag a run polls; true once a stop request arrived.
@@ -86,6 +154,18 @@ mod tests {
             assert_eq!(signals.exit_code(), event.exit_code);
             assert_eq!(signals.name(), event.name);
         }
+    }
+
+    #[test]
+    fn only_the_same_event_soon_after_is_a_copy() {
+        let soon = COPY_WINDOW / 10;
+        assert!(is_copy_of_first(2, 2, Duration::ZERO));
+        assert!(is_copy_of_first(2, 2, soon));
+        assert!(!is_copy_of_first(2, 2, COPY_WINDOW));
+        assert!(
+            !is_copy_of_first(1, 2, soon),
+            "another signal is a second request"
+        );
     }
 
     #[cfg(unix)]

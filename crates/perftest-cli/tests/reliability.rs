@@ -140,3 +140,360 @@ fn a_gate_over_almost_nothing_fails() {
     // Without a gate the comparison itself is fine.
     assert_eq!(gate("").0, Some(0));
 }
+
+/// Two devices whose `{pci}` (here their UUID: a loader given the same driver twice lists one
+/// GPU twice) expand to the same file name are refused before running, with one line naming
+/// both devices; nothing is written. (One report used to replace the other, silently.)
+#[cfg(unix)]
+#[test]
+fn two_devices_with_one_output_name_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let icd = std::fs::read_dir("/usr/share/vulkan/icd.d")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("lvp_icd"))
+        .expect("lavapipe's manifest");
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    std::fs::copy(&icd, &a).unwrap();
+    std::fs::copy(&icd, &b).unwrap();
+    let drivers = format!("{}:{}", a.display(), b.display());
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let run = |pattern: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+            .args(["--all-devices", "--filter", "cbuffer", "--format", "json"])
+            .args(["--target-ms", "1", "--samples", "2", "--no-verify", "-o"])
+            .arg(out.join(pattern))
+            .env("VK_DRIVER_FILES", &drivers)
+            .env("VK_ICD_FILENAMES", &drivers)
+            .env_remove("PERFTEST_VULKAN_LOADER")
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let listed = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .arg("--list")
+        .env("VK_DRIVER_FILES", &drivers)
+        .env("VK_ICD_FILENAMES", &drivers)
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .output()
+        .unwrap();
+    let devices = String::from_utf8_lossy(&listed.stdout).lines().count();
+    assert_eq!(devices, 2, "the loader lists the driver twice");
+    let (code, stderr) = run("node-{pci}.json");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("devices 1 and 2 would both write"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+}
+
+/// Waits (polling, up to a minute) until `ready` holds; false when it never did.
+fn wait_until(mut ready: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(60) {
+        if ready() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
+
+/// The exit status of `child` once it ends, or `None` (and the child killed) when it is still
+/// running a minute later.
+fn wait_or_kill(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
+    let mut status = None;
+    wait_until(|| {
+        status = child.try_wait().unwrap();
+        status.is_some()
+    });
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    status
+}
+
+/// Sends `signal` to the process `pid`.
+#[cfg(unix)]
+fn send(pid: u32, signal: i32) {
+    // SAFETY: kill has no memory effects; the pid is a child this test started.
+    let sent = unsafe { libc::kill(i32::try_from(pid).unwrap(), signal) };
+    assert_eq!(sent, 0);
+}
+
+/// Creates a FIFO inside the test's own directory.
+#[cfg(unix)]
+fn make_fifo(path: &std::path::Path) {
+    let made = Command::new("mkfifo").arg(path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", path.display());
+}
+
+/// A stop signal that arrives while the Vulkan loader blocks (here reading a driver manifest
+/// that is a FIFO whose writer never writes) ends the run within the grace period, with the
+/// signal's exit code and a line saying why. (The signal used to be swallowed: the flag was
+/// raised, nothing checked it, and `timeout` never ended the run.)
+#[cfg(unix)]
+#[test]
+fn a_stop_signal_while_the_loader_blocks_ends_the_run() {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("driver.json");
+    make_fifo(&manifest);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .args(["--filter", "cbuffer", "--no-verify"])
+        .env("VK_DRIVER_FILES", &manifest)
+        .env("VK_ICD_FILENAMES", &manifest)
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Opening the FIFO's writing end succeeds once the loader has opened it to read; the
+    // writer stays open and silent, so the loader's read blocks.
+    let mut writer = None;
+    let opened = wait_until(|| {
+        writer = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&manifest)
+            .ok();
+        writer.is_some()
+    });
+    assert!(opened, "the loader never opened the manifest");
+    send(child.id(), libc::SIGTERM);
+    let status = wait_or_kill(&mut child);
+    drop(writer);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let status = status.unwrap_or_else(|| panic!("SIGTERM did not end a blocked run: {stderr}"));
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("SIGTERM was not answered"), "{stderr}");
+}
+
+/// GNU `timeout` sends its signal to perftest and then to perftest's process group: the copy
+/// of the same SIGTERM is one request, so the run still stops cleanly (its message, its
+/// partial report) instead of taking the copy for a second request and exiting at once.
+#[cfg(unix)]
+#[test]
+fn a_copy_of_the_same_signal_is_one_request() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("partial.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .args([
+            "-v",
+            "--no-verify",
+            "--format",
+            "json",
+            "--target-ms",
+            "20",
+            "-o",
+        ])
+        .arg(&out)
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    let mut line = String::new();
+    while stderr.read_line(&mut line).unwrap() > 0 {
+        said.push_str(&line);
+        if line.contains("instance and device ready") {
+            break;
+        }
+        line.clear();
+    }
+    assert!(said.contains("instance and device ready"), "{said}");
+    let pid = child.id();
+    send(pid, libc::SIGTERM);
+    // The copy is sent once the first is delivered (no longer pending), as a second kill
+    // from `timeout` may be.
+    let status_file = format!("/proc/{pid}/status");
+    let term_bit = 1u64 << (libc::SIGTERM - 1);
+    let delivered = wait_until(|| {
+        let Ok(status) = std::fs::read_to_string(&status_file) else {
+            return true;
+        };
+        status
+            .lines()
+            .filter(|l| l.starts_with("SigPnd:") || l.starts_with("ShdPnd:"))
+            .all(|l| {
+                let mask = l.split_whitespace().nth(1).unwrap_or("0");
+                u64::from_str_radix(mask, 16).unwrap_or(0) & term_bit == 0
+            })
+    });
+    assert!(delivered);
+    send(pid, libc::SIGTERM);
+    let status = wait_or_kill(&mut child);
+    std::io::Read::read_to_string(&mut stderr, &mut said).unwrap();
+    let status = status.unwrap_or_else(|| panic!("the run did not stop: {said}"));
+    assert_eq!(status.code(), Some(143), "{said}");
+    assert!(said.contains("perftest: interrupted by SIGTERM"), "{said}");
+}
+
+/// `-o` naming a Unix socket is a usage error at once (opening a socket fails like a FIFO
+/// without a reader, and the wait for a reader never ended).
+#[cfg(unix)]
+#[test]
+fn an_output_socket_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("report.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let table = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/sebbbi/nvidia-ampere-rtx-3090.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .arg("render")
+        .arg(&table)
+        .arg("-o")
+        .arg(&socket)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_or_kill(&mut child);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let status = status.unwrap_or_else(|| panic!("-o SOCKET hung: {stderr}"));
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is a socket"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// `--all-devices` when no thread can be started (here every new thread asks for a 1 TB stack,
+/// as a container's pids limit refuses threads): each device is timed on the main thread
+/// instead, with a note, its pipelines built and its results verified there too, and the
+/// run succeeds. (It panicked, exit 101.)
+#[test]
+fn all_devices_without_threads_times_each_device_in_turn() {
+    let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .args(["--all-devices", "--filter", "cbuffer"])
+        .args(["--target-ms", "2", "--samples", "3"])
+        .env("RUST_MIN_STACK", "1099511627776")
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains("no thread could be started for it"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("Node summary: "), "{stdout}");
+}
+
+/// The Slurm health check with a stand-in for perftest that ends as `body` says; its exit
+/// status and its one line.
+#[cfg(unix)]
+fn health_check(body: &str, timeout_s: u32) -> (Option<i32>, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("perftest");
+    std::fs::write(&fake, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../deploy/slurm/perftest-healthcheck.sh");
+    let output = Command::new("bash")
+        .arg(script)
+        .env("PERFTEST", &fake)
+        .env("WORK_DIR", dir.path().join("work"))
+        .env("BASELINE_DIR", dir.path().join("baselines"))
+        .env("TIMEOUT", timeout_s.to_string())
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+/// A GPU that returns wrong results (perftest's exit 4), is lost, or hangs past the check's
+/// time limit fails the health check with exit 5, which drains the node; it used to be exit
+/// 1, "the check could not run", which leaves a broken node in service.
+#[cfg(unix)]
+#[test]
+fn the_health_check_drains_a_wrong_lost_or_hung_gpu() {
+    let wrong = "echo 'perftest: device 1: typed.r8.uniform: 12 of 4096 values differ' >&2; exit 4";
+    let lost = "echo 'perftest: device 1: the device was lost during vkQueueSubmit \
+                (VK_ERROR_DEVICE_LOST); results so far are kept' >&2; exit 1";
+    // The stand-in hangs until the check's one-second limit ends it.
+    let hung = "exec sleep 600";
+    for (body, limit, words) in [
+        (wrong, 60, "wrong results"),
+        (lost, 60, "lost or hung"),
+        (hung, 1, "did not finish within 1s"),
+    ] {
+        let (code, line) = health_check(body, limit);
+        assert_eq!(code, Some(5), "{body}: {line}");
+        assert!(line.starts_with("perftest-health FAIL "), "{line}");
+        assert!(line.contains(words), "{line}");
+    }
+    // Any other error is still "could not run".
+    let (code, line) = health_check("echo 'perftest: no Vulkan loader' >&2; exit 1", 60);
+    assert_eq!(code, Some(1), "{line}");
+    assert!(line.starts_with("perftest-health ERROR "), "{line}");
+}
+
+/// A newline in a value quoted by an error (a filter, a baseline, a device name, the loader's
+/// path) is escaped, so the error stays on one line (the device error then lists the devices
+/// on the lines after it); an empty device name, which every device's name contains, is a
+/// usage error; `-o -` into a closed pipe is no error, as without `--output`.
+#[test]
+fn errors_quoting_a_newline_stay_on_one_line() {
+    let run = |args: &[&str], env: Option<(&str, &str)>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_perftest"));
+        command.args(args).env_remove("PERFTEST_VULKAN_LOADER");
+        if let Some((key, value)) = env {
+            command.env(key, value);
+        }
+        let output = command.output().unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    for (args, env, code, words) in [
+        (&["--filter", "a\nb"][..], None, 2, "'a\\nb'"),
+        (
+            &["--baseline", "a\nb", "--filter", "cbuffer"][..],
+            None,
+            2,
+            "'a\\nb'",
+        ),
+        (&["gpu\nx", "--filter", "cbuffer"][..], None, 2, "'gpu\\nx'"),
+        (
+            &["--list"][..],
+            Some(("PERFTEST_VULKAN_LOADER", "/no\nwhere.so")),
+            1,
+            "/no\\nwhere.so",
+        ),
+    ] {
+        let (got, stderr) = run(args, env);
+        assert_eq!(got, Some(code), "{args:?}: {stderr}");
+        let first = stderr.lines().next().unwrap_or_default();
+        assert!(first.contains(words), "{args:?}: {stderr}");
+    }
+    let (code, stderr) = run(&["", "--filter", "cbuffer"], None);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("an empty device name"), "{stderr}");
+    let script = "\"$0\" --filter cbuffer --target-ms 2 --samples 3 --no-verify -o - | true; \
+                  exit \"${PIPESTATUS[0]}\"";
+    let status = Command::new("bash")
+        .args(["-c", script, env!("CARGO_BIN_EXE_perftest")])
+        .env_remove("PERFTEST_VULKAN_LOADER")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&status.stderr);
+    assert_eq!(status.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
+}

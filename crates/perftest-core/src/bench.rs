@@ -276,21 +276,28 @@ impl Bench {
         let opened = ProbeCache::open(&self.ctx, cache, &mut warnings);
         let builder = self.builder(opened.handle);
         let (builder, resources) = (&builder, &self.resources);
+        let build = move |chunk: &[usize]| {
+            chunk
+                .iter()
+                .map(|&i| (i, Kernel::new(builder, resources, &cases[i])))
+                .collect::<Vec<_>>()
+        };
         let built: Vec<(usize, Result<Kernel>)> = std::thread::scope(|scope| {
+            // A chunk whose thread cannot be started (a pids limit) is built on this thread.
             let workers: Vec<_> = todo
                 .chunks(todo.len().div_ceil(threads).max(1))
                 .map(|chunk| {
-                    scope.spawn(move || {
-                        chunk
-                            .iter()
-                            .map(|&i| (i, Kernel::new(builder, resources, &cases[i])))
-                            .collect::<Vec<_>>()
-                    })
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || build(chunk))
+                        .map_err(|_| chunk)
                 })
                 .collect();
             workers
                 .into_iter()
-                .flat_map(|w| w.join().unwrap_or_default())
+                .flat_map(|w| match w {
+                    Ok(handle) => handle.join().unwrap_or_default(),
+                    Err(chunk) => build(chunk),
+                })
                 .collect()
         });
         // Every build has finished: the cache can be saved (and destroyed, if perftest made it).

@@ -188,7 +188,10 @@ impl Instance {
 /// # Safety
 /// Loading a library runs its initialisers (see [`ash::Entry::load_from`]).
 unsafe fn load_entry(path: Option<&std::path::Path>) -> Result<ash::Entry> {
-    let missing = |detail: String| Error::LoaderMissing { detail };
+    // Escaped: a control character in the path must not split the one-line message.
+    let missing = |detail: String| Error::LoaderMissing {
+        detail: perftest_cases::one_line(&detail),
+    };
     if let Some(path) = path {
         // What can be checked before the dynamic loader opens it: a FIFO would block the
         // open, a truncated library would be mapped past its end (SIGBUS).

@@ -128,7 +128,7 @@ pub enum SelectionError {
         available: String,
     },
     /// No device name contains the requested text.
-    #[error("no device name contains '{name}'\navailable devices:\n{available}")]
+    #[error("no device name contains '{}'\navailable devices:\n{available}",  perftest_cases::one_line(.name))]
     NoMatch {
         /// The requested name.
         name: String,

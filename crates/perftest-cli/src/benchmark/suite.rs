@@ -478,18 +478,28 @@ fn verify_all(
     let queue = Mutex::new(queue);
     let failures: Vec<(usize, String)> = std::thread::scope(|scope| {
         let (done, results) = mpsc::channel::<(usize, String)>();
-        for _ in 0..workers {
-            let (queue, done) = (&queue, done.clone());
-            scope.spawn(move || loop {
-                // The lock is held only to take the next readback, not while comparing.
-                let next = queue.lock().ok().and_then(|q| q.recv().ok());
-                let Some((i, readback)) = next else { break };
-                let outcome = verify(&cases[i], &readback);
-                if !outcome.passed() && done.send((i, describe_failure(&outcome))).is_err() {
-                    break;
-                }
-            });
-        }
+        let check = |i: usize, readback: &perftest_cases::Readback, done: &mpsc::Sender<_>| {
+            let outcome = verify(&cases[i], readback);
+            outcome.passed() || done.send((i, describe_failure(&outcome))).is_ok()
+        };
+        // Workers that could not be started (a pids limit) are none of the count: with none,
+        // this thread compares each readback itself.
+        let started = (0..workers)
+            .filter(|_| {
+                let (queue, done) = (&queue, done.clone());
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || loop {
+                        // The lock is held only to take the next readback, not while comparing.
+                        let next = queue.lock().ok().and_then(|q| q.recv().ok());
+                        let Some((i, readback)) = next else { break };
+                        if !check(i, &readback, &done) {
+                            break;
+                        }
+                    })
+                    .is_ok()
+            })
+            .count();
+        let inline = (started == 0).then(|| done.clone());
         drop(done);
         for (i, slot) in slots.iter_mut().enumerate() {
             let Slot::Ready(kernel) = *slot else { continue };
@@ -498,6 +508,11 @@ fn verify_all(
                 break;
             }
             match bench.verify(kernel) {
+                Ok(readback) if inline.is_some() => {
+                    if let Some(done) = &inline {
+                        check(i, &readback, done);
+                    }
+                }
                 Ok(readback) => {
                     if work.send((i, readback)).is_err() {
                         break; // every worker is gone (one panicked): the scope reports it
@@ -514,6 +529,7 @@ fn verify_all(
             }
         }
         drop(work);
+        drop(inline);
         results.iter().collect()
     });
     for (i, why) in failures {

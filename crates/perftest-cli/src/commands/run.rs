@@ -159,7 +159,7 @@ fn check_before_device_work(options: &Options) -> Result<Option<OutputTarget>, F
             exit_code::USAGE,
             format!(
                 "--baseline '{}' is not a case id (see --list-cases)",
-                options.baseline
+                perftest_cases::one_line(&options.baseline)
             ),
         ));
     }
@@ -379,6 +379,8 @@ pub(crate) fn deliver(
     stdout: &Stdout,
     signals: &StopSignals,
 ) -> Result<Option<OutputError>, Failure> {
+    // The run has seen any stop request: what follows writes the results.
+    perftest_cli::stop_signals::finishing();
     let render = |format: ExportFormat| {
         exporter(format)
             .serialize(report)
@@ -513,6 +515,35 @@ pub(crate) fn device_output(
     OutputTarget::check(&file).map_err(output_failure)
 }
 
+/// Refuses, before any GPU work, an `--all-devices` output pattern that gives two devices
+/// the same file (`{pci}` or the UUID alike for both, as when a loader lists one GPU twice):
+/// one report would silently replace the other.
+fn refuse_shared_outputs(
+    outputs: &[Option<OutputTarget>],
+    picked: &[usize],
+) -> Result<(), Failure> {
+    for (a, first) in outputs.iter().enumerate() {
+        let Some(first) = first else { continue };
+        let twin = outputs[a + 1..]
+            .iter()
+            .position(|o| o.as_ref().is_some_and(|o| o.same_destination(first)));
+        if let Some(b) = twin {
+            return Err(Failure::new(
+                exit_code::USAGE,
+                format!(
+                    "--output: devices {} and {} would both write {} (their {PCI_PLACEHOLDER} \
+                     or UUID is the same: the loader may list one GPU twice); put \
+                     {DEVICE_PLACEHOLDER} in the path to give each device its own file",
+                    picked[a] + 1,
+                    picked[a + 1 + b] + 1,
+                    printable_path(first.path())
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// One device's share of an `--all-devices` run.
 pub(crate) struct DeviceRun {
     number: usize,
@@ -521,6 +552,8 @@ pub(crate) struct DeviceRun {
 }
 
 /// Times `cases` on the devices `picked` (indices into `targets`) at once, one thread each.
+/// A device whose thread cannot be started (a container's pids limit) is timed on this
+/// thread once the others are started, and a note says so.
 fn time_every_device(
     instance: &Arc<Instance>,
     targets: &[ComputeTarget],
@@ -530,46 +563,56 @@ fn time_every_device(
     verify_first: bool,
     signals: &StopSignals,
 ) -> Vec<DeviceRun> {
+    let time_one = |i: usize| {
+        let target = &targets[i];
+        let outcome = (|| {
+            let mut context = Context::new(Arc::clone(instance), target).map_err(core_failure)?;
+            context.set_fence_timeout(options.fence_timeout);
+            let mut bench = Bench::new(context).map_err(core_failure)?;
+            Ok(run_timing(
+                &mut bench,
+                cases,
+                options,
+                verify_first,
+                signals.flag(),
+                &mut |_, _, _| {},
+            ))
+        })();
+        DeviceRun {
+            number: i + 1,
+            description: target.summary.describe(),
+            outcome,
+        }
+    };
     std::thread::scope(|scope| {
-        let handles: Vec<_> = picked
+        let started: Vec<_> = picked
             .iter()
             .map(|&i| {
-                let target = &targets[i];
-                let instance = Arc::clone(instance);
-                scope.spawn(move || {
-                    let outcome = (|| {
-                        let mut context = Context::new(instance, target).map_err(core_failure)?;
-                        context.set_fence_timeout(options.fence_timeout);
-                        let mut bench = Bench::new(context).map_err(core_failure)?;
-                        Ok(run_timing(
-                            &mut bench,
-                            cases,
-                            options,
-                            verify_first,
-                            signals.flag(),
-                            &mut |_, _, _| {},
-                        ))
-                    })();
-                    DeviceRun {
-                        number: i + 1,
-                        description: target.summary.describe(),
-                        outcome,
-                    }
+                let spawned = std::thread::Builder::new()
+                    .name(format!("device {}", i + 1))
+                    .spawn_scoped(scope, move || time_one(i));
+                spawned.map_err(|e| {
+                    perftest_cli::say!(
+                        "perftest: device {}: no thread could be started for it ({e}); it is \
+                         timed after the others are started, on the main thread",
+                        i + 1
+                    );
                 })
             })
             .collect();
-        handles
+        started
             .into_iter()
             .zip(picked)
-            .map(|(h, &i)| {
-                h.join().unwrap_or_else(|_| DeviceRun {
+            .map(|(handle, &i)| match handle {
+                Ok(h) => h.join().unwrap_or_else(|_| DeviceRun {
                     number: i + 1,
                     description: targets[i].summary.describe(),
                     outcome: Err(Failure::new(
                         exit_code::FAILURE,
                         "the device's thread panicked",
                     )),
-                })
+                }),
+                Err(()) => time_one(i),
             })
             .collect()
     })
@@ -598,6 +641,7 @@ pub(crate) fn run_all_devices(
                 .transpose()
         })
         .collect::<Result<Vec<_>, _>>()?;
+    refuse_shared_outputs(&outputs, &picked)?;
     let runs = time_every_device(
         instance,
         targets,
@@ -607,6 +651,7 @@ pub(crate) fn run_all_devices(
         verify_first,
         signals,
     );
+    perftest_cli::stop_signals::finishing();
 
     let mut code = exit_code::SUCCESS;
     let mut worst = |c: i32| code = worse(code, c);
@@ -716,10 +761,7 @@ pub(crate) fn shader_outputs(
             let executables = bench.pipeline_executables_of(case);
             written +=
                 usize::from(shader_stats::dump(dir, &case.id, executables).map_err(|e| {
-                    Failure::new(
-                        exit_code::FAILURE,
-                        format!("cannot write into --dump-shaders {}: {e}", dir.display()),
-                    )
+                    Failure::new(exit_code::FAILURE, format!("--dump-shaders: {e}"))
                 })?);
         }
         if written == 0 {

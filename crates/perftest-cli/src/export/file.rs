@@ -6,15 +6,22 @@
 //!   beside the final target, flushed, given the old file's mode and owner, then renamed over
 //!   it — readers see the old file or the complete new one, and a symbolic link on the way
 //!   stays a link;
-//! - anything else that can be written (a character device such as `/dev/null`, a FIFO, a
-//!   socket) or the process's own standard output or error (`/dev/stdout`, `/dev/fd/1`, ...):
+//! - anything else that can be written (a character device such as `/dev/null`, a FIFO) or the process's own standard output or error (`/dev/stdout`, `/dev/fd/1`, ...):
 //!   written in place, never replaced;
-//! - a directory, a path ending in `/`, or a file in a directory that does not exist: a usage
-//!   error ([`OutputError::is_usage`]).
+//! - a directory, a path ending in `/`, a file in a directory that does not exist, or a Unix
+//!   socket (which cannot be opened as a file): a usage error ([`OutputError::is_usage`]).
 //!
 //! Nothing is created or opened under a predictable name: the writability check is an
 //! exclusive create (`O_CREAT | O_EXCL`, which never follows a symbolic link) of a random name,
 //! removed at once.
+//!
+//! A file whose name perftest chooses itself inside a directory the user gave
+//! ([`OutputTarget::entry`], one `--dump-shaders` file per case) follows the same rule with one
+//! difference: only the directory is reached through symbolic links (the protected-links rule
+//! applies to it). The entry itself is never followed or opened: a regular file there is
+//! replaced by the same temporary-file-and-rename, and anything else found under that name (a
+//! symbolic link, a FIFO, a device, a socket, a directory) is refused, since perftest did not
+//! put it there.
 
 use std::collections::hash_map::RandomState;
 use std::fs::{self, File, Metadata, OpenOptions};
@@ -22,6 +29,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use crate::output::printable::printable_path as shown;
 use crate::platform;
@@ -44,6 +52,10 @@ pub enum OutputError {
         /// The missing directory.
         dir: PathBuf,
     },
+    /// The path names a Unix socket, which cannot be opened as a file (connecting to it is not
+    /// writing a report).
+    #[error("{} is a socket; give a file, a FIFO or a device", shown(.0))]
+    Socket(PathBuf),
     /// Following symbolic links did not end.
     #[error("{}: too many levels of symbolic links", shown(.0))]
     LinkLoop(PathBuf),
@@ -63,6 +75,19 @@ pub enum OutputError {
         /// The sticky, world-writable directory that holds it.
         dir: PathBuf,
     },
+    /// A name perftest chose inside a directory is taken by something other than a regular
+    /// file (a symbolic link, FIFO, device, socket or directory that someone put there).
+    #[error(
+        "cannot write {}: it is {what}, not a regular file, and perftest writes only regular \
+         files under the names it chooses",
+        shown(path)
+    )]
+    NotRegular {
+        /// The entry found.
+        path: PathBuf,
+        /// What it is, in words (`a symbolic link`, `a FIFO`).
+        what: &'static str,
+    },
     /// The file cannot be written (permissions, read-only file system, ...).
     #[error("cannot write {}: {source}", shown(path))]
     Io {
@@ -79,7 +104,9 @@ impl OutputError {
     pub fn is_usage(&self) -> bool {
         !matches!(
             self,
-            OutputError::Io { .. } | OutputError::ProtectedLink { .. }
+            OutputError::Io { .. }
+                | OutputError::ProtectedLink { .. }
+                | OutputError::NotRegular { .. }
         )
     }
 }
@@ -89,6 +116,9 @@ impl OutputError {
 enum Kind {
     /// A regular file at this path (symbolic links resolved), replaced atomically.
     File(PathBuf),
+    /// A name perftest chose in a directory: a regular file or nothing, never followed,
+    /// replaced atomically.
+    Entry(PathBuf),
     /// A device, FIFO or socket at this path, written in place.
     Stream(PathBuf),
     /// The process's standard output.
@@ -116,12 +146,53 @@ impl OutputTarget {
             // final write starts with, so a directory that passes here is writable then.
             let (temp, _) =
                 create_temp(&parent_dir(file), 0o600).map_err(|source| io_error(path, source))?;
-            let _ = fs::remove_file(temp);
+            let _ = fs::remove_file(&temp);
+            under_way(&temp, false);
         }
         Ok(OutputTarget {
             path: path.to_path_buf(),
             kind,
         })
+    }
+
+    /// The file `name` (one file name, no separator) that perftest chooses inside the directory
+    /// `dir` the user gave: `dir` is reached through symbolic links as an output path is, the
+    /// entry never is (see the module documentation). Checked now and again when written.
+    pub fn entry(dir: &Path, name: &str) -> Result<OutputTarget, OutputError> {
+        let shown_path = dir.join(name);
+        let resolved_dir = resolve_links(dir)?;
+        match fs::metadata(&resolved_dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(OutputError::MissingDirectory {
+                    path: shown_path,
+                    dir: dir.to_path_buf(),
+                })
+            }
+            Err(source) => return Err(io_error(&shown_path, source)),
+        }
+        let file = resolved_dir.join(name);
+        regular_or_absent(&file).map_err(|e| e.at(&shown_path))?;
+        Ok(OutputTarget {
+            path: shown_path,
+            kind: Kind::Entry(file),
+        })
+    }
+
+    /// True when `self` and `other` write the same place: the same file after following
+    /// links (an existing file also through hard links and different spellings), the same
+    /// stream, or the same standard stream.
+    pub fn same_destination(&self, other: &OutputTarget) -> bool {
+        if self.kind == other.kind {
+            return true;
+        }
+        match (&self.kind, &other.kind) {
+            (
+                Kind::File(a) | Kind::Entry(a) | Kind::Stream(a),
+                Kind::File(b) | Kind::Entry(b) | Kind::Stream(b),
+            ) => platform::same_file(a, b),
+            _ => false,
+        }
     }
 
     /// The path as given.
@@ -133,6 +204,10 @@ impl OutputTarget {
     pub fn write(&self, bytes: &[u8]) -> Result<(), OutputError> {
         let result = match &self.kind {
             Kind::File(file) => replace_file(file, bytes),
+            Kind::Entry(file) => match regular_or_absent(file) {
+                Ok(()) => replace_file(file, bytes),
+                Err(refusal) => return Err(refusal.at(&self.path)),
+            },
             // Never blocked beyond the reach of a stop signal: a FIFO nobody reads is waited
             // for, and given up on once a stop request arrives.
             Kind::Stream(stream) => {
@@ -140,13 +215,51 @@ impl OutputTarget {
                 platform::open_stream(stream, &stop)
                     .and_then(|mut f| platform::write_all_unblocked(&mut f, bytes, &stop))
             }
+            // A closed standard output (`-o - | head`) is no error, as without --output:
+            // nobody reads the rest.
             Kind::Stdout => {
                 let mut out = io::stdout().lock();
-                out.write_all(bytes).and_then(|()| out.flush())
+                match out.write_all(bytes).and_then(|()| out.flush()) {
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+                    other => other,
+                }
             }
             Kind::Stderr => io::stderr().lock().write_all(bytes),
         };
         result.map_err(|source| io_error(&self.path, source))
+    }
+}
+
+/// Why an entry perftest names itself cannot be written: an I/O error, or what was found.
+enum EntryRefusal {
+    Io(io::Error),
+    NotRegular(&'static str),
+}
+
+impl EntryRefusal {
+    /// The error, naming `path`.
+    fn at(self, path: &Path) -> OutputError {
+        match self {
+            EntryRefusal::Io(source) => io_error(path, source),
+            EntryRefusal::NotRegular(what) => OutputError::NotRegular {
+                path: path.to_path_buf(),
+                what,
+            },
+        }
+    }
+}
+
+/// Accepts an entry that is absent or a regular file, looked at without following it.
+fn regular_or_absent(file: &Path) -> Result<(), EntryRefusal> {
+    match fs::symlink_metadata(file) {
+        Ok(m) if m.is_file() => may_replace(file).map_err(EntryRefusal::Io),
+        Ok(m) if m.file_type().is_symlink() => Err(EntryRefusal::NotRegular("a symbolic link")),
+        Ok(m) if m.is_dir() => Err(EntryRefusal::NotRegular("a directory")),
+        Ok(m) => Err(EntryRefusal::NotRegular(
+            platform::special_file_kind(&m).unwrap_or("a special file"),
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(EntryRefusal::Io(e)),
     }
 }
 
@@ -187,6 +300,9 @@ fn classify(path: &Path) -> Result<Kind, OutputError> {
     match fs::metadata(&resolved) {
         Ok(m) if m.is_dir() => Err(OutputError::Directory(path.to_path_buf())),
         Ok(m) if m.is_file() => Ok(Kind::File(resolved)),
+        // Opening a socket always fails (ENXIO, as a FIFO without a reader does): refused now
+        // rather than waited on.
+        Ok(m) if platform::is_socket(&m) => Err(OutputError::Socket(path.to_path_buf())),
         Ok(_) => Ok(Kind::Stream(resolved)),
         Err(e) if e.kind() == io::ErrorKind::NotADirectory => Err(OutputError::MissingDirectory {
             path: path.to_path_buf(),
@@ -305,18 +421,37 @@ fn parent_dir(path: &Path) -> PathBuf {
 fn replace_file(file: &Path, bytes: &[u8]) -> io::Result<()> {
     may_replace(file)?;
     let dir = parent_dir(file);
-    let existing = fs::metadata(file).ok().filter(Metadata::is_file);
+    // Looked at without following: a link put there since the check is replaced, and lends
+    // the new file neither its target's mode nor its owner.
+    let existing = fs::symlink_metadata(file).ok().filter(Metadata::is_file);
     // A new file gets the usual mode (0666 less the umask); a replacement starts private and
     // receives the old file's mode once it is complete.
     let mode = if existing.is_some() { 0o600 } else { 0o666 };
     let (temp, handle) = create_temp(&dir, mode)?;
-    let written = fill(handle, bytes, existing.as_ref()).and_then(|()| fs::rename(&temp, file));
+    let written = fill(handle, bytes, existing.as_ref())
+        .and_then(|()| not_stopped())
+        .and_then(|()| fs::rename(&temp, file));
     if let Err(error) = written {
         // The write's error is the one to report; failing to clean up too is secondary.
         let _ = fs::remove_file(&temp);
+        under_way(&temp, false);
         return Err(error);
     }
+    under_way(&temp, false);
     platform::sync_dir(&dir);
+    Ok(())
+}
+
+/// An error once a stop request arrived: a `render` or `compare` stopped before its output
+/// took the place of the old file leaves the old one (a run's report is written after its
+/// stop, and stops only the waits of a FIFO: see [`OutputTarget::write`]).
+fn not_stopped() -> io::Result<()> {
+    if crate::stop_signals::stop_requested() && !crate::stop_signals::is_finishing() {
+        return Err(io::Error::new(
+            io::ErrorKind::Interrupted,
+            "stopped by a signal before the file was complete; the old file is left as it was",
+        ));
+    }
     Ok(())
 }
 
@@ -356,6 +491,31 @@ fn fill(mut handle: File, bytes: &[u8], like: Option<&Metadata>) -> io::Result<(
     handle.sync_all()
 }
 
+/// The temporary files being written now, removed by [`remove_temporary_files`] when the
+/// process must end before it could finish them.
+static UNDER_WAY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes the temporary files of the writes under way (for a process that ends before they
+/// finish: a stop request nothing answered). Never waits: a write holding the list is left.
+pub fn remove_temporary_files() {
+    if let Ok(list) = UNDER_WAY.try_lock() {
+        for temp in list.iter() {
+            let _ = fs::remove_file(temp);
+        }
+    }
+}
+
+/// Adds `temp` to the writes under way, or takes it off.
+fn under_way(temp: &Path, started: bool) {
+    if let Ok(mut list) = UNDER_WAY.lock() {
+        if started {
+            list.push(temp.to_path_buf());
+        } else {
+            list.retain(|t| t != temp);
+        }
+    }
+}
+
 /// A name no other process can guess: 64 random bits from the standard library's per-process
 /// random hash keys, mixed with the process id and a counter.
 fn random_name() -> String {
@@ -375,7 +535,10 @@ fn create_temp(dir: &Path, mode: u32) -> io::Result<(PathBuf, File)> {
         options.write(true).create_new(true);
         platform::create_new_with_mode(&mut options, mode);
         match options.open(&temp) {
-            Ok(file) => return Ok((temp, file)),
+            Ok(file) => {
+                under_way(&temp, true);
+                return Ok((temp, file));
+            }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }

@@ -32,7 +32,7 @@ pub use self::html::HtmlExporter;
 pub use self::svg::SvgExporter;
 
 pub use self::csv::CsvExporter;
-pub use self::file::{OutputError, OutputTarget};
+pub use self::file::{remove_temporary_files, OutputError, OutputTarget};
 pub use self::json::JsonExporter;
 pub use self::markdown::MarkdownExporter;
 pub use self::node_html::node_html;

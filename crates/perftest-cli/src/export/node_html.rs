@@ -33,8 +33,11 @@ pub fn node_html(
         r#"<table class="data"><thead><tr><th>Report</th><th>Device</th><th>Verdict</th></tr></thead><tbody>"#
     )?;
     let flagged = summary.flagged_reports();
+    let unmeasured = summary.unmeasured_reports();
     for (r, label) in summary.labels.iter().enumerate() {
-        let verdict = if flagged.contains(&r) {
+        let verdict = if unmeasured.contains(&r) {
+            "NOT MEASURED: no case was measured".to_string()
+        } else if flagged.contains(&r) {
             let devs: Vec<f64> = summary
                 .flags_of(r)
                 .filter_map(|c| c.deviation_pct[r])

@@ -20,9 +20,9 @@ mod windows;
 use windows as os;
 
 pub use os::{
-    create_new_with_mode, install_stop_handlers, is_device_name, keep_owner_and_mode,
-    link_may_be_followed, open_stream, report_file_size_limits, same_file, special_file_kind,
-    sync_dir, write_all_unblocked, STOP_EVENTS,
+    create_new_with_mode, exit_now, install_stop_handlers, is_device_name, is_socket,
+    keep_owner_and_mode, link_may_be_followed, open_stream, report_file_size_limits, same_file,
+    special_file_kind, sync_dir, write_all_unblocked, STOP_EVENTS,
 };
 
 /// One way the user or the system asks a run to stop (a Unix signal, a Windows console event).

@@ -3,8 +3,9 @@
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
@@ -51,24 +52,71 @@ pub const STOP_EVENTS: &[StopEvent] = &[
 /// The signal numbers of [`STOP_EVENTS`].
 const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
 
+/// When the first stop signal arrived (`CLOCK_MONOTONIC` nanoseconds, 0 while none did), to
+/// tell a copy of it from a second request.
+static FIRST_AT_NS: AtomicU64 = AtomicU64::new(0);
+
+/// `CLOCK_MONOTONIC` in nanoseconds (at least 1); async-signal-safe.
+fn monotonic_ns() -> u64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime is async-signal-safe and writes only the timespec it is given.
+    unsafe {
+        libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now);
+    }
+    let seconds = u64::try_from(now.tv_sec).unwrap_or(0);
+    let nanos = u64::try_from(now.tv_nsec).unwrap_or(0);
+    seconds
+        .saturating_mul(1_000_000_000)
+        .saturating_add(nanos)
+        .max(1)
+}
+
 /// Installs the handlers: the first stop signal raises `stop` and records `1 +` its index in
-/// [`STOP_EVENTS`] in `received`; a second one ends the process at once with its exit code.
+/// [`STOP_EVENTS`] in `received`; another one ends the process at once with its exit code,
+/// unless it is a copy of the first ([`crate::stop_signals::is_copy_of_first`]: GNU `timeout`
+/// signals perftest and then its process group, so one request arrives twice).
 pub fn install_stop_handlers(
     stop: &Arc<AtomicBool>,
     received: &Arc<AtomicUsize>,
 ) -> io::Result<()> {
     for (index, (signal, event)) in SIGNALS.iter().zip(STOP_EVENTS).enumerate() {
-        // Registered first, so it sees the flag as it was before this signal: only a second
-        // signal ends the process here.
-        signal_hook::flag::register_conditional_shutdown(
-            *signal,
-            event.exit_code,
-            Arc::clone(stop),
-        )?;
-        signal_hook::flag::register_usize(*signal, Arc::clone(received), index + 1)?;
-        signal_hook::flag::register(*signal, Arc::clone(stop))?;
+        let stop = Arc::clone(stop);
+        let received = Arc::clone(received);
+        let code = event.exit_code;
+        let action = move || {
+            let now = monotonic_ns();
+            match received.compare_exchange(0, index + 1, Ordering::SeqCst, Ordering::SeqCst) {
+                Ok(_) => {
+                    FIRST_AT_NS.store(now, Ordering::SeqCst);
+                    stop.store(true, Ordering::SeqCst);
+                }
+                Err(first) => {
+                    // 0: the first handler, on another thread, has not stored its time yet.
+                    let at = FIRST_AT_NS.load(Ordering::SeqCst);
+                    let since =
+                        Duration::from_nanos(if at == 0 { 0 } else { now.saturating_sub(at) });
+                    if !crate::stop_signals::is_copy_of_first(first, index + 1, since) {
+                        signal_hook::low_level::exit(code);
+                    }
+                }
+            }
+        };
+        // SAFETY: the action only reads the monotonic clock, uses atomics and calls `_exit`
+        // (through signal-hook), all async-signal-safe; it allocates nothing and takes no lock.
+        unsafe {
+            signal_hook::low_level::register(*signal, action)?;
+        }
     }
     Ok(())
+}
+
+/// Ends the process now with `code`, running no exit handlers (a thread blocked in the Vulkan
+/// loader or driver may hold the locks they would take).
+pub fn exit_now(code: i32) -> ! {
+    signal_hook::low_level::exit(code)
 }
 
 /// A word for a file that is neither a regular file nor a directory, when it is one.
@@ -86,7 +134,13 @@ pub fn special_file_kind(meta: &Metadata) -> Option<&'static str> {
     }
 }
 
-/// Opens `path` (a device, FIFO or socket) for writing without ever blocking: a FIFO that no
+/// Whether `meta` describes a Unix socket.
+pub fn is_socket(meta: &Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    meta.file_type().is_socket()
+}
+
+/// Opens `path` (a device or FIFO) for writing without ever blocking: a FIFO that no
 /// reader has opened yet is retried every few milliseconds until `stop` says to give up (then
 /// `ErrorKind::Interrupted`). The file stays non-blocking; [`write_all_unblocked`] writes it.
 pub fn open_stream(path: &Path, stop: &dyn Fn() -> bool) -> io::Result<File> {

@@ -94,6 +94,16 @@ unsafe extern "system" fn on_console_event(event: u32) -> BOOL {
     1
 }
 
+/// Windows' files are never sockets here.
+pub fn is_socket(_meta: &Metadata) -> bool {
+    false
+}
+
+/// Ends the process now with `code`.
+pub fn exit_now(code: i32) -> ! {
+    std::process::exit(code)
+}
+
 /// Installs the console control handler: the first stop event raises `stop` and records `1 +`
 /// its index in [`STOP_EVENTS`] in `received`; a second one ends the process at once.
 pub fn install_stop_handlers(
