@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use perftest_cases::{quick_cases, Case};
+use perftest_cases::{find_case, original_cases, quick_cases, Case, Pattern};
 use perftest_core::ash::vk;
 use perftest_core::pipeline_cache::{decode, encode, CacheIdentity};
 use perftest_core::{
@@ -392,6 +392,47 @@ fn an_engine_pipeline_cache_is_used_and_not_destroyed() {
     .is_ok());
     // SAFETY: the test's cache, destroyed before the bench destroys its device.
     unsafe { device.destroy_pipeline_cache(cache, None) };
+    drop(bench);
+    assert_no_validation_messages(&instance);
+}
+
+/// The probe's rankings are findings of the command's type (`rank.<bytes>byte.<pattern>`, the
+/// fastest first), beside the command's rules over its report, and its advice names them.
+#[test]
+fn the_probe_gives_findings_and_advice_of_the_commands_types() {
+    let instance = instance();
+    let mut bench = lavapipe_bench(&instance);
+    let cases: Vec<Case> = [
+        "raw.load4.linear",
+        "structured.float4.linear",
+        "typed.rgba32f.linear",
+    ]
+    .iter()
+    .filter_map(|id| find_case(&original_cases(), id).cloned())
+    .collect();
+    assert_eq!(cases.len(), 3);
+    let report = bench
+        .probe(&cases, &generous(PipelineCacheSource::None))
+        .unwrap();
+    assert_eq!(report.measured.len(), 3);
+    let found = report.findings();
+    let rank = found
+        .get("rank.16byte.linear")
+        .expect("the 16-byte linear ranking");
+    assert_eq!(rank.cases.len(), 3);
+    let best = report.fastest(Pattern::Linear, 16).unwrap();
+    assert_eq!(rank.cases[0], best.0.case.id);
+    assert!((rank.value - best.1).abs() < 1e-12);
+    assert_eq!(rank.beyond_noise, None);
+    // The command's rules over the same cases: structured against raw, the best 16-byte path.
+    assert!(found.get("structured.vs_raw").is_some());
+    assert!(found.get("best.16byte").is_some());
+    // Advice for the ranking where its fastest leads by more than 10%.
+    let advised = found
+        .advice
+        .iter()
+        .any(|a| a.findings == ["rank.16byte.linear"]);
+    assert_eq!(advised, rank.value > 1.1, "{:?}", found.advice);
     drop(bench);
     assert_no_validation_messages(&instance);
 }

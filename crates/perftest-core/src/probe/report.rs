@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use perftest_cases::{Case, Pattern};
 
+use perftest_report::findings::{findings, Advice, Finding, Findings};
+
 use crate::report::{CaseResult, DeviceInfo, Measurement, Report, Settings};
 
 use super::timeline::ProbeTimeline;
@@ -203,6 +205,83 @@ impl ProbeReport {
             })
             .collect()
     }
+}
+
+impl ProbeReport {
+    /// What the probe says about the GPU, as the `perftest` command says it: the findings and
+    /// advice of perftest-report's rules over [`ProbeReport::to_report`], and each ranking as a
+    /// finding (`rank.<bytes>byte.<pattern>`: `value` the fastest's throughput over the next
+    /// best's, `cases` the ranking fastest first) with its advice where the fastest leads by
+    /// more than 10%. The probe takes a few dispatches per case, so no finding has a noise
+    /// estimate.
+    pub fn findings(&self) -> Findings {
+        let mut found = findings(&self.to_report());
+        let mut advice = Vec::new();
+        for ranking in self.rankings() {
+            let Some(finding) = ranking_finding(&ranking) else {
+                continue;
+            };
+            if finding.value > RANKING_LEAD {
+                let best = &ranking.cases[0].case;
+                advice.push(Advice {
+                    text: format!(
+                        "For {}-byte {} loads, use {}: {:.2}x the next best.",
+                        ranking.bytes_per_load,
+                        ranking.pattern.name(),
+                        resource_name(&best.name),
+                        finding.value
+                    ),
+                    findings: vec![finding.id.clone()],
+                });
+            }
+            found.findings.push(finding);
+        }
+        found.advice.extend(advice);
+        found
+    }
+}
+
+/// A ranking's fastest leads by more than this factor before the probe advises it (10%).
+const RANKING_LEAD: f64 = 1.1;
+
+/// A case name without its access pattern (`StructuredBuffer<float4>.Load`).
+fn resource_name(name: &str) -> &str {
+    name.rsplit_once(' ').map_or(name, |(n, _)| n)
+}
+
+/// One ranking as a finding; `None` below two measured cases (no ranking).
+fn ranking_finding(ranking: &Ranking) -> Option<Finding> {
+    let [best, next, ..] = ranking.cases.as_slice() else {
+        return None;
+    };
+    let value = best.loads_per_second / next.loads_per_second;
+    let order: Vec<String> = ranking
+        .cases
+        .iter()
+        .map(|c| {
+            format!(
+                "{} ({:.1} G/s)",
+                resource_name(&c.case.name),
+                c.loads_per_second / 1e9
+            )
+        })
+        .collect();
+    Some(Finding {
+        id: format!(
+            "rank.{}byte.{}",
+            ranking.bytes_per_load,
+            ranking.pattern.name()
+        ),
+        statement: format!(
+            "{}-byte {} loads, fastest first: {}.",
+            ranking.bytes_per_load,
+            ranking.pattern.name(),
+            order.join(" > ")
+        ),
+        value: value.is_finite().then_some(value)?,
+        cases: ranking.cases.iter().map(|c| c.case.id.clone()).collect(),
+        beyond_noise: None,
+    })
 }
 
 impl fmt::Display for ProbeReport {
