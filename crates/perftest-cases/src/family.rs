@@ -6,6 +6,28 @@ use crate::check::{check_sums, Readback, VerifyOutcome};
 use crate::reference::{KernelParams, ReferenceSum, Tolerance};
 use crate::support::DeviceNeed;
 
+/// A curve of the cache hierarchy: what the memory suite's sweeps measure over working sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Curve {
+    /// Latency, one dependent load at a time, beside `shared` bytes of declared shared memory
+    /// (0: the latency sweep).
+    Latency {
+        /// Bytes of shared memory the kernel declares.
+        shared: u64,
+    },
+    /// Bandwidth of every shader unit at once.
+    Bandwidth,
+}
+
+/// Where a case lies on a [`Curve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CurvePoint {
+    /// The curve.
+    pub curve: Curve,
+    /// The working set, in bytes.
+    pub working_set: u64,
+}
+
 /// One resource family: its cases, their parameters, what they need and what they compute.
 ///
 /// A family lives in one module of `families/` and is listed once in
@@ -64,6 +86,26 @@ pub trait Family: Send + Sync {
     /// no.
     fn reports_bandwidth(&self) -> bool {
         false
+    }
+
+    /// The cache-hierarchy curve `case` is a point of, and its working set; `None` (the
+    /// default) for families that draw no curve. The hierarchy analysis reads curves through
+    /// this, never by id.
+    fn curve_point(&self, _case: &Case) -> Option<CurvePoint> {
+        None
+    }
+
+    /// The case at `working_set` bytes on the curve `case` is a point of (the sizes a refined
+    /// curve adds between its measured ones); `None` (the default) where the family has none,
+    /// or not at that size.
+    fn on_curve_at(&self, _case: &Case, _working_set: u64) -> Option<Case> {
+        None
+    }
+
+    /// The case `id` names where [`Family::cases`] does not list it (a refined curve's sizes,
+    /// as reports hold them); `None` (the default) for families whose cases are all listed.
+    fn case_for_id(&self, _id: &str) -> Option<Case> {
+        None
     }
 
     /// What `case` needs from the device beyond the basics (format features, descriptor

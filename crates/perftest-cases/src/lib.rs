@@ -47,8 +47,8 @@ pub use extra_format::{
     bc_block, srgb_slack, srgb_to_linear, ufloat_to_f32, ExtraFormat, TexelValue,
 };
 pub use families::shader_clock::clock_case;
-pub use families::{all_cases, cases_in, family, FAMILIES};
-pub use family::{Family, FamilyRef, Unit, Work};
+pub use families::{all_cases, case_for_id, cases_in, family, CaseIndex, FAMILIES};
+pub use family::{Curve, CurvePoint, Family, FamilyRef, Unit, Work};
 pub use feature::{Feature, FeatureSet};
 pub use format::{half_to_f32, ChannelKind, Format};
 pub use matrix::{

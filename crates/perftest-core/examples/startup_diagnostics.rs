@@ -385,7 +385,11 @@ fn diagnostics(engine: &Engine, options: &Options) -> Result<usize, perftest_cor
     }
     // The same findings and advice the `perftest` command prints, from the probe's cases.
     for advice in report.findings().advice.iter().take(3) {
-        println!("engine: advice: {} [{}]", advice.text, advice.findings.join(", "));
+        println!(
+            "engine: advice: {} [{}]",
+            advice.text,
+            advice.findings.join(", ")
+        );
     }
     for left in &report.left_out {
         println!("left out: {}: {}", left.case.id, left.reason);

@@ -4,6 +4,8 @@
 //! and the clock latencies are turned into cycles with (`--clock-mhz` when given, else the
 //! measured one).
 
+use perftest_cases::Unit;
+
 use crate::derived::{fixed_ns_per_dispatch, marginal_ns_per_group, ReportFigures};
 use crate::schema::{CaseResult, CaseStatus, ClockSamples, Report};
 use crate::statistics::median;
@@ -11,10 +13,6 @@ use crate::statistics::median;
 /// A case is flagged throttled when its clock is more than this fraction below the run's
 /// median clock.
 pub const THROTTLE_FRACTION: f64 = 0.02;
-
-/// The unit of the memory suite's clock case (the clock of a report made before runs
-/// measured it themselves).
-const CLOCK_UNIT: &str = "clock-tick";
 
 /// Where a clock figure comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,7 +124,7 @@ pub fn measured_with(report: &Report, run: Option<&RunClock>) -> Option<f64> {
     let case = report
         .cases
         .iter()
-        .find(|c| c.unit == CLOCK_UNIT && c.status == CaseStatus::Measured)?;
+        .find(|c| c.unit == Unit::ClockTick.name() && c.status == CaseStatus::Measured)?;
     report
         .derived(case)?
         .loads_per_s

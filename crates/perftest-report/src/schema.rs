@@ -9,6 +9,8 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+#[cfg(feature = "serde")]
+use perftest_cases::Unit;
 use perftest_cases::{Case, BASELINE_CASE_ID};
 
 /// The schema this version of perftest writes and reads.
@@ -186,12 +188,12 @@ pub const ORIGINAL_OPS_PER_GROUP: u64 = 256 * 256;
 
 #[cfg(feature = "serde")]
 fn load_unit() -> String {
-    "load".to_string()
+    Unit::Load.name().to_string()
 }
 
 #[cfg(feature = "serde")]
 fn is_load_unit(unit: &String) -> bool {
-    unit == "load"
+    unit == Unit::Load.name()
 }
 
 /// What happened to one case.

@@ -25,7 +25,7 @@ use crate::check::{check_words, Readback, VerifyOutcome};
 use crate::families::pointer_chase::{
     chain, nodes, size_words, walk, PointerChase, SIZE_GRANULE, STEPS,
 };
-use crate::family::{Family, FamilyRef, Work};
+use crate::family::{Curve, CurvePoint, Family, FamilyRef, Work};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 
@@ -90,6 +90,24 @@ impl Family for CacheCarveout {
 
     fn title(&self) -> &'static str {
         "L1 capacity beside shared memory (pointer chase)"
+    }
+
+    fn curve_point(&self, case: &Case) -> Option<CurvePoint> {
+        Some(CurvePoint {
+            curve: Curve::Latency {
+                shared: shared_bytes(case),
+            },
+            working_set: case.params.working_set,
+        })
+    }
+
+    fn on_curve_at(&self, case: &Case, working_set: u64) -> Option<Case> {
+        (working_set >= SIZE_GRANULE && working_set % SIZE_GRANULE == 0)
+            .then(|| carveout_case(shared_bytes(case), working_set))
+    }
+
+    fn case_for_id(&self, id: &str) -> Option<Case> {
+        carveout_case_for_id(id)
     }
 
     fn cases(&self) -> Vec<Case> {

@@ -15,7 +15,7 @@ use crate::case::{Case, Params, Pattern};
 use crate::check::{Readback, VerifyOutcome};
 use crate::families::pointer_chase::{size_words, sweep_sizes};
 use crate::families::working_set::{WorkingSet, ELEMENT_BYTES};
-use crate::family::{Family, FamilyRef, Work};
+use crate::family::{Curve, CurvePoint, Family, FamilyRef, Work};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 
@@ -33,6 +33,13 @@ impl Family for CacheSweep {
 
     fn title(&self) -> &'static str {
         "Bandwidth over working sets"
+    }
+
+    fn curve_point(&self, case: &Case) -> Option<CurvePoint> {
+        Some(CurvePoint {
+            curve: Curve::Bandwidth,
+            working_set: case.params.working_set,
+        })
     }
 
     fn reports_bandwidth(&self) -> bool {

@@ -5,7 +5,7 @@
 //! registry). Suites and the run order follow the registry order.
 
 use crate::case::Case;
-use crate::family::Family;
+use crate::family::{CurvePoint, Family};
 use crate::suite::Suite;
 
 pub mod atomic;
@@ -82,6 +82,56 @@ pub static FAMILIES: &[&dyn Family] = &[
 /// The family registered under `label`.
 pub fn family(label: &str) -> Option<&'static dyn Family> {
     FAMILIES.iter().copied().find(|f| f.label() == label)
+}
+
+/// The case `id` names: a listed case of any suite, or one a family makes from its id (the
+/// sizes a refined curve adds, [`Family::case_for_id`]).
+pub fn case_for_id(id: &str) -> Option<Case> {
+    CaseIndex::new().get(id)
+}
+
+/// Every case of every suite by id, for many lookups ([`case_for_id`] builds one per call).
+pub struct CaseIndex {
+    by_id: std::collections::HashMap<String, Case>,
+}
+
+impl CaseIndex {
+    /// The index of every listed case.
+    pub fn new() -> CaseIndex {
+        CaseIndex {
+            by_id: all_cases().into_iter().map(|c| (c.id.clone(), c)).collect(),
+        }
+    }
+
+    /// The case `id` names: listed, or made by its family from the id.
+    pub fn get(&self, id: &str) -> Option<Case> {
+        self.by_id
+            .get(id)
+            .cloned()
+            .or_else(|| FAMILIES.iter().find_map(|f| f.case_for_id(id)))
+    }
+
+    /// The curve point of the case `id` names, where its family draws one.
+    pub fn curve_point(&self, id: &str) -> Option<(Case, CurvePoint)> {
+        let case = self.get(id)?;
+        let point = case.family.curve_point(&case)?;
+        Some((case, point))
+    }
+
+    /// The largest working set of any listed case on a curve (the sweeps' top).
+    pub fn curve_top(&self) -> Option<u64> {
+        self.by_id
+            .values()
+            .filter_map(|c| c.family.curve_point(c))
+            .map(|p| p.working_set)
+            .max()
+    }
+}
+
+impl Default for CaseIndex {
+    fn default() -> Self {
+        CaseIndex::new()
+    }
 }
 
 /// Every case of every family, in run order (suites in [`Suite::ALL`] order, then registry

@@ -33,7 +33,7 @@
 use crate::case::{Case, Params, Pattern};
 use crate::check::{check_words, Readback, VerifyOutcome};
 use crate::data::mix32;
-use crate::family::{Family, FamilyRef, Unit, Work};
+use crate::family::{Curve, CurvePoint, Family, FamilyRef, Unit, Work};
 use crate::feature::Feature;
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
@@ -116,13 +116,6 @@ pub fn size_of_word(word: &str) -> Option<u64> {
     digits.parse::<u64>().ok()?.checked_mul(1 << shift)
 }
 
-/// The case of a latency curve an id names: the latency sweep's
-/// ([`latency_case_for_id`]) or a carve-out curve's
-/// ([`super::cache_carveout::carveout_case_for_id`]).
-pub fn chase_case_for_id(id: &str) -> Option<Case> {
-    latency_case_for_id(id).or_else(|| super::cache_carveout::carveout_case_for_id(id))
-}
-
 /// The nodes of a working set of `bytes`.
 pub fn nodes(bytes: u64) -> u32 {
     u32::try_from(bytes / NODE_BYTES).unwrap_or(u32::MAX)
@@ -186,6 +179,22 @@ impl Family for PointerChase {
 
     fn loop_trip(&self) -> u32 {
         STEPS
+    }
+
+    fn curve_point(&self, case: &Case) -> Option<CurvePoint> {
+        Some(CurvePoint {
+            curve: Curve::Latency { shared: 0 },
+            working_set: case.params.working_set,
+        })
+    }
+
+    fn on_curve_at(&self, _case: &Case, working_set: u64) -> Option<Case> {
+        (working_set >= SIZE_GRANULE && working_set % SIZE_GRANULE == 0)
+            .then(|| latency_case(working_set))
+    }
+
+    fn case_for_id(&self, id: &str) -> Option<Case> {
+        latency_case_for_id(id)
     }
 
     /// Bytes one step loads: the 8-byte address of the next node.

@@ -2,14 +2,12 @@
 //! the working sets that the pure rule [`crate::sweep::refine()`] asks for are measured too,
 //! round after round, until every transition between two levels is bracketed to 1/16 of an
 //! octave or [`MAX_ROUNDS`] rounds are done. The refined cases are ordinary cases of their
-//! curve at other sizes ([`latency_case`], [`carveout_case`]), verified and measured like the
-//! curve's own.
+//! curve at other sizes (made by the curve's family, `Family::on_curve_at`), verified and
+//! measured like the curve's own.
 
 use std::collections::HashSet;
 
-use perftest_cases::families::cache_carveout::{carveout_case, ID_PREFIX as CARVEOUT_PREFIX};
-use perftest_cases::families::pointer_chase::{chase_case_for_id, latency_case, LATENCY_ID_PREFIX};
-use perftest_cases::Case;
+use perftest_cases::{Case, CaseIndex, Curve};
 
 use crate::report::Report;
 use crate::sweep::{carveouts, curves, levels, refine, refine_edge, RefineLimits};
@@ -31,13 +29,22 @@ pub fn next_cases(report: &Report, max_working_set: Option<u64>) -> Vec<Case> {
     let measured: HashSet<&str> = report.cases.iter().map(|c| c.id.as_str()).collect();
     let granule = RefineLimits::default().granule;
     let mut wanted: Vec<Case> = Vec::new();
-    let mut add = |sizes: Vec<u64>, case: &dyn Fn(u64) -> Case| {
+    let index = CaseIndex::new();
+    // A case of each latency curve the report holds: its family makes the curve's other sizes.
+    let on_curve = |shared: u64, bytes: u64| {
+        let template = report.cases.iter().find_map(|c| {
+            let (case, point) = index.curve_point(&c.id)?;
+            (point.curve == Curve::Latency { shared }).then_some(case)
+        })?;
+        template.family.on_curve_at(&template, bytes)
+    };
+    let mut add = |sizes: Vec<u64>, case: &dyn Fn(u64) -> Option<Case>| {
         for bytes in sizes {
             let nudged = (0..=NUDGE_GRANULES)
                 .flat_map(|k| [bytes + k * granule, bytes.saturating_sub(k * granule)])
                 .filter(|&b| b >= granule)
                 .filter(|&b| max_working_set.is_none_or(|max| b <= max))
-                .map(case)
+                .filter_map(case)
                 .find(|c| {
                     !measured.contains(c.id.as_str()) && !wanted.iter().any(|w| w.id == c.id)
                 });
@@ -48,7 +55,7 @@ pub fn next_cases(report: &Report, max_working_set: Option<u64>) -> Vec<Case> {
     if latency.len() >= 4 {
         add(
             refine(&latency, &levels(&latency), RefineLimits::default()),
-            &latency_case,
+            &|bytes| on_curve(0, bytes),
         );
     }
     // A carve-out curve needs its L1's edge only.
@@ -56,41 +63,42 @@ pub fn next_cases(report: &Report, max_working_set: Option<u64>) -> Vec<Case> {
         if let Some(l1) = curve.l1.filter(|_| curve.points.len() >= 4) {
             add(
                 refine_edge(&curve.points, &l1, RefineLimits::default()),
-                &|bytes| carveout_case(curve.shared, bytes),
+                &|bytes| on_curve(curve.shared, bytes),
             );
         }
     }
     wanted
 }
 
-/// The curve a chase case's id belongs to (its id without the working set), or `None` for
-/// other cases.
-fn curve_of(id: &str) -> Option<&str> {
-    let known = id.starts_with(LATENCY_ID_PREFIX) || id.starts_with(CARVEOUT_PREFIX);
-    known.then(|| id.rsplit_once('.').map_or(id, |(curve, _)| curve))
+/// The latency curve (a chase's) the case `id` names is a point of, with its working set;
+/// `None` for other cases.
+fn chase_point(index: &CaseIndex, id: &str) -> Option<(Curve, u64)> {
+    let (_, point) = index.curve_point(id)?;
+    matches!(point.curve, Curve::Latency { .. }).then_some((point.curve, point.working_set))
 }
 
 /// Puts each latency curve's cases (the sweep's and each carve-out declaration's) in order of
 /// working set, from where the curve's first case stands (refined sizes are measured after
 /// the sweep, and read best among their neighbours).
 pub fn order_chase_cases(report: &mut Report) {
-    let mut curves: Vec<String> = Vec::new();
+    let index = CaseIndex::new();
+    let mut curves: Vec<Curve> = Vec::new();
     for case in &report.cases {
-        if let Some(curve) = curve_of(&case.id) {
-            if !curves.iter().any(|c| c == curve) {
-                curves.push(curve.to_string());
+        if let Some((curve, _)) = chase_point(&index, &case.id) {
+            if !curves.contains(&curve) {
+                curves.push(curve);
             }
         }
     }
     for curve in curves {
-        let in_curve = |id: &str| curve_of(id) == Some(curve.as_str());
+        let in_curve = |id: &str| chase_point(&index, id).is_some_and(|(c, _)| c == curve);
         let Some(first) = report.cases.iter().position(|c| in_curve(&c.id)) else {
             continue;
         };
         let (mut chase, mut rest): (Vec<_>, Vec<_>) = std::mem::take(&mut report.cases)
             .into_iter()
             .partition(|c| in_curve(&c.id));
-        chase.sort_by_key(|c| chase_case_for_id(&c.id).map_or(u64::MAX, |k| k.params.working_set));
+        chase.sort_by_key(|c| chase_point(&index, &c.id).map_or(u64::MAX, |(_, bytes)| bytes));
         rest.splice(first..first, chase);
         report.cases = rest;
     }
@@ -99,6 +107,7 @@ pub fn order_chase_cases(report: &mut Report) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use perftest_cases::families::cache_carveout::carveout_case;
     use perftest_report::samples::sample_report;
 
     #[test]

@@ -1,10 +1,9 @@
 //! The per-case cells the text and Markdown tables share.
 
+use perftest_cases::Unit;
+
 use crate::output::printable::printable;
 use crate::report::{CaseResult, CaseStatus, Derived, Report, ReportFigures, Settings};
-
-/// The unit of latency cases (a pointer chase: each load waits for the one before).
-const DEPENDENT_LOAD: &str = "dependent-load";
 
 /// Column titles of the human-readable tables, after the case name. `±` is how far the figures
 /// may be off, with 95% confidence (how far [`Derived::interval`] reaches from the figure, in
@@ -60,7 +59,7 @@ fn cells(case: &CaseResult, derived: Option<&Derived>) -> Cells {
             if d.modes.is_multimodal() {
                 noisy.push_str(" modal");
             }
-            if case.unit == DEPENDENT_LOAD {
+            if case.unit == Unit::DependentLoad.name() {
                 // A chain: one load at a time, so its rate is a latency.
                 let latency = d
                     .loads_per_s
@@ -203,12 +202,17 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
             units.join(" and ")
         ));
     }
-    if report.cases.iter().any(|c| c.unit == DEPENDENT_LOAD) {
+    if report
+        .cases
+        .iter()
+        .any(|c| c.unit == Unit::DependentLoad.name())
+    {
         let mut note = "Latency cases (pointer chase, one dependent load at a time): the Gload/s \
                         column gives the time per load, and ms, x and GB/s do not apply."
             .to_string();
         let two_sizes = report.cases.iter().any(|c| {
-            c.unit == DEPENDENT_LOAD && c.measurement.as_ref().is_some_and(|m| m.short.is_some())
+            c.unit == Unit::DependentLoad.name()
+                && c.measurement.as_ref().is_some_and(|m| m.short.is_some())
         });
         if two_sizes {
             note.push_str(

@@ -3,13 +3,10 @@
 //! declared), each cut into levels by the same rule as the sweep ([`levels()`]); the first
 //! level's capacity is the L1 that declaration leaves one SM.
 
-use perftest_cases::families::cache_carveout::{carveout_case_for_id, shared_bytes, ID_PREFIX};
+use perftest_cases::{CaseIndex, Curve};
 
 use super::levels::{clean, levels, Level, Point};
 use crate::report::{CaseStatus, Report, ReportFigures};
-
-/// The id prefix of the carve-out family's cases.
-pub const CASE_PREFIX: &str = ID_PREFIX;
 
 /// One declaration's curve and the L1 it shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,14 +52,18 @@ type Declaration = (u64, Vec<(Point, bool)>, Option<String>);
 pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
     let mut by_shared: Vec<Declaration> = Vec::new();
     let mut largest = 0u64;
+    let index = CaseIndex::new();
     for case in &report.cases {
-        if !case.id.starts_with(ID_PREFIX) {
-            continue;
-        }
-        let Some(known) = carveout_case_for_id(&case.id) else {
+        // A latency curve beside declared shared memory (the sweep's, with none, is not one).
+        let Some((_, point)) = index.curve_point(&case.id) else {
             continue;
         };
-        let shared = shared_bytes(&known);
+        let Curve::Latency { shared } = point.curve else {
+            continue;
+        };
+        if shared == 0 {
+            continue;
+        }
         let at = match by_shared.iter().position(|(s, _, _)| *s == shared) {
             Some(at) => at,
             None => {
@@ -76,9 +77,9 @@ pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
             report.derived(case).and_then(|d| d.loads_per_s),
         ) {
             (CaseStatus::Measured, Some(per_s)) if per_s > 0.0 => {
-                largest = largest.max(known.params.working_set);
+                largest = largest.max(point.working_set);
                 let point = Point {
-                    bytes: known.params.working_set,
+                    bytes: point.working_set,
                     cost: 1e9 / per_s,
                 };
                 entry.1.push((point, !super::unsteady(case)));

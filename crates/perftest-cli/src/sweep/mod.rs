@@ -17,9 +17,7 @@ pub mod names;
 pub mod refine;
 pub(crate) mod section;
 
-use perftest_cases::families::cache_carveout::carveout_case_for_id;
-use perftest_cases::families::pointer_chase::sweep_sizes;
-use perftest_cases::{cases_in, find_case, Suite, Unit};
+use perftest_cases::{CaseIndex, Curve};
 
 pub use self::carveout::{carveouts, Carveout};
 pub use self::levels::{levels, outliers, Level, Point};
@@ -141,7 +139,7 @@ pub fn hierarchy(report: &Report) -> Option<Hierarchy> {
     if latency.is_empty() && bandwidth.is_empty() && carveout.is_empty() {
         return None;
     }
-    let top = sweep_sizes().into_iter().max().unwrap_or(u64::MAX);
+    let top = CaseIndex::new().curve_top().unwrap_or(u64::MAX);
     let mut h = Hierarchy {
         carveout,
         latency_unsteady,
@@ -233,28 +231,25 @@ pub fn curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
 /// The names of the measured sweep and carve-out cases left out of the levels as unsteady.
 fn unsteady_names(report: &Report, hierarchy: &Hierarchy) -> Vec<String> {
     let left_out = |curve: &[Point], bytes: u64| curve.iter().any(|p| p.bytes == bytes);
-    let known_cases = cases_in(&[Suite::Memory]);
+    let index = CaseIndex::new();
     report
         .cases
         .iter()
         .filter(|c| c.status == CaseStatus::Measured && unsteady(c))
         .filter(|c| {
-            if let Some(case) = perftest_cases::families::pointer_chase::latency_case_for_id(&c.id)
-            {
-                return left_out(&hierarchy.latency_unsteady, case.params.working_set);
-            }
-            if let Some(case) = carveout_case_for_id(&c.id) {
-                let shared = perftest_cases::families::cache_carveout::shared_bytes(&case);
-                return hierarchy
+            let Some((_, point)) = index.curve_point(&c.id) else {
+                return false;
+            };
+            let bytes = point.working_set;
+            match point.curve {
+                Curve::Latency { shared: 0 } => left_out(&hierarchy.latency_unsteady, bytes),
+                Curve::Latency { shared } => hierarchy
                     .carveout
                     .iter()
                     .filter(|row| row.shared == shared)
-                    .any(|row| left_out(&row.unsteady, case.params.working_set));
+                    .any(|row| left_out(&row.unsteady, bytes)),
+                Curve::Bandwidth => left_out(&hierarchy.bandwidth_unsteady, bytes),
             }
-            let bandwidth = find_case(&known_cases, &c.id)
-                .filter(|_| c.id.starts_with("mem.sweep.bandwidth."))
-                .map(|k| k.params.working_set);
-            bandwidth.is_some_and(|bytes| left_out(&hierarchy.bandwidth_unsteady, bytes))
         })
         .map(|c| c.name.clone())
         .collect()
@@ -263,32 +258,47 @@ fn unsteady_names(report: &Report, hierarchy: &Hierarchy) -> Vec<String> {
 /// The sweep's measured points with whether each is steady: `(latency, bandwidth)`.
 type SteadyPoints = (Vec<(Point, bool)>, Vec<(Point, bool)>);
 
-/// Every measured sweep point, with whether its measurement was steady.
+/// Every measured point of the latency sweep (no shared memory declared) and of the bandwidth
+/// sweep, with whether its measurement was steady; the families say which curve a case is on
+/// ([`perftest_cases::Family::curve_point`]), including the sizes a refined sweep adds.
 fn curve_points(report: &Report) -> SteadyPoints {
-    let known_cases = cases_in(&[Suite::Memory]);
+    let index = CaseIndex::new();
     let mut latency = Vec::new();
     let mut bandwidth = Vec::new();
     for case in &report.cases {
-        if case.status != CaseStatus::Measured || !case.id.starts_with("mem.sweep.") {
+        if case.status != CaseStatus::Measured {
             continue;
         }
-        // A refined sweep's sizes are not in the suite's list: their ids say their size.
-        let known = find_case(&known_cases, &case.id)
-            .cloned()
-            .or_else(|| perftest_cases::families::pointer_chase::latency_case_for_id(&case.id));
-        let (Some(known), Some(derived)) = (known, report.derived(case)) else {
+        let (Some((_, point)), Some(derived)) = (index.curve_point(&case.id), report.derived(case))
+        else {
             continue;
         };
-        let bytes = known.params.working_set;
+        let bytes = point.working_set;
         let steady = !unsteady(case);
-        if known.work().unit == Unit::DependentLoad {
-            if let Some(per_s) = derived.loads_per_s {
-                let cost = 1e9 / per_s;
-                latency.push((Point { bytes, cost }, steady));
+        match point.curve {
+            Curve::Latency { shared: 0 } => {
+                if let Some(per_s) = derived.loads_per_s {
+                    latency.push((
+                        Point {
+                            bytes,
+                            cost: 1e9 / per_s,
+                        },
+                        steady,
+                    ));
+                }
             }
-        } else if let Some(per_s) = derived.bytes_per_s {
-            let cost = 1e9 / per_s;
-            bandwidth.push((Point { bytes, cost }, steady));
+            Curve::Bandwidth => {
+                if let Some(per_s) = derived.bytes_per_s {
+                    bandwidth.push((
+                        Point {
+                            bytes,
+                            cost: 1e9 / per_s,
+                        },
+                        steady,
+                    ));
+                }
+            }
+            Curve::Latency { .. } => {}
         }
     }
     (latency, bandwidth)

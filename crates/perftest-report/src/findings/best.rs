@@ -1,6 +1,8 @@
 //! The best-path findings: the fastest resource type per load width, and the case that moves
 //! the most bytes (per clock and shader unit where both are known).
 
+use perftest_cases::Unit;
+
 use crate::clock::clock;
 use crate::schema::Report;
 
@@ -79,7 +81,7 @@ fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
         .cases
         .iter()
         // Per-lane addresses: a uniform address reads one value for the whole wave.
-        .filter(|c| c.unit == "load" && !c.id.ends_with(".uniform"))
+        .filter(|c| c.unit == Unit::Load.name() && !c.id.ends_with(".uniform"))
         .filter_map(|c| Some((c.id.as_str(), rates.get(&c.id)?)))
         .filter_map(|(id, r)| Some((id, r, r.bytes_per_s?)))
         .max_by(|a, b| a.2.total_cmp(&b.2));
