@@ -147,6 +147,12 @@ pub enum CompareFormat {
     /// A self-contained HTML page: per-case change bars (green faster, red slower) and the
     /// table (two reports), or the node table with flagged cells marked (three or more).
     Html,
+    /// Three or more reports of different GPUs only: the matrix, its legend and the advice
+    /// across GPUs as Markdown.
+    Markdown,
+    /// Three or more reports of different GPUs only: the matrix, its legend and the advice
+    /// across GPUs as JSON.
+    Json,
 }
 
 /// One word of `--suite`: a suite, or `all` for every suite. The words are the suites' own

@@ -26,6 +26,7 @@ pub mod benchmark;
 pub mod cli;
 pub mod clock;
 pub mod compare;
+pub mod cross;
 pub mod export;
 pub mod gate;
 pub mod node;

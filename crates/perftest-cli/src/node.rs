@@ -176,16 +176,19 @@ pub fn render(summary: &NodeSummary, describe: &dyn Fn(usize) -> String) -> Stri
          from it (throughput; negative = slower; ! = more than {}% and {} MADs off)\n",
         summary.rule.min_pct, summary.rule.min_mads
     ));
+    // Short column titles (R1, R2, ...): file names would make each line as wide as every
+    // path together.
     for (r, label) in summary.labels.iter().enumerate() {
         out.push_str(&format!(
-            "  {}: {}\n",
+            "  R{}: {} ({})\n",
+            r + 1,
             printable(label),
             printable(&describe(r))
         ));
     }
     out.push('\n');
     let mut titles = vec!["Case".to_string(), "median Gload/s".to_string()];
-    titles.extend(summary.labels.iter().map(|l| printable(l).into_owned()));
+    titles.extend((1..=n).map(|r| format!("R{r}")));
     let rows: Vec<Vec<String>> = summary
         .cases
         .iter()

@@ -8,6 +8,7 @@
 //!   measurement counts as steady, generic over a [`policy::DispatchTimer`],
 //! - [`statistics`] and [`modes`]: medians, intervals and the levels samples fall into,
 //! - [`derived`]: the figures printed from a report (rates, the original's two columns).
+//! - [`across`]: reports of different GPUs side by side, and advice that holds across them,
 //! - [`findings`]: what a report says about the GPU (findings with their numbers, and advice),
 //! - [`clock`]: the shader clock a run measured, per run and per case, and throttled cases,
 //!
@@ -16,6 +17,7 @@
 
 #![warn(missing_docs)]
 
+pub mod across;
 pub mod clock;
 pub mod derived;
 pub mod findings;

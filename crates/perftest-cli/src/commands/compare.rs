@@ -4,7 +4,8 @@ use std::path::Path;
 
 use perftest_cli::cli::CompareFormat;
 use perftest_cli::compare::{compare, render};
-use perftest_cli::export::{comparison_html, node_html, OutputTarget};
+use perftest_cli::cross::{self, cross_gpu};
+use perftest_cli::export::{comparison_html, cross_html, node_html, OutputTarget};
 use perftest_cli::gate::{judge, GateLimits};
 use perftest_cli::node::{self, OutlierRule};
 use perftest_cli::output::exit_code;
@@ -41,12 +42,38 @@ pub(crate) fn run_compare(
         .map(|p| load_report(p).map_err(|e| Failure::new(exit_code::FAILURE, e)))
         .collect::<Result<Vec<_>, _>>()?;
     let labels: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    let (text, code) = if let [a, b] = &reports[..] {
+    let refs: Vec<&Report> = reports.iter().collect();
+    let cross_gpus = !two && perftest_report::across::is_cross_gpu(&refs);
+    if !cross_gpus && matches!(format, CompareFormat::Markdown | CompareFormat::Json) {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            "--format markdown and json compare three or more reports of different GPUs, APIs \
+             or tools; two reports, or reports of one GPU model, take text or html",
+        ));
+    }
+    // Two reports: the change of every case (also between two GPUs); three or more of different
+    // GPUs, APIs or tools: the cross-GPU matrix; of one GPU model: the node table.
+    let (text, code) = if cross_gpus {
+        let pairs: Vec<(&str, &Report)> = labels.iter().map(String::as_str).zip(refs).collect();
+        let cross = cross_gpu(&pairs);
+        let text = match format {
+            CompareFormat::Text => cross::render(&cross),
+            CompareFormat::Html => {
+                cross_html(&cross).map_err(|e| Failure::new(exit_code::FAILURE, e))?
+            }
+            CompareFormat::Markdown => cross::markdown(&cross),
+            CompareFormat::Json => {
+                cross::json(&cross).map_err(|e| Failure::new(exit_code::FAILURE, e))?
+            }
+        };
+        (text, exit_code::SUCCESS)
+    } else if let [a, b] = &reports[..] {
         let comparison = compare(a, b);
         let text = match format {
-            CompareFormat::Text => render(&comparison, &labels[0], &labels[1]),
             CompareFormat::Html => comparison_html(&comparison, &labels[0], &labels[1])
                 .map_err(|e| Failure::new(exit_code::FAILURE, e))?,
+            // Markdown and JSON were refused above.
+            _ => render(&comparison, &labels[0], &labels[1]),
         };
         let verdict = judge(&comparison, limits);
         if verdict.failed() {
@@ -67,8 +94,7 @@ pub(crate) fn run_compare(
         };
         (text, code)
     } else {
-        // Three or more: one column per report and the outlier rule.
-        let refs: Vec<&Report> = reports.iter().collect();
+        // Three or more of one GPU model: one column per report and the outlier rule.
         let summary = node::summarize(&refs, &labels, OutlierRule::default());
         let describe = |r: usize| {
             let d = &reports[r].device;
@@ -83,10 +109,11 @@ pub(crate) fn run_compare(
             exit_code::OUTLIER
         };
         let text = match format {
-            CompareFormat::Text => node::render(&summary, &describe),
             CompareFormat::Html => {
                 node_html(&summary, &describe).map_err(|e| Failure::new(exit_code::FAILURE, e))?
             }
+            // Markdown and JSON were refused above.
+            _ => node::render(&summary, &describe),
         };
         (text, code)
     };

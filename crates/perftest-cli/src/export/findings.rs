@@ -5,11 +5,11 @@ use std::fmt::Write;
 
 use perftest_report::findings::{findings, Findings};
 
-use crate::output::printable::printable;
+use crate::output::printable::{printable, wrap};
 use crate::report::Report;
 
 /// Lines of the text section are wrapped to this width.
-const WIDTH: usize = 100;
+const WRAP: usize = 100;
 
 /// The report's findings, or `None` when it gives none (no case any rule reads).
 pub fn of(report: &Report) -> Option<Findings> {
@@ -48,7 +48,7 @@ pub fn text(report: &Report) -> Option<String> {
             noise_note(finding.beyond_noise),
             finding.id
         );
-        wrap(&mut out, &printable(&line), "- ", "  ");
+        wrap(&mut out, &printable(&line), "- ", "  ", WRAP);
     }
     if !f.advice.is_empty() {
         out.push_str("\nAdvice:\n");
@@ -56,12 +56,12 @@ pub fn text(report: &Report) -> Option<String> {
             let line = format!("{} [{}]", advice.text, advice.findings.join(", "));
             let first = format!("{}. ", n + 1);
             let rest = " ".repeat(first.len());
-            wrap(&mut out, &printable(&line), &first, &rest);
+            wrap(&mut out, &printable(&line), &first, &rest, WRAP);
         }
     }
     if let Some(line) = missing_line(&f) {
         out.push('\n');
-        wrap(&mut out, &printable(&line), "", "");
+        wrap(&mut out, &printable(&line), "", "", WRAP);
     }
     Some(out)
 }
@@ -90,42 +90,9 @@ pub fn missing_line(f: &Findings) -> Option<String> {
     Some(format!("Not in this report: {}.", list.join("; ")))
 }
 
-/// Appends `text` wrapped at [`WIDTH`] columns at spaces, the first line after `first`, the
-/// others after `rest`.
-fn wrap(out: &mut String, text: &str, first: &str, rest: &str) {
-    let mut line = first.to_string();
-    let mut empty = true;
-    for word in text.split(' ') {
-        if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line = rest.to_string();
-            empty = true;
-        }
-        if !empty {
-            line.push(' ');
-        }
-        line.push_str(word);
-        empty = false;
-    }
-    out.push_str(line.trim_end());
-    out.push('\n');
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_wrap_at_spaces_with_their_indent() {
-        let mut out = String::new();
-        let text = "word ".repeat(30);
-        wrap(&mut out, text.trim(), "- ", "  ");
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 2);
-        assert!(lines.iter().all(|l| l.len() <= WIDTH), "{out}");
-        assert!(lines[0].starts_with("- word") && lines[1].starts_with("  word"));
-    }
 
     #[test]
     fn the_sample_report_has_findings_and_names_what_it_lacks() {

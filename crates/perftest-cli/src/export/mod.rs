@@ -9,6 +9,7 @@ mod bmf;
 mod chart;
 mod columns;
 mod compare_html;
+mod cross_html;
 mod csv;
 mod curves;
 mod file;
@@ -28,6 +29,7 @@ mod twins;
 pub use self::benchmark_action::BenchmarkActionExporter;
 pub use self::bmf::BmfExporter;
 pub use self::compare_html::comparison_html;
+pub use self::cross_html::cross_html;
 pub use self::html::HtmlExporter;
 pub use self::svg::SvgExporter;
 

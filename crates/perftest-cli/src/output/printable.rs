@@ -76,9 +76,42 @@ fn push_spaces(out: &mut String, n: usize) {
     out.extend(std::iter::repeat_n(' ', n));
 }
 
+/// Appends `text` wrapped at `width` characters at spaces, the first line after `first`, the
+/// others after `rest` (a word longer than a line stays whole).
+pub fn wrap(out: &mut String, text: &str, first: &str, rest: &str, width: usize) {
+    let mut line = first.to_string();
+    let mut empty = true;
+    for word in text.split(' ') {
+        if !empty && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_wrap_at_spaces_with_their_indent() {
+        let mut out = String::new();
+        let text = "word ".repeat(30);
+        wrap(&mut out, text.trim(), "- ", "  ", 100);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|l| l.len() <= 100), "{out}");
+        assert!(lines[0].starts_with("- word") && lines[1].starts_with("  word"));
+    }
 
     #[test]
     fn control_characters_are_escaped() {

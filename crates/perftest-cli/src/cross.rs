@@ -1,0 +1,202 @@
+//! `perftest compare` of reports from different GPUs, APIs or tools: the matrix of cases by GPU
+//! (each GPU relative to its own baseline case) under short column labels with a legend, and
+//! the advice that holds across the GPUs ([`perftest_report::across`]).
+
+use perftest_report::across::{advice, matrix, Matrix, Verdict};
+
+use crate::output::printable::{cell_width, printable, push_left, push_right, wrap};
+use crate::report::Report;
+
+/// Within this share of the best, a path counts as best on a GPU (5%).
+pub const MARGIN: f64 = 0.05;
+
+/// Lines of the legend and the advice are wrapped to this width.
+const WRAP: usize = 120;
+
+/// The comparison of `reports` (each with the file it was read from).
+pub struct CrossGpu {
+    /// Cases by GPU.
+    pub matrix: Matrix,
+    /// Advice across the GPUs.
+    pub advice: Vec<Verdict>,
+}
+
+/// Compares reports of different GPUs.
+pub fn cross_gpu(reports: &[(&str, &Report)]) -> CrossGpu {
+    let matrix = matrix(reports);
+    let refs: Vec<&Report> = reports.iter().map(|(_, r)| *r).collect();
+    let advice = advice(&refs, &matrix.columns, MARGIN);
+    CrossGpu { matrix, advice }
+}
+
+/// The legend: one line per column.
+fn legend(out: &mut String, m: &Matrix) {
+    for c in &m.columns {
+        let mut line = format!("{}: {} ({}, {}", c.label, c.device, c.api, c.tool);
+        if !c.driver.is_empty() {
+            line.push_str(&format!(", {}", c.driver));
+        }
+        line.push_str(&format!("; {})", c.file));
+        wrap(out, &printable(&line), "  ", "      ", WRAP);
+    }
+}
+
+/// The comparison as text: legend, advice, then the matrix grouped by family.
+pub fn render(cross: &CrossGpu) -> String {
+    let m = &cross.matrix;
+    let mut out = format!(
+        "Across {} GPUs: each case's throughput relative to its own GPU's \
+         Buffer<RGBA8>.Load random (the original's x; higher is faster).\n",
+        m.columns.len()
+    );
+    legend(&mut out, m);
+    if !cross.advice.is_empty() {
+        out.push_str("\nAdvice across GPUs:\n");
+        for v in &cross.advice {
+            let line = format!("{} {} [{}]", v.question, v.text, v.id);
+            wrap(&mut out, &printable(&line), "- ", "  ", WRAP);
+        }
+    }
+    let name_width = m
+        .rows
+        .iter()
+        .map(|r| cell_width(&printable(&r.name)))
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let widths: Vec<usize> = m.columns.iter().map(|c| c.label.len().max(6)).collect();
+    let mut family = "";
+    for row in &m.rows {
+        if row.family != family {
+            family = &row.family;
+            let title = perftest_cases::family(family).map_or(family, |f| f.title());
+            out.push('\n');
+            out.push_str(title);
+            out.push('\n');
+            push_left(&mut out, "Case", name_width);
+            for (c, w) in m.columns.iter().zip(&widths) {
+                out.push_str("  ");
+                push_right(&mut out, &c.label, *w);
+            }
+            out.push('\n');
+        }
+        push_left(&mut out, &printable(&row.name), name_width);
+        for (v, w) in row.relative.iter().zip(&widths) {
+            out.push_str("  ");
+            let cell = v.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
+            push_right(&mut out, &cell, *w);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The comparison as Markdown: the legend and the advice as lists, a table per family.
+pub fn markdown(cross: &CrossGpu) -> String {
+    let m = &cross.matrix;
+    let cell = |text: &str| printable(text).replace('|', "\\|");
+    let mut out = format!(
+        "Across {} GPUs: each case's throughput relative to its own GPU's \
+         `Buffer<RGBA8>.Load random` (the original's x; higher is faster).\n\n",
+        m.columns.len()
+    );
+    for c in &m.columns {
+        out.push_str(&format!(
+            "- **{}**: {} ({}, {}{}; `{}`)\n",
+            c.label,
+            cell(&c.device),
+            cell(&c.api),
+            cell(&c.tool),
+            if c.driver.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", cell(&c.driver))
+            },
+            cell(&c.file)
+        ));
+    }
+    if !cross.advice.is_empty() {
+        out.push_str("\n**Advice across GPUs**\n\n");
+        for v in &cross.advice {
+            out.push_str(&format!(
+                "- **{}** {} (`{}`)\n",
+                cell(&v.question),
+                cell(&v.text),
+                v.id
+            ));
+        }
+    }
+    let mut family = "";
+    for row in &m.rows {
+        if row.family != family {
+            family = &row.family;
+            let title = perftest_cases::family(family).map_or(family, |f| f.title());
+            let labels: Vec<&str> = m.columns.iter().map(|c| c.label.as_str()).collect();
+            out.push_str(&format!(
+                "\n**{title}**\n\n| Case | {} |\n",
+                labels.join(" | ")
+            ));
+            out.push_str(&format!("|:---|{}\n", "---:|".repeat(labels.len())));
+        }
+        let values: Vec<String> = row
+            .relative
+            .iter()
+            .map(|v| v.map_or_else(|| "-".to_string(), |v| format!("{v:.3}")))
+            .collect();
+        out.push_str(&format!(
+            "| `{}` | {} |\n",
+            cell(&row.name),
+            values.join(" | ")
+        ));
+    }
+    out
+}
+
+/// The comparison as JSON: `columns`, `rows` (each case's values relative to its GPU's
+/// baseline, `null` where not measured) and `advice`.
+pub fn json(cross: &CrossGpu) -> Result<String, String> {
+    #[derive(serde::Serialize)]
+    struct Json<'a> {
+        columns: &'a [perftest_report::across::Column],
+        advice: &'a [Verdict],
+        rows: &'a [perftest_report::across::Row],
+    }
+    let doc = Json {
+        columns: &cross.matrix.columns,
+        advice: &cross.advice,
+        rows: &cross.matrix.rows,
+    };
+    serde_json::to_string_pretty(&doc)
+        .map(|mut s| {
+            s.push('\n');
+            s
+        })
+        .map_err(|e| format!("cannot write the comparison as JSON: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perftest_report::samples::sample_report;
+
+    #[test]
+    fn ten_reports_stay_within_200_characters_a_line() {
+        let mut reports = Vec::new();
+        for i in 0..10 {
+            let mut r = sample_report();
+            r.device.name = format!("A GPU with a rather long marketing name number {i}");
+            reports.push(r);
+        }
+        let files: Vec<String> = (0..10)
+            .map(|i| format!("results/published/some-vendor-gpu-model-{i}-d3d11-perftest.txt"))
+            .collect();
+        let pairs: Vec<(&str, &Report)> = files.iter().map(String::as_str).zip(&reports).collect();
+        let text = render(&cross_gpu(&pairs));
+        assert!(text.contains("G10"), "{text}");
+        for line in text.lines() {
+            assert!(line.chars().count() <= 200, "{} chars: {line}", line.len());
+        }
+        // The legend names each file once, the matrix only the labels.
+        assert_eq!(text.matches("some-vendor-gpu-model-3-").count(), 1);
+    }
+}

@@ -1,0 +1,160 @@
+//! `perftest compare` of reports from different GPUs: the H200 run beside every published table
+//! of the original (`tests/fixtures/sebbbi/`). The advice across GPUs for the 16-byte and
+//! 4-byte paths is re-derived here from the files themselves: each table's milliseconds (lower
+//! is faster), the H200 report's original-scale milliseconds.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The H200 report and every published table, in a fixed order.
+fn inputs() -> Vec<PathBuf> {
+    let mut files = vec![root().join("results/nvidia-h200.json")];
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sebbbi");
+    let mut tables: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    tables.sort();
+    files.extend(tables);
+    files
+}
+
+fn compare(files: &[PathBuf], format: &str) -> String {
+    let mut args = vec!["compare".to_string()];
+    args.extend(files.iter().map(|f| f.to_str().unwrap().to_string()));
+    args.extend(["--format".to_string(), format.to_string()]);
+    let out = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .args(&args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Case name (lowercase) -> milliseconds, read from the file itself.
+fn milliseconds(file: &Path) -> HashMap<String, f64> {
+    let text = std::fs::read_to_string(file).unwrap();
+    if file.extension().is_some_and(|e| e == "json") {
+        let report: Value = serde_json::from_str(&text).unwrap();
+        return report["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| {
+                let ms = c["derived"]["original_ms"].as_f64()?;
+                Some((c["name"].as_str()?.to_lowercase(), ms))
+            })
+            .collect();
+    }
+    text.lines()
+        .filter_map(|l| {
+            let (name, rest) = l.rsplit_once(": ")?;
+            let ms = rest
+                .split_whitespace()
+                .next()?
+                .strip_suffix("ms")?
+                .parse()
+                .ok()?;
+            Some((name.trim().to_lowercase(), ms))
+        })
+        .collect()
+}
+
+/// On how many files `choice` is the fastest of `candidates` or within 5% of it, of the files
+/// that hold at least two of them.
+fn holds(files: &[PathBuf], choice: &str, candidates: &[&str]) -> (usize, usize) {
+    let (mut holds, mut of) = (0, 0);
+    for file in files {
+        let ms = milliseconds(file);
+        let times: Vec<(&str, f64)> = candidates
+            .iter()
+            .filter_map(|c| Some((*c, *ms.get(&c.to_lowercase())?)))
+            .collect();
+        if times.len() < 2 {
+            continue;
+        }
+        of += 1;
+        let fastest = times.iter().map(|(_, t)| *t).fold(f64::MAX, f64::min);
+        // Throughput within 5% of the best: time at most best / 0.95.
+        if times
+            .iter()
+            .any(|(c, t)| *c == choice && *t <= fastest / 0.95)
+        {
+            holds += 1;
+        }
+    }
+    (holds, of)
+}
+
+#[test]
+fn the_paths_advice_across_gpus_is_what_the_files_say() {
+    let files = inputs();
+    assert!(files.len() >= 11);
+    let json: Value = serde_json::from_str(&compare(&files, "json")).unwrap();
+    let advice = json["advice"].as_array().unwrap();
+    let verdict = |id: &str| advice.iter().find(|v| v["id"] == id).unwrap().clone();
+    for (id, choice, candidates) in [
+        (
+            "across.16byte",
+            "StructuredBuffer<float4>.Load linear",
+            [
+                "StructuredBuffer<float4>.Load linear",
+                "ByteAddressBuffer.Load4 linear",
+                "Buffer<RGBA32f>.Load linear",
+                "Texture2D<RGBA32F>.Load linear",
+            ],
+        ),
+        (
+            "across.4byte",
+            "ByteAddressBuffer.Load linear",
+            [
+                "StructuredBuffer<float>.Load linear",
+                "ByteAddressBuffer.Load linear",
+                "Buffer<R32f>.Load linear",
+                "Texture2D<R32F>.Load linear",
+            ],
+        ),
+    ] {
+        let v = verdict(id);
+        let resource = choice.rsplit_once(' ').unwrap().0;
+        assert!(v["text"].as_str().unwrap().starts_with(resource), "{v}");
+        let (expected_holds, expected_of) = holds(&files, choice, &candidates);
+        assert_eq!(
+            (v["holds"].as_u64().unwrap(), v["of"].as_u64().unwrap()),
+            (expected_holds as u64, expected_of as u64),
+            "{v}"
+        );
+    }
+    assert_eq!(json["columns"].as_array().unwrap().len(), files.len());
+}
+
+#[test]
+fn ten_reports_read_in_200_columns_and_every_format_says_the_advice() {
+    let files: Vec<PathBuf> = inputs().into_iter().take(11).collect();
+    let text = compare(&files, "text");
+    for line in text.lines() {
+        assert!(line.chars().count() <= 200, "{line}");
+    }
+    assert!(text.contains("Advice across GPUs:"), "{text}");
+    assert!(text.contains("  G11: "), "{text}");
+    let markdown = compare(&files, "markdown");
+    assert!(markdown.contains("**Advice across GPUs**"), "{markdown}");
+    let html = compare(&files, "html");
+    assert!(html.contains("<h2>Advice across GPUs</h2>"), "{html}");
+    assert!(html.contains("across.16byte"));
+}

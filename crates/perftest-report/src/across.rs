@@ -1,0 +1,481 @@
+//! Reports of different GPUs (or APIs, or tools) side by side: a matrix of cases by GPU, each
+//! GPU's figures relative to its own baseline case, and advice that holds across them: which
+//! choice is best, or within a margin of the best, on how many of the GPUs, and where it
+//! fails, with the numbers.
+
+use perftest_cases::all_cases;
+
+use crate::derived::ReportFigures;
+use crate::findings::{findings, Rates};
+use crate::schema::Report;
+
+/// What a column of the matrix is: its short label and where its figures come from.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Column {
+    /// Short label (`G1`, `G2`, ...).
+    pub label: String,
+    /// The GPU's name.
+    pub device: String,
+    /// The graphics API (`Vulkan 1.4.312`, `Direct3D 11`).
+    pub api: String,
+    /// The tool that measured it (`perftest 0.1.0`, `sebbbi/perftest`).
+    pub tool: String,
+    /// The driver, where the report names it.
+    pub driver: String,
+    /// The file it was read from, as given.
+    pub file: String,
+}
+
+/// One case across the GPUs.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Row {
+    /// Case id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Resource family (its label).
+    pub family: String,
+    /// Per column: the case's throughput over its GPU's baseline case (the original's `x`);
+    /// `None` where not measured.
+    pub relative: Vec<Option<f64>>,
+}
+
+/// Cases by GPU.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Matrix {
+    /// The GPUs, in the order given.
+    pub columns: Vec<Column>,
+    /// Every case measured by at least one of them, in suite order.
+    pub rows: Vec<Row>,
+}
+
+/// Whether reports differ in GPU, API or tool (a cross-GPU comparison), rather than being runs
+/// of one GPU model (a node or a fleet).
+pub fn is_cross_gpu(reports: &[&Report]) -> bool {
+    let key = |r: &Report| (r.device.name.clone(), api(r), tool(r));
+    reports.windows(2).any(|w| key(w[0]) != key(w[1]))
+}
+
+/// The API a report's figures were measured with.
+pub fn api(report: &Report) -> String {
+    match &report.source {
+        Some(s) => s.api.clone(),
+        None if report.device.api_version.is_empty() => "Vulkan".to_string(),
+        None => format!("Vulkan {}", report.device.api_version),
+    }
+}
+
+/// The tool that measured a report.
+pub fn tool(report: &Report) -> String {
+    match &report.source {
+        Some(s) => s.tool.clone(),
+        None => format!("perftest {}", report.perftest_version),
+    }
+}
+
+/// The matrix of `reports` (each with the file it came from).
+pub fn matrix(reports: &[(&str, &Report)]) -> Matrix {
+    let columns = reports
+        .iter()
+        .enumerate()
+        .map(|(i, (file, r))| Column {
+            label: format!("G{}", i + 1),
+            device: r.device.name.clone(),
+            api: api(r),
+            tool: tool(r),
+            driver: [r.device.driver_name.as_str(), r.device.driver_info.as_str()]
+                .iter()
+                .filter(|s| !s.trim().is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" "),
+            file: (*file).to_string(),
+        })
+        .collect();
+    let relative: Vec<Vec<(String, f64)>> = reports
+        .iter()
+        .map(|(_, r)| {
+            r.cases
+                .iter()
+                .zip(r.derived_all())
+                .filter_map(|(c, d)| Some((c.id.clone(), d?.relative?)))
+                .collect()
+        })
+        .collect();
+    let rows = all_cases()
+        .into_iter()
+        .filter_map(|case| {
+            let values: Vec<Option<f64>> = relative
+                .iter()
+                .map(|r| r.iter().find(|(id, _)| *id == case.id).map(|(_, v)| *v))
+                .collect();
+            values.iter().any(Option::is_some).then(|| Row {
+                id: case.id.clone(),
+                name: case.name.clone(),
+                family: case.family.label().to_string(),
+                relative: values,
+            })
+        })
+        .collect();
+    Matrix { columns, rows }
+}
+
+/// A GPU where a piece of advice does not hold, and by how much.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Exception {
+    /// The column's label (`G3`).
+    pub label: String,
+    /// The GPU's name.
+    pub device: String,
+    /// What the advice's value is there (for a path: how many times slower than the best).
+    pub value: f64,
+    /// The choice that is best there instead (for a path question).
+    pub best_there: Option<String>,
+}
+
+/// One piece of advice across GPUs.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Verdict {
+    /// Stable id of the question (`across.16byte`).
+    pub id: String,
+    /// The question, in words.
+    pub question: String,
+    /// The answer with its counts and numbers.
+    pub text: String,
+    /// On how many GPUs it holds.
+    pub holds: usize,
+    /// Of how many GPUs that measured the cases it needs.
+    pub of: usize,
+    /// Where it does not hold.
+    pub exceptions: Vec<Exception>,
+}
+
+/// A path question: which of these cases (the same data through different resource types) to
+/// use.
+struct PathQuestion {
+    id: &'static str,
+    question: &'static str,
+    candidates: &'static [&'static str],
+}
+
+const PATHS: [PathQuestion; 3] = [
+    PathQuestion {
+        id: "across.16byte",
+        question: "Which resource type to load 16 bytes per lane from (linear)?",
+        candidates: &[
+            "structured.float4.linear",
+            "raw.load4.linear",
+            "typed.rgba32f.linear",
+            "tex.load.rgba32f.linear",
+        ],
+    },
+    PathQuestion {
+        id: "across.4byte",
+        question: "Which resource type to load 4 bytes per lane from (linear)?",
+        candidates: &[
+            "structured.float.linear",
+            "raw.load.linear",
+            "typed.r32f.linear",
+            "tex.load.r32f.linear",
+        ],
+    },
+    PathQuestion {
+        id: "across.texel_vs_storage",
+        question: "A texel buffer (Buffer<R32f>) or a storage buffer (StructuredBuffer<float>)?",
+        candidates: &["structured.float.linear", "typed.r32f.linear"],
+    },
+];
+
+/// A finding question: on how many GPUs a finding's value passes a threshold.
+struct FindingQuestion {
+    id: &'static str,
+    finding: &'static str,
+    question: &'static str,
+    /// The value passes when `value >= at_least` (or `<=` when `below` is true).
+    threshold: f64,
+    below: bool,
+    holds: &'static str,
+}
+
+const FINDINGS: [FindingQuestion; 4] = [
+    FindingQuestion {
+        id: "across.cbuffer_per_lane",
+        finding: "cbuffer.divergent",
+        question: "Uniform buffers for per-lane data?",
+        threshold: 2.0,
+        below: false,
+        holds: "a constant buffer indexed per lane is at least 2x slower than a uniform index",
+    },
+    FindingQuestion {
+        id: "across.raw_wide",
+        finding: "raw.wide",
+        question: "Is a ByteAddressBuffer.Load4 as cheap as a Load?",
+        threshold: 3.0,
+        below: false,
+        holds: "a Load4 costs 3 Loads or more (linear)",
+    },
+    FindingQuestion {
+        id: "across.bilinear_wide",
+        finding: "sample.bilinear_wide",
+        question: "Bilinear filtering of RGBA32F?",
+        threshold: 0.3,
+        below: true,
+        holds: "it runs at a quarter of R32F's rate or slower",
+    },
+    FindingQuestion {
+        id: "across.uniform_fast_path",
+        finding: "uniform.typed",
+        question: "Do uniform addresses take a fast path (typed loads)?",
+        threshold: 2.0,
+        below: false,
+        holds: "uniform-address typed loads are at least 2x faster than per-lane ones",
+    },
+];
+
+/// The advice that holds across the GPUs of `matrix`'s reports: for each path question the
+/// choice that is best or within `margin` (0.05 = 5%) of the best on the most GPUs, with the
+/// GPUs where it is not; for each finding question on how many GPUs it holds.
+pub fn advice(reports: &[&Report], columns: &[Column], margin: f64) -> Vec<Verdict> {
+    let rates: Vec<Rates> = reports.iter().map(|r| Rates::of(r)).collect();
+    let mut out: Vec<Verdict> = PATHS
+        .iter()
+        .filter_map(|q| path_verdict(q, &rates, columns, margin))
+        .collect();
+    let found: Vec<_> = reports.iter().map(|r| findings(r)).collect();
+    for q in &FINDINGS {
+        let values: Vec<(usize, f64)> = found
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| Some((i, f.get(q.finding)?.value)))
+            .collect();
+        if values.is_empty() {
+            continue;
+        }
+        let passes = |v: f64| {
+            if q.below {
+                v <= q.threshold
+            } else {
+                v >= q.threshold
+            }
+        };
+        let holds = values.iter().filter(|(_, v)| passes(*v)).count();
+        let (low, high) = values
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(lo, hi), (_, v)| {
+                (lo.min(*v), hi.max(*v))
+            });
+        let exceptions: Vec<Exception> = values
+            .iter()
+            .filter(|(_, v)| !passes(*v))
+            .map(|&(i, value)| Exception {
+                label: columns[i].label.clone(),
+                device: columns[i].device.clone(),
+                value,
+                best_there: None,
+            })
+            .collect();
+        out.push(Verdict {
+            id: q.id.to_string(),
+            question: q.question.to_string(),
+            text: format!(
+                "On {holds} of {} GPUs {} ({} from {low:.2} to {high:.2}){}.",
+                values.len(),
+                q.holds,
+                q.finding,
+                except_list(&exceptions, |e| format!("{:.2}", e.value))
+            ),
+            holds,
+            of: values.len(),
+            exceptions,
+        });
+    }
+    out
+}
+
+/// The verdict of a path question, or `None` when no GPU measured two of its candidates.
+fn path_verdict(
+    q: &PathQuestion,
+    rates: &[Rates],
+    columns: &[Column],
+    margin: f64,
+) -> Option<Verdict> {
+    // Per GPU: each candidate's throughput, where measured.
+    let per_gpu: Vec<(usize, Vec<(&str, f64)>)> = rates
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let measured = q
+                .candidates
+                .iter()
+                .filter_map(|id| Some((*id, r.get(id)?.per_s)))
+                .collect::<Vec<_>>();
+            (i, measured)
+        })
+        .filter(|(_, m)| m.len() >= 2)
+        .collect();
+    if per_gpu.is_empty() {
+        return None;
+    }
+    let best_of = |m: &[(&str, f64)]| m.iter().map(|(_, v)| *v).fold(0.0, f64::max);
+    let holds_for = |id: &str| {
+        per_gpu
+            .iter()
+            .filter(|(_, m)| {
+                let best = best_of(m);
+                m.iter()
+                    .any(|(c, v)| *c == id && *v >= best * (1.0 - margin))
+            })
+            .count()
+    };
+    // The most GPUs; on a tie, the candidate listed first.
+    let choice = q
+        .candidates
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, id)| (holds_for(id), std::cmp::Reverse(*i)))
+        .map_or(q.candidates[0], |(_, id)| *id);
+    let holds = holds_for(choice);
+    let name = |id: &str| {
+        all_cases()
+            .into_iter()
+            .find(|c| c.id == id)
+            .map_or_else(|| id.to_string(), |c| resource(&c.name))
+    };
+    let exceptions: Vec<Exception> = per_gpu
+        .iter()
+        .filter_map(|(i, m)| {
+            let best = best_of(m);
+            let (best_id, _) = m.iter().copied().find(|(_, v)| *v == best)?;
+            let mine = m.iter().find(|(c, _)| *c == choice).map(|(_, v)| *v);
+            let slower = mine.map_or(f64::INFINITY, |v| best / v);
+            (slower > 1.0 + margin).then(|| Exception {
+                label: columns[*i].label.clone(),
+                device: columns[*i].device.clone(),
+                value: slower,
+                best_there: Some(name(best_id)),
+            })
+        })
+        .collect();
+    let text = format!(
+        "{}: best or within {:.0}% on {holds} of {} GPUs{}.",
+        name(choice),
+        margin * 100.0,
+        per_gpu.len(),
+        except_list(&exceptions, |e| {
+            let times = if e.value.is_finite() {
+                format!("{:.2}x slower", e.value)
+            } else {
+                "not measured".to_string()
+            };
+            match &e.best_there {
+                Some(best) => format!("{times}, {best} best"),
+                None => times,
+            }
+        })
+    );
+    Some(Verdict {
+        id: q.id.to_string(),
+        question: q.question.to_string(),
+        text,
+        holds,
+        of: per_gpu.len(),
+        exceptions,
+    })
+}
+
+/// `; not on G2 NAME (detail), G5 NAME (detail)` or nothing.
+fn except_list(exceptions: &[Exception], detail: impl Fn(&Exception) -> String) -> String {
+    if exceptions.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = exceptions
+        .iter()
+        .map(|e| format!("{} {} ({})", e.label, e.device, detail(e)))
+        .collect();
+    format!("; not on {}", list.join(", "))
+}
+
+/// A case name without its access pattern (`StructuredBuffer<float4>.Load`).
+fn resource(name: &str) -> String {
+    name.rsplit_once(' ').map_or(name, |(n, _)| n).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::samples::{case, measurement, sample_report};
+    use crate::schema::CaseResult;
+
+    /// A report of GPU `name` with `(id, ns per workgroup)` cases and the baseline at 100 ns.
+    fn gpu(name: &str, cases: &[(&str, f64)]) -> Report {
+        let mut r = sample_report();
+        r.device.name = name.to_string();
+        r.cases = std::iter::once(("typed.rgba8.random", 100.0))
+            .chain(cases.iter().copied())
+            .map(|(id, ns)| CaseResult::measured(&case(id), measurement(1000, &[ns * 1000.0])))
+            .collect();
+        r
+    }
+
+    #[test]
+    fn the_matrix_is_relative_to_each_gpus_baseline() {
+        let a = gpu("A", &[("raw.load.linear", 50.0)]);
+        let b = gpu(
+            "B",
+            &[("raw.load.linear", 25.0), ("raw.load4.linear", 50.0)],
+        );
+        let m = matrix(&[("a.json", &a), ("b.json", &b)]);
+        assert_eq!(m.columns[1].label, "G2");
+        let row = m.rows.iter().find(|r| r.id == "raw.load.linear").unwrap();
+        assert_eq!(row.relative, [Some(2.0), Some(4.0)]);
+        let row = m.rows.iter().find(|r| r.id == "raw.load4.linear").unwrap();
+        assert_eq!(row.relative, [None, Some(2.0)]);
+        assert!(is_cross_gpu(&[&a, &b]));
+        assert!(!is_cross_gpu(&[&a, &a]));
+    }
+
+    #[test]
+    fn a_path_is_best_or_within_the_margin_on_a_count_of_gpus() {
+        let paths = |s: f64, r: f64| [("structured.float4.linear", s), ("raw.load4.linear", r)];
+        let reports = [
+            gpu("A", &paths(10.0, 40.0)),
+            gpu("B", &paths(10.0, 10.2)),
+            gpu("C", &paths(20.0, 10.0)),
+        ];
+        let refs: Vec<&Report> = reports.iter().collect();
+        let m = matrix(&[("a", &reports[0]), ("b", &reports[1]), ("c", &reports[2])]);
+        let advice = advice(&refs, &m.columns, 0.05);
+        let v = advice.iter().find(|v| v.id == "across.16byte").unwrap();
+        assert_eq!((v.holds, v.of), (2, 3));
+        assert_eq!(v.exceptions.len(), 1);
+        assert_eq!(v.exceptions[0].label, "G3");
+        assert!((v.exceptions[0].value - 2.0).abs() < 1e-9);
+        assert_eq!(
+            v.text,
+            "StructuredBuffer<float4>.Load: best or within 5% on 2 of 3 GPUs; not on G3 C \
+             (2.00x slower, ByteAddressBuffer.Load4 best)."
+        );
+    }
+
+    #[test]
+    fn a_finding_question_counts_where_it_holds() {
+        let cb = |u: f64, l: f64| [("cbuffer.float4.uniform", u), ("cbuffer.float4.linear", l)];
+        let reports = [gpu("A", &cb(10.0, 400.0)), gpu("B", &cb(10.0, 12.0))];
+        let refs: Vec<&Report> = reports.iter().collect();
+        let m = matrix(&[("a", &reports[0]), ("b", &reports[1])]);
+        let v = advice(&refs, &m.columns, 0.05)
+            .into_iter()
+            .find(|v| v.id == "across.cbuffer_per_lane")
+            .unwrap();
+        assert_eq!((v.holds, v.of), (1, 2));
+        assert!(v
+            .text
+            .starts_with("On 1 of 2 GPUs a constant buffer indexed per lane"));
+        assert!(v.text.ends_with("not on G2 B (1.20)."), "{}", v.text);
+    }
+}
