@@ -7,7 +7,7 @@ use crate::clock::clock;
 use crate::schema::Report;
 
 use super::rates::{per_s, Rate, Rates};
-use super::Finding;
+use super::types::Finding;
 
 /// The widths the best-path findings answer for, with their ids.
 const WIDTHS: [(u32, &str); 2] = [(16, "best.16byte"), (4, "best.4byte")];

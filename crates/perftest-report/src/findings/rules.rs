@@ -1,7 +1,7 @@
 //! The ratio findings: each compares the throughput of two cases, as a table of rules.
 
 use super::rates::{beyond_noise, per_s, Rates};
-use super::Finding;
+use super::types::Finding;
 
 /// A finding that compares two cases: `value` = throughput of `a` / throughput of `b`.
 #[derive(Clone, Copy, Debug)]

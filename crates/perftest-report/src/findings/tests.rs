@@ -40,7 +40,7 @@ fn a_ratio_finding_states_its_value_cases_and_noise() {
     );
     assert_eq!(f.advice[0].findings, ["cbuffer.divergent"]);
     assert!(
-        f.advice[0].text.contains("40x slower"),
+        f.advice[0].text.contains("40.0x slower"),
         "{}",
         f.advice[0].text
     );
