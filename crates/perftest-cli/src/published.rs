@@ -1,7 +1,9 @@
 //! Published tables read as reports, so that `render` and `compare` take them beside
 //! perftest's own JSON: the original perftest's text output (`NAME: X.XXXms Y.YYYx`, Direct3D
-//! 11), as its README and its users' posts give it per GPU, and perftest-vk's CSV (its
-//! `median_ms` per dispatch of 4 x 1024 workgroups, the original suite's rows).
+//! 11), as its README and its users' posts give it per GPU; its 2017 output (`Load R8
+//! invariant: X.XXXms`, older names, no ratio); its Direct3D 12 port's (`NAME: TOTALms AVGms
+//! STDms R.RRRx`, the time the first column); and perftest-vk's CSV (its `median_ms` per
+//! dispatch of 4 x 1024 workgroups, the original suite's rows).
 //!
 //! A table may start with a Markdown heading naming the GPU (`### NVidia Ampere (RTX 3090)`)
 //! and may sit inside a fenced block; every other non-empty line must be a case. `X.XXX` is the
@@ -155,11 +157,7 @@ pub fn parse_original_text(text: &str, file: &str) -> Result<Report, String> {
     device.name = "unknown GPU".to_string();
     let mut report = Report::begin(device, settings());
     report.started_at = String::new();
-    report.source = Some(ReportSource {
-        tool: "sebbbi/perftest".to_string(),
-        api: "Direct3D 11".to_string(),
-        file: file.to_string(),
-    });
+    let mut layout: Option<Layout> = None;
     let mut previous: Option<&Case> = None;
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -172,8 +170,21 @@ pub fn parse_original_text(text: &str, file: &str) -> Result<Report, String> {
                 continue;
             }
         }
-        let (name, ms) = case_line(line)
-            .ok_or_else(|| format!("line {}: not `NAME: X.XXXms Y.YYYx`: {line}", number + 1))?;
+        let expected = layout.map_or(Layout::Original.form(), Layout::form);
+        let (name, ms, kind) = case_line(line)
+            .filter(|(_, _, kind)| layout.is_none_or(|l| l == *kind))
+            .ok_or_else(|| format!("line {}: not `{expected}`: {line}", number + 1))?;
+        layout = Some(kind);
+        let name = match kind {
+            Layout::Legacy => legacy_name(name).ok_or_else(|| {
+                format!(
+                    "line {}: no case of the original is named {name}",
+                    number + 1
+                )
+            })?,
+            _ => name.to_string(),
+        };
+        let name = name.as_str();
         let case = find(&cases, name, previous).ok_or_else(|| {
             format!(
                 "line {}: no case of the original is named {name}",
@@ -192,23 +203,100 @@ pub fn parse_original_text(text: &str, file: &str) -> Result<Report, String> {
             .push(CaseResult::measured(case, dispatch(ORIGINAL_GROUPS, ms)));
         previous = Some(case);
     }
-    if report.cases.is_empty() {
+    let Some(layout) = layout else {
         return Err("no `NAME: X.XXXms Y.YYYx` line".to_string());
-    }
+    };
+    let (tool, api) = layout.source();
+    report.source = Some(ReportSource {
+        tool: tool.to_string(),
+        api: api.to_string(),
+        file: file.to_string(),
+    });
     report.finish(true);
     report.finished_at = String::new();
     Ok(report)
 }
 
-/// The name and milliseconds of a line `NAME: X.XXXms Y.YYYx` (the ratio is not kept: it is
-/// derived again from the baseline).
-fn case_line(line: &str) -> Option<(&str, f64)> {
+/// The line layouts of the original's text output and its kin: each a time per case in the
+/// original's scale (30 dispatches of 4 x 1024 workgroups).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    /// The original since November 2018: `NAME: X.XXXms Y.YYYx`.
+    Original,
+    /// The original before: `Load R8 invariant: X.XXXms`, older names, no ratio.
+    Legacy,
+    /// The Direct3D 12 port: `NAME: TOTALms AVGms STDms R.RRRx`, the time the first column.
+    Dx12Port,
+}
+
+impl Layout {
+    /// The tool and the API a table of this layout comes from.
+    fn source(self) -> (&'static str, &'static str) {
+        match self {
+            Layout::Original => ("sebbbi/perftest", "Direct3D 11"),
+            Layout::Legacy => ("sebbbi/perftest (2017 output)", "Direct3D 11"),
+            Layout::Dx12Port => ("perftest Direct3D 12 port", "Direct3D 12"),
+        }
+    }
+
+    /// The layout's lines, for messages.
+    fn form(self) -> &'static str {
+        match self {
+            Layout::Original => "NAME: X.XXXms Y.YYYx",
+            Layout::Legacy => "NAME: X.XXXms",
+            Layout::Dx12Port => "NAME: TOTALms AVGms STDms R.RRRx",
+        }
+    }
+}
+
+/// The current name of a case the original's 2017 output names (`Load R8 invariant`,
+/// `Load4 raw32 unaligned random`, `Tex2D load RGBA32F linear`); `None` for other names.
+fn legacy_name(name: &str) -> Option<String> {
+    let (what, pattern) = name.rsplit_once(' ')?;
+    let pattern = match pattern {
+        "invariant" => "uniform",
+        "linear" | "random" => pattern,
+        _ => return None,
+    };
+    let resource = if let Some(format) = what.strip_prefix("Tex2D load ") {
+        format!("Texture2D<{format}>.Load")
+    } else if let Some(raw) = what.strip_prefix("Load") {
+        match raw.split_once(" raw32") {
+            Some((width, unaligned)) => {
+                let width = if width == "1" { "" } else { width };
+                format!("ByteAddressBuffer.Load{width}{unaligned}")
+            }
+            None => format!("Buffer<{}>.Load", raw.trim_start()),
+        }
+    } else {
+        return None;
+    };
+    Some(format!("{resource} {pattern}"))
+}
+
+/// The name, milliseconds and layout of a case line: `NAME: X.XXXms Y.YYYx`, `NAME: X.XXXms`
+/// or `NAME: TOTALms AVGms STDms R.RRRx` (a ratio is not kept: it is derived again from the
+/// baseline; the time is always the first figure).
+fn case_line(line: &str) -> Option<(&str, f64, Layout)> {
     let (name, figures) = line.rsplit_once(": ")?;
-    let mut words = figures.split_whitespace();
-    let ms: f64 = words.next()?.strip_suffix("ms")?.parse().ok()?;
-    let ratio: f64 = words.next()?.strip_suffix('x')?.parse().ok()?;
-    (words.next().is_none() && ms.is_finite() && ms > 0.0 && ratio.is_finite())
-        .then_some((name.trim(), ms))
+    let words: Vec<&str> = figures.split_whitespace().collect();
+    let times: Vec<f64> = words
+        .iter()
+        .map_while(|w| w.strip_suffix("ms")?.parse().ok())
+        .collect();
+    let ratios: Vec<f64> = words[times.len()..]
+        .iter()
+        .map(|w| w.strip_suffix('x')?.parse().ok())
+        .collect::<Option<_>>()?;
+    let layout = match (times.len(), ratios.len()) {
+        (1, 1) => Layout::Original,
+        (1, 0) => Layout::Legacy,
+        (3, 1) => Layout::Dx12Port,
+        _ => return None,
+    };
+    let ms = times[0];
+    let finite = times.iter().chain(&ratios).all(|v| v.is_finite());
+    (finite && ms > 0.0).then_some((name.trim(), ms, layout))
 }
 
 /// The case named `name` (case-insensitively); the original's typo after a nearest case is the
@@ -296,6 +384,45 @@ mod tests {
         assert!(note(&report)
             .unwrap()
             .contains("7 of the original's 138 cases"));
+    }
+
+    #[test]
+    fn the_2017_output_and_the_direct3d_12_port_read_as_the_original() {
+        let old = "### AMD Radeon 7970 GE (GCN1)\nLoad R8 invariant: 0.541ms\n\
+            Load RGBA8 random: 2.121ms\nLoad1 raw32 linear: 0.561ms\n\
+            Load4 raw32 unaligned random: 2.622ms\nTex2D load RGBA32F linear: 3.179ms\n";
+        let r = parse_original_text(old, "old.txt").unwrap();
+        let ids: Vec<&str> = r.cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "typed.r8.uniform",
+                "typed.rgba8.random",
+                "raw.load.linear",
+                "raw.load4.unaligned.random",
+                "tex.load.rgba32f.linear"
+            ]
+        );
+        assert_eq!(
+            r.source.as_ref().unwrap().tool,
+            "sebbbi/perftest (2017 output)"
+        );
+        assert!((r.derived(&r.cases[0]).unwrap().original_ms - 0.541).abs() < 1e-9);
+        let dx12 = "### AMD Navi 2 (RX 6600) Dx12+Dxc\n\
+            Buffer<R8>.Load uniform: 5.486ms 0.183ms 0.000ms 2.596x\n\
+            Buffer<RGBA8>.Load random: 14.240ms 0.475ms 0.001ms 1.000x\n";
+        let r = parse_original_text(dx12, "dx12.txt").unwrap();
+        assert_eq!(r.source.as_ref().unwrap().api, "Direct3D 12");
+        assert!((r.derived(&r.cases[0]).unwrap().original_ms - 5.486).abs() < 1e-9);
+        // One table, one layout.
+        let mixed = "Buffer<R8>.Load uniform: 5.486ms 0.183ms 0.000ms 2.596x\n\
+            Buffer<RGBA8>.Load random: 14.240ms 1.000x\n";
+        let e = parse_original_text(mixed, "m.txt").unwrap_err();
+        assert!(
+            e.starts_with("line 2: not `NAME: TOTALms AVGms STDms R.RRRx`"),
+            "{e}"
+        );
+        assert!(parse_original_text("Load R8 sideways: 1.0ms\n", "x").is_err());
     }
 
     #[test]

@@ -339,20 +339,25 @@ fn path_verdict(
         .enumerate()
         .max_by_key(|(i, id)| (holds_for(id), std::cmp::Reverse(*i)))
         .map_or(q.candidates[0], |(_, id)| *id);
-    let holds = holds_for(choice);
     let name = |id: &str| {
         all_cases()
             .into_iter()
             .find(|c| c.id == id)
             .map_or_else(|| id.to_string(), |c| resource(&c.name))
     };
-    let exceptions: Vec<Exception> = per_gpu
+    // The GPUs that measured the choice beside another candidate say whether it holds; the
+    // others are counted apart.
+    let (with, lacking): (Vec<_>, Vec<_>) = per_gpu
+        .iter()
+        .partition(|(_, m)| m.iter().any(|(c, _)| *c == choice));
+    let holds = holds_for(choice);
+    let exceptions: Vec<Exception> = with
         .iter()
         .filter_map(|(i, m)| {
             let best = best_of(m);
             let (best_id, _) = m.iter().copied().find(|(_, v)| *v == best)?;
-            let mine = m.iter().find(|(c, _)| *c == choice).map(|(_, v)| *v);
-            let slower = mine.map_or(f64::INFINITY, |v| best / v);
+            let mine = m.iter().find(|(c, _)| *c == choice).map(|(_, v)| *v)?;
+            let slower = best / mine;
             (slower > 1.0 + margin).then(|| Exception {
                 label: columns[*i].label.clone(),
                 device: columns[*i].device.clone(),
@@ -361,21 +366,18 @@ fn path_verdict(
             })
         })
         .collect();
+    let lacking_note = match lacking.len() {
+        0 => String::new(),
+        n => format!(" ({n} more GPUs did not measure it)"),
+    };
     let text = format!(
-        "{}: best or within {:.0}% on {holds} of {} GPUs{}.",
+        "{}: best or within {:.0}% on {holds} of {} GPUs{lacking_note}{}.",
         name(choice),
         margin * 100.0,
-        per_gpu.len(),
-        except_list(&exceptions, |e| {
-            let times = if e.value.is_finite() {
-                format!("{:.2}x slower", e.value)
-            } else {
-                "not measured".to_string()
-            };
-            match &e.best_there {
-                Some(best) => format!("{times}, {best} best"),
-                None => times,
-            }
+        with.len(),
+        except_list(&exceptions, |e| match &e.best_there {
+            Some(best) => format!("{:.2}x slower, {best} best", e.value),
+            None => format!("{:.2}x slower", e.value),
         })
     );
     Some(Verdict {
@@ -383,7 +385,7 @@ fn path_verdict(
         question: q.question.to_string(),
         text,
         holds,
-        of: per_gpu.len(),
+        of: with.len(),
         exceptions,
     })
 }
