@@ -557,3 +557,46 @@ fn reading_a_report_builds_no_json_tree_first() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
 }
+
+/// Runs `perftest ARGS` in `dir` with `env` set (and no other loader chosen); its exit status
+/// and stderr.
+fn run_in(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_perftest"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env_remove("PERFTEST_VULKAN_LOADER");
+    for var in ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES"] {
+        command.env_remove(var);
+    }
+    command.envs(env.iter().copied());
+    let output = command.output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A second device name after an option is one name too many, not a "subcommand"; `--filter`
+/// takes a TEXT that starts with a dash, in either form.
+#[test]
+fn usage_messages_say_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["-v", "llvm", "llvm2"][..], &["llvm", "-v", "llvm2"][..]] {
+        let (code, stderr) = run_in(dir.path(), args, &[]);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("perftest: unexpected argument 'llvm2': give one device NAME"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("subcommand"), "{args:?}: {stderr}");
+    }
+    for args in [&["--filter", "-x"][..], &["--filter=-x"][..]] {
+        let (code, stderr) = run_in(dir.path(), args, &[]);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("perftest: no case matches the filter '-x'"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
