@@ -600,3 +600,35 @@ fn usage_messages_say_what_is_wrong() {
         );
     }
 }
+
+/// `PERFTEST_VULKAN_LOADER` holding a bare name is the file of that name in the current
+/// folder, for the check and for the load alike (the load searched the library path instead
+/// and found nothing, or another file than the one checked).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_bare_loader_name_is_the_file_checked_and_loaded() {
+    let system = [
+        "/usr/lib/x86_64-linux-gnu/libvulkan.so.1",
+        "/usr/lib/aarch64-linux-gnu/libvulkan.so.1",
+        "/usr/lib/libvulkan.so.1",
+        "/usr/lib64/libvulkan.so.1",
+    ]
+    .iter()
+    .map(std::path::Path::new)
+    .find(|p| p.is_file())
+    .expect("the Vulkan loader the tests run on");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(system, dir.path().join("libvulkan-copy.so")).unwrap();
+    let loader = [("PERFTEST_VULKAN_LOADER", "libvulkan-copy.so")];
+    let (code, stderr) = run_in(dir.path(), &["--list"], &loader);
+    assert_eq!(code, Some(0), "{stderr}");
+    // A bare name with no such file in the folder is not looked up elsewhere.
+    let loader = [("PERFTEST_VULKAN_LOADER", "libvulkan.so.1")];
+    let (code, stderr) = run_in(dir.path(), &["--list"], &loader);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("./libvulkan.so.1"), "{stderr}");
+    assert!(
+        stderr.contains("a bare name is a file in the current folder"),
+        "{stderr}"
+    );
+}
