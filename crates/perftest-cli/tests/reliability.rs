@@ -632,3 +632,28 @@ fn a_bare_loader_name_is_the_file_checked_and_loaded() {
         "{stderr}"
     );
 }
+
+/// A driver manifest that is not valid JSON makes the loader answer "out of host memory";
+/// perftest says the loader or a driver failed to initialise and names the variable that
+/// chose the manifest.
+#[test]
+fn a_broken_driver_manifest_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("broken_icd.json");
+    std::fs::write(&manifest, "{\"file_format_version\": \"1.0.0\", \"ICD\": {").unwrap();
+    let manifest = manifest.to_str().unwrap();
+    for var in ["VK_DRIVER_FILES", "VK_ICD_FILENAMES"] {
+        let (code, stderr) = run_in(dir.path(), &["--list"], &[(var, manifest)]);
+        assert_eq!(code, Some(1), "{var}: {stderr}");
+        let first = stderr.lines().next().unwrap_or_default();
+        assert!(
+            first.contains("the Vulkan loader or a driver failed to initialise"),
+            "{var}: {stderr}"
+        );
+        assert!(
+            first.contains(&format!("{var}={manifest}")),
+            "{var}: {stderr}"
+        );
+        assert!(!first.contains("host memory allocation"), "{var}: {stderr}");
+    }
+}

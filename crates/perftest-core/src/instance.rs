@@ -64,7 +64,7 @@ impl Instance {
         if options.validation {
             // SAFETY: plain query of the loader.
             let available = unsafe { entry.enumerate_instance_layer_properties() }
-                .call("vkEnumerateInstanceLayerProperties")?;
+                .map_err(|r| crate::error::loader_error("vkEnumerateInstanceLayerProperties", r))?;
             let found = available
                 .iter()
                 .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
@@ -80,7 +80,9 @@ impl Instance {
         // SAFETY: plain query of the loader.
         let portability_enumeration =
             unsafe { entry.enumerate_instance_extension_properties(None) }
-                .call("vkEnumerateInstanceExtensionProperties")?
+                .map_err(|r| {
+                    crate::error::loader_error("vkEnumerateInstanceExtensionProperties", r)
+                })?
                 .iter()
                 .any(|e| {
                     e.extension_name_as_c_str()
@@ -117,10 +119,7 @@ impl Instance {
             if r == vk::Result::ERROR_INCOMPATIBLE_DRIVER {
                 Error::NoComputeTarget
             } else {
-                Error::Vulkan {
-                    call: "vkCreateInstance",
-                    result: r,
-                }
+                crate::error::loader_error("vkCreateInstance", r)
             }
         })?;
 
