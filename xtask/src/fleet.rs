@@ -2,8 +2,11 @@
 //! local-cluster.sh` starts munged, slurmctld and slurmd on this machine and runs the fleet
 //! scripts, the health check and the drain script against them on lavapipe; the Kubernetes
 //! manifests in `deploy/k8s/` are validated offline against the Kubernetes schemas with
-//! `kubernetes-validate` (from PyPI, installed in a virtual environment under `target/`).
-//! Either failing fails the step; a machine without apt-get, Slurm or Python fails it too.
+//! `kubernetes-validate` (from PyPI, installed in a virtual environment under `target/`), then
+//! checked for hardening by `deploy/k8s/tests/check-hardening.py` (non-root, no privilege
+//! escalation, no capabilities, seccomp, read-only root, writable paths on volumes, CPU and
+//! memory requests and limits, no DaemonSet holding GPUs). Any failing fails the step; a
+//! machine without apt-get, Slurm or Python fails it too.
 
 use std::path::Path;
 use std::process::Command;
@@ -38,7 +41,8 @@ pub fn command(root: &Path) -> Result<(), String> {
     validate_manifests(root)
 }
 
-/// Validates every `deploy/k8s/*.yaml` strictly (unknown fields are errors).
+/// Validates every `deploy/k8s/*.yaml` strictly (unknown fields are errors) and checks its
+/// hardening.
 fn validate_manifests(root: &Path) -> Result<(), String> {
     let venv = workspace::target_dir()?.join("kubernetes-validate");
     let validator = venv.join("bin/kubernetes-validate");
@@ -76,8 +80,23 @@ fn validate_manifests(root: &Path) -> Result<(), String> {
             "kubernetes-validate rejected a manifest (exit {status})"
         ));
     }
+    // What the schemas allow but a cluster should not run: the hardening check (with PyYAML,
+    // which kubernetes-validate installs), after its self-test shows it refuses each
+    // required field taken away.
+    let hardening = workspace::status(
+        Command::new(venv.join("bin/python"))
+            .arg(root.join("deploy/k8s/tests/check-hardening.py"))
+            .arg("--self-test")
+            .args(&manifests),
+    )?;
+    if hardening != 0 {
+        return Err(format!(
+            "a Kubernetes manifest is not hardened (exit {hardening})"
+        ));
+    }
     println!(
-        "fleet: the Slurm test passed; {} Kubernetes manifests valid for {KUBERNETES_VERSION}",
+        "fleet: the Slurm test passed; {} Kubernetes manifests valid for {KUBERNETES_VERSION} \
+         and hardened",
         manifests.len()
     );
     Ok(())

@@ -284,8 +284,15 @@ pub struct RunArgs {
     /// Run only cases whose id or name contains TEXT; repeat for a union.
     ///
     /// A case-insensitive substring, no wildcards. An empty TEXT, which would select every
-    /// case, is refused.
-    #[arg(long, value_name = "TEXT", value_parser = filter_text, help_heading = "Cases")]
+    /// case, is refused. TEXT may start with a dash (--filter -x, --filter=-x); one that is
+    /// one of perftest's options (--filter --list) is refused as a forgotten TEXT.
+    #[arg(
+        long,
+        value_name = "TEXT",
+        value_parser = filter_text,
+        allow_hyphen_values = true,
+        help_heading = "Cases"
+    )]
     pub filter: Vec<String>,
 
     /// Leave out cases whose working set is larger than SIZE (e.g. 64MB).
@@ -510,13 +517,43 @@ fn device_number(text: &str) -> Result<usize, String> {
     }
 }
 
-/// `--filter`: any text but an empty one.
+/// `--filter`: any text but an empty one or one of perftest's own options (`--filter --list`
+/// forgot its TEXT: no case id or name is an option).
 fn filter_text(text: &str) -> Result<String, String> {
     if text.trim().is_empty() {
-        Err("an empty filter would select every case; leave --filter out to run them all".into())
-    } else {
-        Ok(text.to_string())
+        return Err(
+            "an empty filter would select every case; leave --filter out to run them all".into(),
+        );
     }
+    let option = text.split_once('=').map_or(text, |(name, _)| name);
+    if option.starts_with('-') && option_names().iter().any(|o| o == option) {
+        return Err(format!(
+            "{option} is one of perftest's options, not a TEXT; give --filter its TEXT first"
+        ));
+    }
+    Ok(text.to_string())
+}
+
+/// Every option's long and short forms (`--list`, `-v`), of perftest and its subcommands.
+fn option_names() -> Vec<String> {
+    fn collect(command: &clap::Command, out: &mut Vec<String>) {
+        for arg in command.get_arguments().filter(|a| !a.is_positional()) {
+            let longs = arg.get_long_and_visible_aliases().unwrap_or_default();
+            out.extend(longs.into_iter().map(|long| format!("--{long}")));
+            let shorts = arg.get_short_and_visible_aliases().unwrap_or_default();
+            out.extend(shorts.into_iter().map(|short| format!("-{short}")));
+        }
+        for subcommand in command.get_subcommands() {
+            collect(subcommand, out);
+        }
+    }
+    let mut out = vec![
+        "--help".to_string(),
+        "-h".to_string(),
+        "--version".to_string(),
+    ];
+    collect(&Cli::command(), &mut out);
+    out
 }
 
 /// `--baseline`: a non-empty case id (whether it names a case is checked against the cases).
@@ -602,26 +639,26 @@ pub fn normalize_args<I: IntoIterator<Item = OsString>>(args: I) -> Vec<OsString
 }
 
 /// perftest's own message for argument errors that clap words misleadingly, if `error` is one:
-/// a second bare word (`perftest llvm llvm2`) is not a subcommand that "cannot be used with
-/// `[NAME]`" but one device name too many.
+/// a second bare word (`perftest llvm llvm2`, or `perftest -v llvm llvm2` with options before
+/// or between the words) is not a subcommand that "cannot be used with `[NAME]`" but one
+/// device name too many.
 pub fn own_usage_message(error: &clap::Error) -> Option<String> {
     use clap::error::{ContextKind, ContextValue};
     if error.kind() != clap::error::ErrorKind::ArgumentConflict {
         return None;
     }
-    match (
-        error.get(ContextKind::InvalidSubcommand),
-        error.get(ContextKind::PriorArg),
-    ) {
-        (Some(ContextValue::String(word)), Some(ContextValue::String(prior)))
-            if prior == "[NAME]" =>
-        {
-            Some(format!(
-                "perftest: unexpected argument '{word}': give one device NAME at most (a \
+    // clap lists the one argument given before the word as a string, several as a list.
+    let after_name = match error.get(ContextKind::PriorArg) {
+        Some(ContextValue::String(prior)) => prior == "[NAME]",
+        Some(ContextValue::Strings(priors)) => priors.iter().any(|p| p == "[NAME]"),
+        _ => false,
+    };
+    match error.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(word)) if after_name => Some(format!(
+            "perftest: unexpected argument '{word}': give one device NAME at most (a \
                  case-insensitive part of its name; add -N to pick among several that match)\n  \
                  For more information, try '--help'.\n"
-            ))
-        }
+        )),
         _ => None,
     }
 }
@@ -669,6 +706,41 @@ mod tests {
         );
         assert!(!text.contains("subcommand"), "{text}");
         assert!(own_usage_message(&parse(&["--samples", "x"]).unwrap_err()).is_none());
+        // Options before or between the words change how clap lists what came first.
+        for args in [
+            &["-v", "llvm", "llvm2"][..],
+            &["llvm", "-v", "llvm2"][..],
+            &["--samples", "3", "llvm", "llvm2"][..],
+            &["--filter", "x", "llvm", "llvm2", "llvm3"][..],
+        ] {
+            let error = parse(args).unwrap_err();
+            let text = own_usage_message(&error).unwrap_or_else(|| error.to_string());
+            assert!(
+                text.starts_with("perftest: unexpected argument 'llvm2'"),
+                "{args:?}: {text}"
+            );
+            assert!(!text.contains("subcommand"), "{args:?}: {text}");
+        }
+    }
+
+    /// `--filter` takes a TEXT that starts with a dash, in either form, but not one of
+    /// perftest's options (a forgotten TEXT).
+    #[test]
+    fn a_filter_may_start_with_a_dash() {
+        for args in [&["--filter", "-x"][..], &["--filter=-x"][..]] {
+            let cli = parse(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            assert_eq!(cli.run.filter, ["-x"], "{args:?}");
+        }
+        let cli = parse(&["--filter", "-2"]).unwrap();
+        assert_eq!(cli.run.filter, ["-2"]);
+        assert_eq!(cli.run.device_index, None);
+        for args in [&["--filter", "--list"][..], &["--filter", "-v"][..]] {
+            let error = parse(args).unwrap_err().to_string();
+            assert!(
+                error.contains("one of perftest's options"),
+                "{args:?}: {error}"
+            );
+        }
     }
 
     fn parse(args: &[&str]) -> Result<Cli, clap::Error> {

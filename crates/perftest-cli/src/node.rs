@@ -95,27 +95,58 @@ impl NodeSummary {
     }
 }
 
+/// What the node summary needs of one report: each case's id and name, in the report's order,
+/// with its median nanoseconds per workgroup where it was measured. A few bytes per case, so
+/// `perftest compare` of many reports keeps this and drops each report once it is read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeInput {
+    /// `(id, name, ns_per_group)` of every case; `None` where the case has no usable figure.
+    pub cases: Vec<(String, String, Option<f64>)>,
+}
+
+impl NodeInput {
+    /// The figures of `report` the node summary uses.
+    pub fn of(report: &Report) -> Self {
+        let cases = report
+            .cases
+            .iter()
+            .zip(report.derived_all())
+            .map(|(c, d)| {
+                let ns = d
+                    .map(|d| d.ns_per_group)
+                    .filter(|ns| ns.is_finite() && *ns > 0.0);
+                (c.id.clone(), c.name.clone(), ns)
+            })
+            .collect();
+        NodeInput { cases }
+    }
+}
+
 /// Lines up `reports` (labelled by `labels`) case by case and applies `rule`.
 pub fn summarize(reports: &[&Report], labels: &[String], rule: OutlierRule) -> NodeSummary {
-    // Each report's figures derived once, and its cases indexed by id: linear in the cases.
-    let per_report: Vec<HashMap<&str, f64>> = reports
+    let inputs: Vec<NodeInput> = reports.iter().map(|r| NodeInput::of(r)).collect();
+    summarize_inputs(&inputs, labels, rule)
+}
+
+/// [`summarize`] over the figures of each report ([`NodeInput::of`]), in time linear in the
+/// cases.
+pub fn summarize_inputs(inputs: &[NodeInput], labels: &[String], rule: OutlierRule) -> NodeSummary {
+    let per_report: Vec<HashMap<&str, f64>> = inputs
         .iter()
-        .map(|report| {
-            report
+        .map(|input| {
+            input
                 .cases
                 .iter()
-                .zip(report.derived_all())
-                .filter_map(|(c, d)| d.map(|d| (c.id.as_str(), d.ns_per_group)))
-                .filter(|(_, ns)| ns.is_finite() && *ns > 0.0)
+                .filter_map(|(id, _, ns)| ns.map(|ns| (id.as_str(), ns)))
                 .collect()
         })
         .collect();
     let mut order: Vec<(&str, &str)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for report in reports {
-        for case in &report.cases {
-            if seen.insert(case.id.as_str()) {
-                order.push((case.id.as_str(), case.name.as_str()));
+    for input in inputs {
+        for (id, name, _) in &input.cases {
+            if seen.insert(id.as_str()) {
+                order.push((id.as_str(), name.as_str()));
             }
         }
     }

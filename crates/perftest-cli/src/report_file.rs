@@ -119,7 +119,13 @@ fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
         });
     }
     let file = File::open(path).map_err(read_error)?;
+    // Room for the size seen (and the byte that shows growth) at once: growing by doubling
+    // would reserve up to twice the file.
+    let expected = usize::try_from(meta.len().min(limit).saturating_add(1)).unwrap_or(0);
     let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(expected)
+        .map_err(|_| read_error(io::ErrorKind::OutOfMemory.into()))?;
     // The size is enforced while reading too: the file may grow after the check.
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -163,21 +169,104 @@ pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, ReadError> {
             return Ok(report);
         }
     }
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
-    let found = value.get("schema").and_then(|s| s.as_str());
-    if found != Some(SCHEMA) {
+    // Two passes over the bytes, neither building a tree of the whole file: the schema string
+    // alone (every other value skipped), then the typed report.
+    let found = SchemaProbe::read(bytes).map_err(malformed)?;
+    if found.as_deref() != Some(SCHEMA) {
         return Err(ReadError::Schema {
             path: path.to_path_buf(),
-            found: found.map(str::to_string),
+            found,
             expected: SCHEMA,
         });
     }
-    let report: Report = serde_json::from_value(value).map_err(malformed)?;
+    let report: Report = serde_json::from_slice(bytes).map_err(malformed)?;
     check_values(&report).map_err(|problem| ReadError::Invalid {
         path: path.to_path_buf(),
         problem,
     })?;
     Ok(report)
+}
+
+/// Reads a report's `schema` string and nothing else: every other value is skipped as it is
+/// parsed, so checking the schema costs no memory beyond the string. `top` is true for the
+/// whole document (an object whose `schema` is wanted) and false for the `schema` value (a
+/// string is kept, any other type is `None`); the last `schema` key counts, as in a JSON tree.
+#[derive(Clone, Copy)]
+struct SchemaProbe {
+    /// Whether this is the whole document rather than the `schema` value.
+    top: bool,
+}
+
+impl SchemaProbe {
+    /// The `schema` string of the JSON document `bytes`, or `None` when the document is not an
+    /// object or has no `schema` string; an error when it is not JSON.
+    fn read(bytes: &[u8]) -> Result<Option<String>, serde_json::Error> {
+        use serde::de::DeserializeSeed;
+        let mut parser = serde_json::Deserializer::from_slice(bytes);
+        let found = SchemaProbe { top: true }.deserialize(&mut parser)?;
+        parser.end()?;
+        Ok(found)
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for SchemaProbe {
+    type Value = Option<String>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for SchemaProbe {
+    type Value = Option<String>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok((!self.top).then(|| text.to_string()))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut found = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if self.top && key == "schema" {
+                found = map.next_value_seed(SchemaProbe { top: false })?;
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
 }
 
 /// The first sample of `samples` that is not finite, positive and at most [`MAX_SAMPLE_NS`],

@@ -2,7 +2,8 @@
 //! closed stderr (`perftest ... 2>&1 | head -1`: the reader is gone before perftest writes)
 //! loses what perftest would have printed there and nothing else (no panic, exit 101); a
 //! file-size limit fails the write instead of killing perftest; `-o` naming a report the
-//! command reads is refused before anything is written.
+//! command reads is refused before anything is written; a large report is read under an
+//! address-space limit a JSON tree of it would not fit.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
@@ -496,4 +497,163 @@ fn errors_quoting_a_newline_stay_on_one_line() {
     let stderr = String::from_utf8_lossy(&status.stderr);
     assert_eq!(status.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("Broken pipe"), "{stderr}");
+}
+
+/// Writes a report of `cases` measured cases (the sample report's first case under new ids)
+/// to `path`, with its first case repeated at the end: a report that is read to the end and
+/// then refused ("the id appears twice"), so reading it costs what reading a report costs and
+/// nothing is rendered. Returns the file's size in bytes.
+fn write_large_report(path: &std::path::Path, cases: usize) -> u64 {
+    use std::io::Write;
+    let mut report = perftest_report::samples::sample_report();
+    let first = report.cases[0].clone();
+    report.cases = (0..cases)
+        .map(|i| {
+            let mut case = first.clone();
+            case.id = format!("{}.{i}", first.id);
+            case
+        })
+        .collect();
+    report.cases.push(report.cases[0].clone());
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    serde_json::to_writer(&mut file, &report).unwrap();
+    file.flush().unwrap();
+    drop(file);
+    std::fs::metadata(path).unwrap().len()
+}
+
+/// Reading a report costs a few times its size in address space (the bytes, then the typed
+/// report: about 190 MB for this 35 MB report), not a JSON tree of it first (about 470 MB):
+/// under a limit of 64 MiB plus six times the report's size, the report is read to the end and
+/// refused with its one-line message, where building the tree first aborted on a failed
+/// allocation. A small report under the same limit shows the limit leaves room for perftest.
+#[cfg(unix)]
+#[test]
+fn reading_a_report_builds_no_json_tree_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let large = dir.path().join("large.json");
+    let size = write_large_report(&large, 125_000);
+    assert!(size > 32 << 20, "{size} bytes");
+    let small = dir.path().join("small.json");
+    write_large_report(&small, 10);
+    let limit_kib = (64 << 10) + 6 * size / 1024;
+    let script = "ulimit -v \"$1\" && exec \"$0\" render \"$2\"";
+    let read = |path: &std::path::Path| {
+        let output = Command::new("sh")
+            .args(["-c", script, env!("CARGO_BIN_EXE_perftest")])
+            .arg(limit_kib.to_string())
+            .arg(path)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    for path in [&small, &large] {
+        let (code, stderr) = read(path);
+        assert_eq!(code, Some(1), "{}: {stderr}", path.display());
+        assert!(stderr.contains("the id appears twice"), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}
+
+/// Runs `perftest ARGS` in `dir` with `env` set (and no other loader chosen); its exit status
+/// and stderr.
+fn run_in(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_perftest"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env_remove("PERFTEST_VULKAN_LOADER");
+    for var in ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES"] {
+        command.env_remove(var);
+    }
+    command.envs(env.iter().copied());
+    let output = command.output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A second device name after an option is one name too many, not a "subcommand"; `--filter`
+/// takes a TEXT that starts with a dash, in either form.
+#[test]
+fn usage_messages_say_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["-v", "llvm", "llvm2"][..], &["llvm", "-v", "llvm2"][..]] {
+        let (code, stderr) = run_in(dir.path(), args, &[]);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("perftest: unexpected argument 'llvm2': give one device NAME"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("subcommand"), "{args:?}: {stderr}");
+    }
+    for args in [&["--filter", "-x"][..], &["--filter=-x"][..]] {
+        let (code, stderr) = run_in(dir.path(), args, &[]);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("perftest: no case matches the filter '-x'"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// `PERFTEST_VULKAN_LOADER` holding a bare name is the file of that name in the current
+/// folder, for the check and for the load alike (the load searched the library path instead
+/// and found nothing, or another file than the one checked).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_bare_loader_name_is_the_file_checked_and_loaded() {
+    let system = [
+        "/usr/lib/x86_64-linux-gnu/libvulkan.so.1",
+        "/usr/lib/aarch64-linux-gnu/libvulkan.so.1",
+        "/usr/lib/libvulkan.so.1",
+        "/usr/lib64/libvulkan.so.1",
+    ]
+    .iter()
+    .map(std::path::Path::new)
+    .find(|p| p.is_file())
+    .expect("the Vulkan loader the tests run on");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(system, dir.path().join("libvulkan-copy.so")).unwrap();
+    let loader = [("PERFTEST_VULKAN_LOADER", "libvulkan-copy.so")];
+    let (code, stderr) = run_in(dir.path(), &["--list"], &loader);
+    assert_eq!(code, Some(0), "{stderr}");
+    // A bare name with no such file in the folder is not looked up elsewhere.
+    let loader = [("PERFTEST_VULKAN_LOADER", "libvulkan.so.1")];
+    let (code, stderr) = run_in(dir.path(), &["--list"], &loader);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("./libvulkan.so.1"), "{stderr}");
+    assert!(
+        stderr.contains("a bare name is a file in the current folder"),
+        "{stderr}"
+    );
+}
+
+/// A driver manifest that is not valid JSON makes the loader answer "out of host memory";
+/// perftest says the loader or a driver failed to initialise and names the variable that
+/// chose the manifest.
+#[test]
+fn a_broken_driver_manifest_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("broken_icd.json");
+    std::fs::write(&manifest, "{\"file_format_version\": \"1.0.0\", \"ICD\": {").unwrap();
+    let manifest = manifest.to_str().unwrap();
+    for var in ["VK_DRIVER_FILES", "VK_ICD_FILENAMES"] {
+        let (code, stderr) = run_in(dir.path(), &["--list"], &[(var, manifest)]);
+        assert_eq!(code, Some(1), "{var}: {stderr}");
+        let first = stderr.lines().next().unwrap_or_default();
+        assert!(
+            first.contains("the Vulkan loader or a driver failed to initialise"),
+            "{var}: {stderr}"
+        );
+        assert!(
+            first.contains(&format!("{var}={manifest}")),
+            "{var}: {stderr}"
+        );
+        assert!(!first.contains("host memory allocation"), "{var}: {stderr}");
+    }
 }

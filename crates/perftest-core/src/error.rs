@@ -18,6 +18,22 @@ pub enum Error {
         /// What the dynamic loader said.
         detail: String,
     },
+    /// The Vulkan loader failed before any device was involved: an instance-level call
+    /// returned what the loader also returns for a driver or layer manifest it cannot read (a
+    /// JSON file that is not valid reads as `VK_ERROR_OUT_OF_HOST_MEMORY`).
+    #[error(
+        "the Vulkan loader or a driver failed to initialise ({call} returned {result:?}); a \
+         driver manifest (ICD JSON) it cannot parse does this{manifests}"
+    )]
+    LoaderInit {
+        /// The failing Vulkan function.
+        call: &'static str,
+        /// Its result code.
+        result: vk::Result,
+        /// `: check VAR=VALUE, ...` naming the loader's manifest variables that are set, or
+        /// empty when none is.
+        manifests: String,
+    },
     /// The Khronos validation layer was requested but is not installed.
     #[error(
         "validation was requested but VK_LAYER_KHRONOS_validation is not installed ({})",
@@ -108,6 +124,42 @@ pub(crate) fn vk_error(call: &'static str, result: vk::Result) -> Error {
         Error::DeviceLost { call }
     } else {
         Error::Vulkan { call, result }
+    }
+}
+
+/// The environment variables that choose the loader's driver manifests.
+pub(crate) const MANIFEST_VARIABLES: [&str; 3] =
+    ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES"];
+
+/// Maps the result of an instance-level `call` (made before any device exists) to [`Error`]:
+/// out of host memory or an initialisation failure there is the loader's own failure, most
+/// often a broken driver manifest, named as such with the manifest variables that are set.
+pub(crate) fn loader_error(call: &'static str, result: vk::Result) -> Error {
+    if !matches!(
+        result,
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY | vk::Result::ERROR_INITIALIZATION_FAILED
+    ) {
+        return vk_error(call, result);
+    }
+    let set: Vec<String> = MANIFEST_VARIABLES
+        .iter()
+        .filter_map(|name| {
+            let value = std::env::var_os(name).filter(|v| !v.is_empty())?;
+            Some(format!(
+                "{name}={}",
+                perftest_cases::one_line(&value.to_string_lossy())
+            ))
+        })
+        .collect();
+    let manifests = if set.is_empty() {
+        String::new()
+    } else {
+        format!(": check {}", set.join(", "))
+    };
+    Error::LoaderInit {
+        call,
+        result,
+        manifests,
     }
 }
 

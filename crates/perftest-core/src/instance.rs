@@ -64,7 +64,7 @@ impl Instance {
         if options.validation {
             // SAFETY: plain query of the loader.
             let available = unsafe { entry.enumerate_instance_layer_properties() }
-                .call("vkEnumerateInstanceLayerProperties")?;
+                .map_err(|r| crate::error::loader_error("vkEnumerateInstanceLayerProperties", r))?;
             let found = available
                 .iter()
                 .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
@@ -80,7 +80,9 @@ impl Instance {
         // SAFETY: plain query of the loader.
         let portability_enumeration =
             unsafe { entry.enumerate_instance_extension_properties(None) }
-                .call("vkEnumerateInstanceExtensionProperties")?
+                .map_err(|r| {
+                    crate::error::loader_error("vkEnumerateInstanceExtensionProperties", r)
+                })?
                 .iter()
                 .any(|e| {
                     e.extension_name_as_c_str()
@@ -117,10 +119,7 @@ impl Instance {
             if r == vk::Result::ERROR_INCOMPATIBLE_DRIVER {
                 Error::NoComputeTarget
             } else {
-                Error::Vulkan {
-                    call: "vkCreateInstance",
-                    result: r,
-                }
+                crate::error::loader_error("vkCreateInstance", r)
             }
         })?;
 
@@ -192,13 +191,27 @@ unsafe fn load_entry(path: Option<&std::path::Path>) -> Result<ash::Entry> {
     let missing = |detail: String| Error::LoaderMissing {
         detail: perftest_cases::one_line(&detail),
     };
-    if let Some(path) = path {
+    if let Some(given) = path {
+        // One file is checked and loaded: a bare name is a file in the current folder for the
+        // check, so it is one for the dynamic loader too, which would search its library path
+        // for it instead (and load another file than the one checked, or none).
+        let bare = given.parent().is_some_and(|p| p.as_os_str().is_empty());
+        let path = if bare {
+            std::path::Path::new(".").join(given)
+        } else {
+            given.to_path_buf()
+        };
+        let hint = if bare {
+            " (a bare name is a file in the current folder; give the library's path)"
+        } else {
+            ""
+        };
         // What can be checked before the dynamic loader opens it: a FIFO would block the
         // open, a truncated library would be mapped past its end (SIGBUS).
-        crate::library_file::check_library(path)
-            .map_err(|why| missing(format!("{}: {why}", path.display())))?;
+        crate::library_file::check_library(&path)
+            .map_err(|why| missing(format!("{}: {why}{hint}", path.display())))?;
         // SAFETY: as this function's contract.
-        return unsafe { ash::Entry::load_from(path) }.map_err(|e| missing(e.to_string()));
+        return unsafe { ash::Entry::load_from(&path) }.map_err(|e| missing(format!("{e}{hint}")));
     }
     let mut tried = Vec::new();
     for name in crate::platform::LOADER_NAMES {

@@ -52,11 +52,16 @@ pub struct Matrix {
     pub rows: Vec<Row>,
 }
 
+/// What a report is of: its GPU's name, its API and its tool. Reports of one kind are runs of
+/// one GPU model (a node, a fleet); reports of different kinds are compared across GPUs.
+pub fn kind(report: &Report) -> (String, String, String) {
+    (report.device.name.clone(), api(report), tool(report))
+}
+
 /// Whether reports differ in GPU, API or tool (a cross-GPU comparison), rather than being runs
 /// of one GPU model (a node or a fleet).
 pub fn is_cross_gpu(reports: &[&Report]) -> bool {
-    let key = |r: &Report| (r.device.name.clone(), api(r), tool(r));
-    reports.windows(2).any(|w| key(w[0]) != key(w[1]))
+    reports.windows(2).any(|w| kind(w[0]) != kind(w[1]))
 }
 
 /// The API a report's figures were measured with.

@@ -37,85 +37,41 @@ pub(crate) fn run_compare(
         .map(OutputTarget::check)
         .transpose()
         .map_err(output_failure)?;
-    let reports = paths
-        .iter()
-        .map(|p| load_report(p).map_err(|e| Failure::new(exit_code::FAILURE, e)))
-        .collect::<Result<Vec<_>, _>>()?;
     let labels: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    let refs: Vec<&Report> = reports.iter().collect();
-    let cross_gpus = !two && perftest_report::across::is_cross_gpu(&refs);
-    if !cross_gpus && matches!(format, CompareFormat::Markdown | CompareFormat::Json) {
-        return Err(Failure::new(
-            exit_code::USAGE,
-            "--format markdown and json compare three or more reports of different GPUs, APIs \
-             or tools; two reports, or reports of one GPU model, take text or html",
-        ));
-    }
-    // Two reports: the change of every case (also between two GPUs); three or more of different
-    // GPUs, APIs or tools: the cross-GPU matrix; of one GPU model: the node table.
-    let (text, code) = if cross_gpus {
-        let pairs: Vec<(&str, &Report)> = labels.iter().map(String::as_str).zip(refs).collect();
-        let cross = cross_gpu(&pairs);
-        let text = match format {
-            CompareFormat::Text => cross::render(&cross),
-            CompareFormat::Html => {
-                cross_html(&cross).map_err(|e| Failure::new(exit_code::FAILURE, e))?
-            }
-            CompareFormat::Markdown => cross::markdown(&cross),
-            CompareFormat::Json => {
-                cross::json(&cross).map_err(|e| Failure::new(exit_code::FAILURE, e))?
-            }
-        };
-        (text, exit_code::SUCCESS)
-    } else if let [a, b] = &reports[..] {
-        let comparison = compare(a, b);
-        let text = match format {
-            CompareFormat::Html => comparison_html(&comparison, &labels[0], &labels[1])
-                .map_err(|e| Failure::new(exit_code::FAILURE, e))?,
-            // Markdown and JSON were refused above.
-            _ => render(&comparison, &labels[0], &labels[1]),
-        };
-        let verdict = judge(&comparison, limits);
-        if verdict.failed() {
-            for line in verdict.describe(limits) {
-                // Offender lines are indented under their "perftest: regression: ..." heading.
-                let prefix = if line.starts_with(' ') {
-                    ""
-                } else {
-                    "perftest: "
-                };
-                perftest_cli::say!("{prefix}{}", printable(&line));
-            }
-        }
-        let code = if verdict.failed() {
-            exit_code::REGRESSION
-        } else {
-            exit_code::SUCCESS
-        };
-        (text, code)
+    let load =
+        |p: &std::path::PathBuf| load_report(p).map_err(|e| Failure::new(exit_code::FAILURE, e));
+    // Two reports: the change of every case (also between two GPUs); three or more of one GPU
+    // model: the node table; of different GPUs, APIs or tools: the cross-GPU matrix.
+    let (text, code) = if let [a, b] = paths {
+        refuse_cross_only_format(format)?;
+        let (a, b) = (load(a)?, load(b)?);
+        two_reports(&a, &b, &labels, format, limits)?
     } else {
-        // Three or more of one GPU model: one column per report and the outlier rule.
-        let summary = node::summarize(&refs, &labels, OutlierRule::default());
-        let describe = |r: usize| {
-            let d = &reports[r].device;
-            match &d.pci_bus {
+        // Three or more: only what the node table needs of each report is kept, so memory
+        // grows with the number of reports by a few bytes per case, not by a report.
+        let mut inputs = Vec::with_capacity(paths.len());
+        let mut devices = Vec::with_capacity(paths.len());
+        let mut kinds = Vec::with_capacity(paths.len());
+        for path in paths {
+            let report = load(path)?;
+            let d = &report.device;
+            devices.push(match &d.pci_bus {
                 Some(pci) => format!("{}, PCI {pci}", d.name),
                 None => d.name.clone(),
-            }
-        };
-        let code = if summary.flagged_reports().is_empty() {
-            exit_code::SUCCESS
+            });
+            kinds.push(perftest_report::across::kind(&report));
+            inputs.push(node::NodeInput::of(&report));
+        }
+        if kinds.windows(2).any(|w| w[0] != w[1]) {
+            // Different GPUs: their reports are read again whole (published tables and single
+            // runs, not a fleet's).
+            drop(inputs);
+            let reports = paths.iter().map(load).collect::<Result<Vec<_>, _>>()?;
+            cross_reports(&reports, &labels, format)?
         } else {
-            exit_code::OUTLIER
-        };
-        let text = match format {
-            CompareFormat::Html => {
-                node_html(&summary, &describe).map_err(|e| Failure::new(exit_code::FAILURE, e))?
-            }
-            // Markdown and JSON were refused above.
-            _ => node::render(&summary, &describe),
-        };
-        (text, code)
+            refuse_cross_only_format(format)?;
+            many_reports(&inputs, &devices, &labels, format)?
+        }
     };
     match target {
         Some(target) => target
@@ -124,4 +80,97 @@ pub(crate) fn run_compare(
         None => print_stdout(&text)?,
     }
     Ok(code)
+}
+
+/// The side-by-side comparison of two reports and the gates' exit status.
+fn two_reports(
+    a: &Report,
+    b: &Report,
+    labels: &[String],
+    format: CompareFormat,
+    limits: &GateLimits,
+) -> Result<(String, i32), Failure> {
+    let comparison = compare(a, b);
+    let text = match format {
+        CompareFormat::Html => comparison_html(&comparison, &labels[0], &labels[1])
+            .map_err(|e| Failure::new(exit_code::FAILURE, e))?,
+        // Markdown and JSON were refused before the reports were read.
+        _ => render(&comparison, &labels[0], &labels[1]),
+    };
+    let verdict = judge(&comparison, limits);
+    if verdict.failed() {
+        for line in verdict.describe(limits) {
+            // Offender lines are indented under their "perftest: regression: ..." heading.
+            let prefix = if line.starts_with(' ') {
+                ""
+            } else {
+                "perftest: "
+            };
+            perftest_cli::say!("{prefix}{}", printable(&line));
+        }
+    }
+    let code = if verdict.failed() {
+        exit_code::REGRESSION
+    } else {
+        exit_code::SUCCESS
+    };
+    Ok((text, code))
+}
+
+/// The node table of three or more reports (one column per report and the outlier rule) and
+/// its exit status; `devices[r]` describes report `r` (device name and PCI address).
+fn many_reports(
+    inputs: &[node::NodeInput],
+    devices: &[String],
+    labels: &[String],
+    format: CompareFormat,
+) -> Result<(String, i32), Failure> {
+    let summary = node::summarize_inputs(inputs, labels, OutlierRule::default());
+    let describe = |r: usize| devices.get(r).cloned().unwrap_or_default();
+    let code = if summary.flagged_reports().is_empty() {
+        exit_code::SUCCESS
+    } else {
+        exit_code::OUTLIER
+    };
+    let text = match format {
+        CompareFormat::Html => {
+            node_html(&summary, &describe).map_err(|e| Failure::new(exit_code::FAILURE, e))?
+        }
+        // Markdown and JSON were refused before.
+        _ => node::render(&summary, &describe),
+    };
+    Ok((text, code))
+}
+
+/// Markdown and JSON are formats of the cross-GPU comparison only.
+fn refuse_cross_only_format(format: CompareFormat) -> Result<(), Failure> {
+    if matches!(format, CompareFormat::Markdown | CompareFormat::Json) {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            "--format markdown and json compare three or more reports of different GPUs, APIs \
+             or tools; two reports, or reports of one GPU model, take text or html",
+        ));
+    }
+    Ok(())
+}
+
+/// The cross-GPU comparison of three or more reports of different GPUs, APIs or tools.
+fn cross_reports(
+    reports: &[Report],
+    labels: &[String],
+    format: CompareFormat,
+) -> Result<(String, i32), Failure> {
+    let pairs: Vec<(&str, &Report)> = labels.iter().map(String::as_str).zip(reports).collect();
+    let cross = cross_gpu(&pairs);
+    let text = match format {
+        CompareFormat::Text => cross::render(&cross),
+        CompareFormat::Html => {
+            cross_html(&cross).map_err(|e| Failure::new(exit_code::FAILURE, e))?
+        }
+        CompareFormat::Markdown => cross::markdown(&cross),
+        CompareFormat::Json => {
+            cross::json(&cross).map_err(|e| Failure::new(exit_code::FAILURE, e))?
+        }
+    };
+    Ok((text, exit_code::SUCCESS))
 }
