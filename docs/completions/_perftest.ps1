@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'perftest' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the report in --format to FILE (atomically) instead of stdout')
             [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'Case id the `x` column is relative to')
             [CompletionResult]::new('--clock-mhz', '--clock-mhz', [CompletionResultType]::ParameterName, 'Shader clock in MHz for latencies in cycles, not the measured one')
+            [CompletionResult]::new('--shader-units', '--shader-units', [CompletionResultType]::ParameterName, 'Shader units (SMs, CUs, cores) for rates per clock and unit, where the driver tells none')
             [CompletionResult]::new('--dump-shaders', '--dump-shaders', [CompletionResultType]::ParameterName, 'Write each case''s compiled shader to `DIR/<case id>.txt`')
             [CompletionResult]::new('--fence-timeout-ms', '--fence-timeout-ms', [CompletionResultType]::ParameterName, 'When a GPU submission counts as hung, in ms')
             [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the devices, one line per device and compute queue family, and exit')

@@ -41,7 +41,7 @@ _perftest() {
 
     case "${cmd}" in
         perftest)
-            opts="-o -v -h -V --device --list --all-devices --list-cases --suite --filter --max-working-set --verify --no-verify --target-ms --samples --dispatch-ms --warmup-max --no-refine --pipeline-cache --format --output --baseline --clock-mhz --shader-stats --dump-shaders --validation --verbose --fence-timeout-ms --help --version compare render help"
+            opts="-o -v -h -V --device --list --all-devices --list-cases --suite --filter --max-working-set --verify --no-verify --target-ms --samples --dispatch-ms --warmup-max --no-refine --pipeline-cache --format --output --baseline --clock-mhz --shader-units --shader-stats --dump-shaders --validation --verbose --fence-timeout-ms --help --version compare render help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -103,6 +103,10 @@ _perftest() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --shader-units)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --dump-shaders)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -126,7 +130,7 @@ _perftest() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text html" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text html markdown json" -- "${cur}"))
                     return 0
                     ;;
                 --output)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_perftest_global_optspecs
-    string join \n device= list all-devices list-cases suite= filter= max-working-set= verify no-verify target-ms= samples= dispatch-ms= warmup-max= no-refine pipeline-cache= format= o/output= baseline= clock-mhz= shader-stats dump-shaders= validation v/verbose fence-timeout-ms= h/help V/version
+    string join \n device= list all-devices list-cases suite= filter= max-working-set= verify no-verify target-ms= samples= dispatch-ms= warmup-max= no-refine pipeline-cache= format= o/output= baseline= clock-mhz= shader-units= shader-stats dump-shaders= validation v/verbose fence-timeout-ms= h/help V/version
 end
 
 function __fish_perftest_needs_command
@@ -50,6 +50,7 @@ benchmark-action\t'github-action-benchmark\'s `customBiggerIsBetter` JSON'"
 complete -c perftest -n "__fish_perftest_needs_command" -s o -l output -d 'Write the report in --format to FILE (atomically) instead of stdout' -r -F
 complete -c perftest -n "__fish_perftest_needs_command" -l baseline -d 'Case id the `x` column is relative to' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l clock-mhz -d 'Shader clock in MHz for latencies in cycles, not the measured one' -r
+complete -c perftest -n "__fish_perftest_needs_command" -l shader-units -d 'Shader units (SMs, CUs, cores) for rates per clock and unit, where the driver tells none' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l dump-shaders -d 'Write each case\'s compiled shader to `DIR/<case id>.txt`' -r -F
 complete -c perftest -n "__fish_perftest_needs_command" -l fence-timeout-ms -d 'When a GPU submission counts as hung, in ms' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l list -d 'List the devices, one line per device and compute queue family, and exit'
@@ -67,7 +68,9 @@ complete -c perftest -n "__fish_perftest_needs_command" -a "compare" -d 'Compare
 complete -c perftest -n "__fish_perftest_needs_command" -a "render" -d 'Print a saved JSON report again in another format (e.g. a Markdown table)'
 complete -c perftest -n "__fish_perftest_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c perftest -n "__fish_perftest_using_subcommand compare" -l format -d 'Output format: an aligned table, or a self-contained HTML page' -r -f -a "text\t'Aligned table: the changes with their median and largest (two reports), or the node table with outliers flagged (three or more)'
-html\t'A self-contained HTML page: per-case change bars (green faster, red slower) and the table (two reports), or the node table with flagged cells marked (three or more)'"
+html\t'A self-contained HTML page: per-case change bars (green faster, red slower) and the table (two reports), or the node table with flagged cells marked (three or more)'
+markdown\t'Three or more reports of different GPUs only: the matrix, its legend and the advice across GPUs as Markdown'
+json\t'Three or more reports of different GPUs only: the matrix, its legend and the advice across GPUs as JSON'"
 complete -c perftest -n "__fish_perftest_using_subcommand compare" -s o -l output -d 'Write the comparison to FILE (atomically) instead of stdout' -r -F
 complete -c perftest -n "__fish_perftest_using_subcommand compare" -l fail-above -d 'Exit 5 when any case got slower by more than PCT percent (two reports)' -r
 complete -c perftest -n "__fish_perftest_using_subcommand compare" -l fail-median -d 'Exit 5 when the median change is a slowdown of more than PCT percent (two reports)' -r

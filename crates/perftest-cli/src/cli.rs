@@ -17,7 +17,7 @@ use perftest_cases::Suite;
 use crate::export::ExportFormat;
 
 /// Options that only shape a timing run, refused by `--verify`, `--list` and `--list-cases`.
-const TIMING_ONLY: [&str; 13] = [
+const TIMING_ONLY: [&str; 14] = [
     "no_verify",
     "target_ms",
     "samples",
@@ -29,6 +29,7 @@ const TIMING_ONLY: [&str; 13] = [
     "format",
     "output",
     "clock_mhz",
+    "shader_units",
     "shader_stats",
     "dump_shaders",
 ];
@@ -432,6 +433,15 @@ pub struct RunArgs {
         help_heading = "Output"
     )]
     pub clock_mhz: Option<f64>,
+
+    /// Shader units (SMs, CUs, cores) for rates per clock and unit, where the driver tells none.
+    ///
+    /// NVIDIA (VK_NV_shader_sm_builtins), AMD (VK_AMD_shader_core_properties) and Arm
+    /// (VK_ARM_shader_core_builtins) drivers report their units; for others (Intel, lavapipe)
+    /// give the count from the vendor's specifications. A given count wins over the driver's
+    /// (1 to 100000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000), help_heading = "Output")]
+    pub shader_units: Option<u32>,
 
     /// Print the driver's statistics of each case's compiled shader.
     ///

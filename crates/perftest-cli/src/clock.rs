@@ -65,13 +65,12 @@ pub fn units_note(report: &Report) -> Option<String> {
 
 /// [`units_note`] with the clock already derived.
 fn units_note_with(report: &Report, clock: Option<Clock>) -> Option<String> {
-    let units = report.device.shader_units.filter(|&u| u > 0)?;
-    let (plural, one) = match report.device.vendor_id {
-        AMD => ("CUs", "CU"),
-        ARM => ("cores", "core"),
-        _ => ("SMs", "SM"),
-    };
+    let units = perftest_report::derived::shader_units(report)?;
+    let (one, plural) = perftest_report::derived::unit_words(report.device.vendor_id);
     let mut note = format!("Shader units: {units} {plural}");
+    if report.settings.shader_units.is_some() {
+        note.push_str(" as given (--shader-units)");
+    }
     if let Some(clock) = clock {
         let best = report
             .cases
@@ -90,12 +89,6 @@ fn units_note_with(report: &Report, clock: Option<Clock>) -> Option<String> {
     note.push('.');
     Some(note)
 }
-
-/// AMD's PCI vendor id (its units are compute units; NVIDIA's are SMs).
-const AMD: u32 = 0x1002;
-
-/// Arm's vendor id (its units are shader cores).
-const ARM: u32 = 0x13b5;
 
 #[cfg(test)]
 mod tests {

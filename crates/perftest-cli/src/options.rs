@@ -76,6 +76,8 @@ pub struct Options {
     pub max_working_set: Option<u64>,
     /// The SM clock the user gave, in MHz.
     pub clock_mhz: Option<f64>,
+    /// `--shader-units`: the shader units given, for rates per clock and unit.
+    pub shader_units: Option<u32>,
 }
 
 /// A value outside its documented range.
@@ -184,6 +186,7 @@ impl Options {
             dump_shaders: args.dump_shaders.clone(),
             max_working_set: args.max_working_set,
             clock_mhz: args.clock_mhz,
+            shader_units: args.shader_units,
         })
     }
 

@@ -334,6 +334,7 @@ fn settings() -> Settings {
         verify: false,
         suites: vec!["original".to_string()],
         clock_mhz: None,
+        shader_units: None,
     }
 }
 

@@ -181,6 +181,27 @@ fn finite_positive(value: f64) -> Option<f64> {
     (value.is_finite() && value > 0.0).then_some(value)
 }
 
+/// The shader units a report's rates per unit use: the count the user gave, else the driver's;
+/// `None` when neither is known (or is 0).
+pub fn shader_units(report: &Report) -> Option<u32> {
+    report
+        .settings
+        .shader_units
+        .or(report.device.shader_units)
+        .filter(|&u| u > 0)
+}
+
+/// What a vendor calls its shader units, singular and plural: SMs (NVIDIA), CUs (AMD), cores
+/// (Arm), units (any other).
+pub fn unit_words(vendor_id: u32) -> (&'static str, &'static str) {
+    match vendor_id {
+        0x10de => ("SM", "SMs"),
+        0x1002 => ("CU", "CUs"),
+        0x13b5 => ("core", "cores"),
+        _ => ("unit", "units"),
+    }
+}
+
 /// The figures derived from a report's samples (statistics are the command's policy, so they
 /// live here rather than with the data types in perftest-core).
 pub trait ReportFigures {

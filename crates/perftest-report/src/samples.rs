@@ -38,6 +38,7 @@ pub fn settings() -> Settings {
         verify: true,
         suites: vec!["original".to_string()],
         clock_mhz: None,
+        shader_units: None,
     }
 }
 

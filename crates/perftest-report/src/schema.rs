@@ -180,6 +180,13 @@ pub struct Settings {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub clock_mhz: Option<f64>,
+    /// The shader units the user gave (`--shader-units`), for rates per clock and unit; absent
+    /// when not given (the driver's count, where it tells one, is `device.shader_units`).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub shader_units: Option<u32>,
 }
 
 /// Loads one workgroup of an original case performs: 256 threads x 256 loads (textures:

@@ -162,6 +162,7 @@ fn run_phases(
             .map(|s| s.name().to_string())
             .collect(),
         clock_mhz: options.clock_mhz,
+        shader_units: options.shader_units,
     };
     let mut report = Report::begin(target.device_info(), settings);
     report.baseline_id = options.baseline.clone();

@@ -112,7 +112,7 @@ impl Exporter for JsonExporter {
         } = report;
         let run = clock.as_ref().and_then(perftest_report::clock::run_clock);
         let clock_figure = perftest_report::clock::clock(report);
-        let units = device.shader_units.filter(|&u| u > 0).map(f64::from);
+        let units = perftest_report::derived::shader_units(report).map(f64::from);
         let found = findings(report);
         let json = JsonReport {
             schema,

@@ -121,6 +121,7 @@ impl ProbeReport {
             verify: false,
             suites: Vec::new(),
             clock_mhz: None,
+            shader_units: None,
         };
         let device = self.device.clone().unwrap_or_else(DeviceInfo::unknown);
         let mut report = Report::begin(device, settings);

@@ -4,6 +4,7 @@
 use perftest_cases::Unit;
 
 use crate::clock::clock;
+use crate::derived::{shader_units, unit_words};
 use crate::schema::Report;
 
 use super::rates::{per_s, Rate, Rates};
@@ -88,11 +89,11 @@ fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
     let Some((id, rate, bytes_per_s)) = best else {
         return Vec::new();
     };
-    let units = report.device.shader_units.filter(|&u| u > 0);
+    let units = shader_units(report);
     let per_clock = clock(report)
         .zip(units)
         .map(|(c, u)| bytes_per_s / (c.mhz * 1e6) / f64::from(u));
-    let unit = unit_name(report.device.vendor_id);
+    let (unit, _) = unit_words(report.device.vendor_id);
     let mut statement = format!(
         "The most bytes per second: {} ({:.1} GB/s",
         rate.name,
@@ -122,13 +123,4 @@ fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
         });
     }
     out
-}
-
-/// What a vendor calls its shader units: compute units (AMD), shader cores (Arm), SMs.
-pub fn unit_name(vendor_id: u32) -> &'static str {
-    match vendor_id {
-        0x1002 => "CU",
-        0x13b5 => "core",
-        _ => "SM",
-    }
 }
