@@ -369,7 +369,7 @@ fn outlier_line(out: &mut String, curve: &str, outliers: &[Point], value: impl F
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::super::levels::tests::{grid, h200, sample};
+    use perftest_report::samples::curves::{grid, h200, sample};
     use super::*;
 
     #[test]

@@ -6,7 +6,8 @@
 use perftest_cases::{CaseIndex, Curve};
 
 use super::levels::{clean, levels, Level, Point};
-use crate::report::{CaseStatus, Report, ReportFigures};
+use crate::derived::ReportFigures;
+use crate::schema::{CaseStatus, Report};
 
 /// One declaration's curve and the L1 it shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,9 +119,9 @@ pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
 mod tests {
     use super::super::levels::tests::KB;
     use super::*;
-    use crate::report::CaseResult;
+    use crate::schema::CaseResult;
     use perftest_cases::families::cache_carveout::carveout_case;
-    use perftest_report::samples::{measurement, sample_report};
+    use crate::samples::{measurement, sample_report};
 
     /// An L1 of `l1` bytes at 18 ns, then L2 at 130 ns, on a grid from 16 KB to 512 KB in
     /// steps of 1/16 octave around the step.
