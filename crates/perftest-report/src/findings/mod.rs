@@ -13,6 +13,7 @@
 
 mod advice;
 mod best;
+mod cache;
 mod rates;
 mod rules;
 mod types;
@@ -45,6 +46,7 @@ pub fn findings(report: &Report) -> Findings {
         }
     }
     out.findings.extend(best::best_paths(report, &rates));
+    out.findings.extend(cache::cache_findings(report));
     out.advice = advice::advice(&out.findings, &rates);
     out
 }

@@ -170,3 +170,42 @@ fn every_rule_id_is_unique_and_its_cases_exist() {
         }
     }
 }
+
+#[test]
+fn the_sweep_gives_a_finding_per_cache_level() {
+    use crate::samples::curves::h200;
+    let mut r = sample_report();
+    r.cases = (12..=29)
+        .map(|shift| {
+            let case = perftest_cases::case_for_id(&format!(
+                "mem.sweep.latency.{}",
+                if shift >= 20 {
+                    format!("{}mb", 1u64 << (shift - 20))
+                } else {
+                    format!("{}kb", 1u64 << (shift - 10))
+                }
+            ))
+            .unwrap();
+            let ops = case.work().per_group() as f64;
+            // One workgroup per dispatch: its time is the ops times the latency in ns.
+            let ns = h200(f64::from(1u32 << shift)) * ops;
+            CaseResult::measured(&case, measurement(1, &[ns; 6]))
+        })
+        .collect();
+    r.settings.clock_mhz = Some(1000.0);
+    let f = findings(&r);
+    let l1 = f.get("cache.l1").unwrap();
+    assert!((l1.value - 35.0).abs() < 1e-6, "{}", l1.value);
+    assert_eq!(
+        l1.statement,
+        "L1: up to 128 KB, 35.0 ns per dependent load (35 cycles)."
+    );
+    let memory = f.get("cache.memory").unwrap();
+    assert!((memory.value - 690.0).abs() < 1e-6);
+    assert!(
+        memory.statement.starts_with("memory: from "),
+        "{}",
+        memory.statement
+    );
+    assert!(f.get("cache.l2").is_some(), "{:?}", f.findings);
+}

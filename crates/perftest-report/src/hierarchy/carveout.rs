@@ -119,9 +119,9 @@ pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
 mod tests {
     use super::super::levels::tests::KB;
     use super::*;
+    use crate::samples::{measurement, sample_report};
     use crate::schema::CaseResult;
     use perftest_cases::families::cache_carveout::carveout_case;
-    use crate::samples::{measurement, sample_report};
 
     /// An L1 of `l1` bytes at 18 ns, then L2 at 130 ns, on a grid from 16 KB to 512 KB in
     /// steps of 1/16 octave around the step.
