@@ -559,9 +559,8 @@ mod tests {
 
     #[test]
     fn only_missing_empty_or_perftest_files_may_be_caches() {
-        let dir = std::env::temp_dir().join(format!("perftest-cache-kinds-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         assert!(check_cache_path(&dir.join("new.cache")).is_ok());
         fs::write(dir.join("empty.cache"), b"").unwrap();
         assert!(check_cache_path(&dir.join("empty.cache")).is_ok());
@@ -579,7 +578,7 @@ mod tests {
             fs::read(dir.join("report.json")).unwrap(),
             b"{\"schema\": 1}"
         );
-        let not_file = check_cache_path(&dir).unwrap_err();
+        let not_file = check_cache_path(dir).unwrap_err();
         assert!(matches!(
             not_file,
             CacheFileError::NotAFile {
@@ -598,16 +597,14 @@ mod tests {
                 assert!(read_file(&fifo).is_err());
             }
         }
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[cfg(unix)]
     #[test]
     fn saving_keeps_a_private_mode() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = std::env::temp_dir().join(format!("perftest-cache-mode-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let path = dir.join("p.cache");
         fs::write(&path, encode(b"old")).unwrap();
         fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
@@ -615,19 +612,12 @@ mod tests {
         let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         assert_eq!(fs::read(&path).unwrap(), encode(b"new"));
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn saving_replaces_the_file_and_leaves_no_temporary_file() {
-        let dir = std::env::temp_dir().join(format!(
-            "perftest-cache-unit-{}-{:x}",
-            std::process::id(),
-            std::collections::hash_map::RandomState::new()
-                .build_hasher()
-                .finish()
-        ));
-        fs::create_dir(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let path = dir.join("cache.bin");
         write_atomically(&path, &encode(b"first")).unwrap();
         write_atomically(&path, &encode(b"second")).unwrap();
@@ -645,11 +635,10 @@ mod tests {
                 .contains("symbolic link"));
             assert_eq!(fs::read(&target).unwrap(), b"keep");
         }
-        let names: Vec<_> = fs::read_dir(&dir)
+        let names: Vec<_> = fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

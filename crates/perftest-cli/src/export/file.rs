@@ -553,10 +553,12 @@ mod tests {
 
     /// A fresh, empty directory for one test.
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("perftest-file-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+        // Kept: each test removes it at its end.
+        tempfile::Builder::new()
+            .prefix(&format!("perftest-file-{name}-"))
+            .tempdir()
+            .unwrap()
+            .keep()
     }
 
     fn entries(dir: &Path) -> Vec<String> {
