@@ -25,7 +25,6 @@
 //! left alone, and so is a file the caller could not have written in place.
 
 use std::fs::{self, File, OpenOptions};
-use std::hash::{BuildHasher, Hasher};
 use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -325,41 +324,39 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> 
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut attempt = 0;
-    let (temp, mut file) = loop {
-        let random = std::collections::hash_map::RandomState::new()
-            .build_hasher()
-            .finish();
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
-        temp_name.push(format!(".{random:016x}.tmp"));
-        let temp = dir.join(temp_name);
-        match OpenOptions::new().write(true).create_new(true).open(&temp) {
-            Ok(f) => break (temp, f),
-            Err(e) if e.kind() == ErrorKind::AlreadyExists && attempt < 8 => attempt += 1,
-            Err(e) => {
-                return Err(format!(
-                    "cannot create a temporary file in {}: {e}",
-                    dir.display()
-                ))
-            }
-        }
-    };
+    let (mut file, temp) = temporary_file(&dir, name)
+        .map_err(|e| format!("cannot create a temporary file in {}: {e}", dir.display()))?
+        .into_parts();
     let permissions = match &existing {
         Some(old) => file.set_permissions(old.permissions()),
         None => Ok(()),
     };
+    // On an error `temp` is dropped, which removes the temporary file.
     let written = permissions
         .and_then(|()| file.write_all(bytes))
         .and_then(|()| file.sync_all())
         .and_then(|()| {
             drop(file);
-            fs::rename(&temp, path)
+            temp.persist(path).map_err(|e| e.error)
         });
-    written.map_err(|e| {
-        let _ = fs::remove_file(&temp);
-        format!("cannot write {}: {e}", path.display())
-    })
+    written.map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Creates `.NAME.RANDOM.tmp` in `dir` exclusively (`O_CREAT | O_EXCL`: never an existing file
+/// or a link; a taken name is retried with another), with the mode a new file gets (0666 less
+/// the umask on Unix). Dropped, it is removed.
+fn temporary_file(dir: &Path, name: &std::ffi::OsStr) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(name);
+    prefix.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp").rand_bytes(16);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(dir)
 }
 
 /// The cache one probe builds its pipelines through, and where it goes afterwards.
