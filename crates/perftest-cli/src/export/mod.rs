@@ -4,42 +4,25 @@
 //! picks the implementation for an [`ExportFormat`]. Exporters only turn a [`Report`] into
 //! bytes; an [`OutputTarget`] puts them where `--output` says.
 
-mod benchmark_action;
-mod bmf;
-mod chart;
-mod columns;
-mod compare_html;
-mod cross_html;
-mod csv;
-mod curves;
+// The formats, one file each.
+pub(crate) mod formats;
+// Where the bytes go: the output-file rule.
 mod file;
+// What the formats share: tables, charts, curves, findings and markup.
+pub(crate) mod chart;
+mod columns;
+mod curves;
 mod findings;
 mod heatmap;
-mod html;
-mod json;
-mod markdown;
-mod markup;
-mod node_html;
-mod original;
+pub(crate) mod markup;
 mod spread;
-mod svg;
-mod text;
 mod twins;
 
-pub use self::benchmark_action::BenchmarkActionExporter;
-pub use self::bmf::BmfExporter;
-pub use self::compare_html::comparison_html;
-pub use self::cross_html::cross_html;
-pub use self::html::HtmlExporter;
-pub use self::svg::SvgExporter;
-
-pub use self::csv::CsvExporter;
 pub use self::file::{remove_temporary_files, OutputError, OutputTarget};
-pub use self::json::JsonExporter;
-pub use self::markdown::MarkdownExporter;
-pub use self::node_html::node_html;
-pub use self::original::OriginalExporter;
-pub use self::text::TextExporter;
+pub use self::formats::{
+    BenchmarkActionExporter, BmfExporter, CsvExporter, HtmlExporter, JsonExporter,
+    MarkdownExporter, OriginalExporter, SvgExporter, TextExporter,
+};
 
 use crate::report::Report;
 

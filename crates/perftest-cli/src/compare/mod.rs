@@ -6,6 +6,11 @@
 //! intervals ([`crate::report::Derived::interval`]) share no value: the samples of each run say
 //! the other run's figure is out of reach of its own noise.
 
+// The HTML comparison page.
+mod html;
+
+pub use self::html::comparison_html;
+
 use std::collections::HashMap;
 use std::fmt::Write;
 

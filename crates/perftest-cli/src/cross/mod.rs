@@ -2,6 +2,11 @@
 //! (each GPU relative to its own baseline case) under short column labels with a legend, and
 //! the advice that holds across the GPUs ([`perftest_report::across`]).
 
+// The matrix as an HTML page.
+mod html;
+
+pub use self::html::cross_html;
+
 use perftest_report::across::{advice, matrix, Matrix, Verdict};
 
 use crate::output::printable::{cell_width, printable, push_left, push_right, wrap};

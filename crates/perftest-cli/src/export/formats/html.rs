@@ -4,15 +4,15 @@
 
 use std::fmt::Write;
 
-use super::chart::{max_relative, relative_bars};
-use super::columns::{self, Cells, TITLES};
-use super::curves::{has_curve, write_curve, Curve, CURVE_SIZE};
-use super::heatmap::{
+use crate::export::chart::{max_relative, relative_bars};
+use crate::export::columns::{self, Cells, TITLES};
+use crate::export::curves::{has_curve, write_curve, Curve, CURVE_SIZE};
+use crate::export::heatmap::{
     family_grids, heatmap_size, label_width, write_heatmap, write_legend, FamilyGrid, CHART_CSS,
     LEGEND_SIZE,
 };
-use super::markup::{escape, svg_open};
-use super::{ExportError, Exporter};
+use crate::export::markup::{escape, svg_open};
+use crate::export::{ExportError, Exporter};
 use crate::report::{CaseStatus, Report};
 use crate::sweep::{bandwidth_text, resolution_text, size_text, Hierarchy};
 
@@ -301,10 +301,10 @@ fn write_hierarchy(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> s
     writeln!(out, "</section>")
 }
 
-/// The fragment-vs-compute table ([`super::twins`]), when the report pairs any case with its
+/// The fragment-vs-compute table ([`crate::export::twins`]), when the report pairs any case with its
 /// compute twin.
 fn write_twins(out: &mut String, report: &Report) -> std::fmt::Result {
-    use super::twins::{cells, pairs, summary, HEADING, TITLES};
+    use crate::export::twins::{cells, pairs, summary, HEADING, TITLES};
     let pairs = pairs(report);
     if pairs.is_empty() {
         return Ok(());
@@ -360,12 +360,12 @@ fn write_carveout(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> st
 
 /// The findings, the advice and what the report lacks, before the charts.
 fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
-    let Some(f) = super::findings::of(report) else {
+    let Some(f) = crate::export::findings::of(report) else {
         return Ok(());
     };
     writeln!(out, "<section>")?;
     writeln!(out, "<h2>Findings</h2>")?;
-    if let Some(note) = super::findings::source_note(&f) {
+    if let Some(note) = crate::export::findings::source_note(&f) {
         writeln!(out, "<p>Figures {}.</p>", escape(&note))?;
     }
     writeln!(out, "<ul>")?;
@@ -375,7 +375,7 @@ fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
             "<li><code>{}</code>: {}{}</li>",
             escape(&finding.id),
             escape(&finding.statement),
-            super::findings::noise_note(finding.beyond_noise)
+            crate::export::findings::noise_note(finding.beyond_noise)
         )?;
     }
     writeln!(out, "</ul>")?;
@@ -397,7 +397,7 @@ fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
         }
         writeln!(out, "</ol>")?;
     }
-    if let Some(line) = super::findings::missing_line(&f) {
+    if let Some(line) = crate::export::findings::missing_line(&f) {
         writeln!(out, "<p>{}</p>", escape(&line))?;
     }
     writeln!(out, "</section>")
@@ -665,7 +665,7 @@ pub(crate) mod tests {
 
     /// The committed H200 memory-suite run (with the sweep).
     pub(crate) fn sweep_report() -> Report {
-        let bytes = include_bytes!("../../../../results/nvidia-h200-memory.json");
+        let bytes = include_bytes!("../../../../../results/nvidia-h200-memory.json");
         crate::report_file::parse_report(bytes, std::path::Path::new("memory.json")).unwrap()
     }
 
