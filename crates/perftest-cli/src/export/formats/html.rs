@@ -17,23 +17,7 @@ use crate::report::{CaseStatus, Report};
 use crate::sweep::{bandwidth_text, resolution_text, size_text, Hierarchy};
 
 /// The page's stylesheet (before the charts' [`CHART_CSS`]).
-pub(crate) const PAGE_CSS: &str = "\
-body { font-family: system-ui, 'DejaVu Sans', Arial, sans-serif; margin: 16px 24px; color: #111111; background: #ffffff; }
-h1 { font-size: 22px; margin: 0 0 8px 0; }
-h2 { font-size: 17px; margin: 22px 0 6px 0; border-bottom: 1px solid #cccccc; }
-table { border-collapse: collapse; font-size: 13px; }
-th, td { padding: 2px 8px; text-align: left; vertical-align: top; }
-table.meta th { color: #555555; font-weight: normal; }
-table.data td, table.data th { border-bottom: 1px solid #eeeeee; }
-table.data td.num, table.data th.num { text-align: right; font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; }
-table.data code { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; }
-.charts { display: flex; flex-wrap: wrap; gap: 28px; align-items: flex-start; }
-.note { color: #8a4b00; }
-.flag { color: #b00020; font-weight: bold; }
-details { margin-top: 6px; }
-summary { cursor: pointer; color: #1d4f91; }
-footer { margin-top: 28px; color: #777777; font-size: 12px; }
-";
+pub(crate) const PAGE_CSS: &str = include_str!("../css/page.css");
 
 /// Writes one HTML page: device and driver header, settings, the cache hierarchy when the run
 /// has sweep cases (latency and bandwidth curves with the levels shaded, and the levels'
