@@ -7,9 +7,7 @@
 //! the other run's figure is out of reach of its own noise.
 
 // The HTML comparison page.
-mod html;
-
-pub use self::html::comparison_html;
+pub mod html;
 
 use std::collections::HashMap;
 use std::fmt::Write;

@@ -3,9 +3,7 @@
 //! the advice that holds across the GPUs ([`perftest_report::across`]).
 
 // The matrix as an HTML page.
-mod html;
-
-pub use self::html::cross_html;
+pub mod html;
 
 use perftest_report::across::{advice, matrix, Matrix, Verdict};
 

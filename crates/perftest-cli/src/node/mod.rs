@@ -12,9 +12,7 @@
 //! nothing tells which one is off.
 
 // The node summary as an HTML page.
-mod html;
-
-pub use self::html::node_html;
+pub mod html;
 
 use std::collections::HashMap;
 
