@@ -526,7 +526,7 @@ fn reading_a_report_builds_no_json_tree_first() {
     let script = "ulimit -v \"$1\" && exec \"$0\" render \"$2\"";
     let read = |path: &std::path::Path| {
         let output = Command::new("sh")
-            .args(["-c", script, env!("CARGO_BIN_EXE_perftest")])
+            .args(["-c", script, common::BINARY])
             .arg(limit_kib.to_string())
             .arg(path)
             .output()
@@ -547,11 +547,8 @@ fn reading_a_report_builds_no_json_tree_first() {
 /// Runs `perftest ARGS` in `dir` with `env` set (and no other loader chosen); its exit status
 /// and stderr.
 fn run_in(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_perftest"));
-    command
-        .args(args)
-        .current_dir(dir)
-        .env_remove("PERFTEST_VULKAN_LOADER");
+    let mut command = common::command(args);
+    command.current_dir(dir);
     for var in ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES"] {
         command.env_remove(var);
     }
