@@ -16,6 +16,7 @@ mod manpage;
 mod packages;
 mod shaders;
 mod steps;
+mod structure;
 mod tasks;
 mod windows;
 mod wine;
@@ -43,6 +44,8 @@ commands:
                    release archives in the target folder's dist/ (the host's .tar.gz and,
                    on x86_64 Linux, the Windows .zip), each opened again and its binary run
   fuzz [SECONDS]   build the libFuzzer targets and run each for SECONDS (30)
+  structure        the ten longest functions, those over 100 lines, and the largest import
+                   cycle between the files of each package (a report; never fails on it)
   book, cross, fleet, windows
                    one step of `test` on its own
   help             print this message
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         }
         Some("dist") => dist::command(&rest).map(|()| 0),
         Some("fuzz") => fuzz::command(&rest).map(|()| 0),
+        Some("structure") => structure::command(&rest).map(|()| 0),
         Some("docs") => match rest.as_slice() {
             [] => manpage::command(false).map(|()| 0),
             [flag] if flag == "--check" => manpage::command(true).map(|()| 0),

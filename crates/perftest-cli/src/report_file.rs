@@ -371,10 +371,12 @@ mod tests {
     use perftest_report::samples::sample_report;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("perftest-read-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        // Kept: each test removes it at its end.
+        tempfile::Builder::new()
+            .prefix(&format!("perftest-read-{name}-"))
+            .tempdir()
+            .unwrap()
+            .keep()
     }
 
     fn json(report: &Report) -> Vec<u8> {

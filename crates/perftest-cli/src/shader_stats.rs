@@ -268,8 +268,8 @@ mod tests {
         bare.representations.clear();
         assert_eq!(dump_text(&[bare.clone()]), None);
 
-        let dir = std::env::temp_dir().join(format!("perftest-dump-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let nested = dir.join("a/b");
         prepare_dump_dir(&nested).unwrap();
         assert!(dump(&nested, "tex.load.r8.linear", &[executable("CS")]).unwrap());
@@ -283,7 +283,6 @@ mod tests {
         assert!(prepare_dump_dir(&file)
             .unwrap_err()
             .contains("not a directory"));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A link, FIFO or directory planted under a case's dump name is neither followed nor

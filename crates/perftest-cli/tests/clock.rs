@@ -5,20 +5,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-use std::process::{Command, Stdio};
+mod common;
 
 fn perftest(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
-        .args(args)
-        .env_remove("PERFTEST_VULKAN_LOADER")
-        .stdin(Stdio::null())
-        .output()
-        .expect("cannot start the perftest binary");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    common::perftest(args).into_parts()
 }
 
 /// A short timing run on lavapipe of the cases `filters` select, then `extra`.

@@ -7,9 +7,10 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use serde_json::Value;
+
+mod common;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -18,7 +19,7 @@ fn root() -> PathBuf {
 /// The H200 report and every published table, in a fixed order.
 fn inputs() -> Vec<PathBuf> {
     let mut files = vec![root().join("results/nvidia-h200.json")];
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sebbbi");
+    let dir = common::published_tables();
     let mut tables: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -33,17 +34,10 @@ fn compare(files: &[PathBuf], format: &str) -> String {
     let mut args = vec!["compare".to_string()];
     args.extend(files.iter().map(|f| f.to_str().unwrap().to_string()));
     args.extend(["--format".to_string(), format.to_string()]);
-    let out = Command::new(env!("CARGO_BIN_EXE_perftest"))
-        .args(&args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = common::perftest(&args);
+    assert!(run.code == Some(0), "{}", run.stderr);
+    run.stdout
 }
 
 /// Case name (lowercase) -> milliseconds, read from the file itself.

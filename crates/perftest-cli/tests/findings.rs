@@ -4,17 +4,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
+
+use std::process::Stdio;
 
 use serde_json::Value;
 
 /// `perftest render FIXTURE --format json`'s findings, by id, and its advice.
 fn findings(fixture: &str) -> (Vec<(String, f64, Value)>, Vec<Value>) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/sebbbi")
-        .join(fixture);
-    let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+    let path = common::published_tables().join(fixture);
+    let output = common::command(&[])
         .args(["render", path.to_str().unwrap(), "--format", "json"])
         .stdin(Stdio::null())
         .output()
@@ -166,7 +165,7 @@ fn gen9_favours_raw_buffers_and_texture_loads() {
 
 #[test]
 fn every_table_gives_findings_and_advice_in_every_format() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sebbbi");
+    let dir = common::published_tables();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "txt") {
@@ -181,7 +180,7 @@ fn every_table_gives_findings_and_advice_in_every_format() {
             ("markdown", "**Findings**"),
             ("html", "<h2>Findings</h2>"),
         ] {
-            let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+            let output = common::command(&[])
                 .args(["render", path.to_str().unwrap(), "--format", format])
                 .stdin(Stdio::null())
                 .output()

@@ -11,10 +11,14 @@
 // clippy.toml's test exemptions cover `#[test]` functions only, not this file's helpers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
+use common::{committed_report, path_str, scratch};
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Size of the browser window, and so of the screenshot.
 const WINDOW: (u32, u32) = (1400, 2000);
@@ -44,38 +48,14 @@ fn chromium() -> Option<String> {
     None
 }
 
-/// A fresh, empty directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "perftest-browser-test-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().expect("temp paths are UTF-8 here")
-}
-
 /// Runs the perftest binary and requires success.
 fn perftest(args: &[&str]) {
-    let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let run = common::perftest(args);
     assert!(
-        output.status.success(),
+        run.code == Some(0),
         "perftest {args:?} failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
+        run.stderr
     );
-}
-
-/// The H200 report committed in `results/`.
-fn committed_report() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200.json")
 }
 
 /// The H200 memory-suite report committed in `results/` (with the sweep).
@@ -93,7 +73,7 @@ const LEVEL_FILLS: [[u8; 3]; 2] = [[0xec, 0xe2, 0xf4], [0xfc, 0xe8, 0xd6]];
 fn screenshot(chromium: &str, dir: &Path, page: &Path, name: &str) -> Vec<[u8; 4]> {
     let shot = dir.join(format!("{name}.png"));
     let profile = dir.join(format!("{name}-profile"));
-    let mut child = Command::new(chromium)
+    let child = Command::new(chromium)
         .args([
             "--headless",
             "--no-sandbox",
@@ -114,17 +94,8 @@ fn screenshot(chromium: &str, dir: &Path, page: &Path, name: &str) -> Vec<[u8; 4
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > CHROMIUM_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium did not finish within {CHROMIUM_TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(100));
+    let Some(status) = common::wait_at_most(child, CHROMIUM_TIMEOUT) else {
+        panic!("chromium did not finish within {CHROMIUM_TIMEOUT:?}");
     };
     assert!(status.success(), "chromium failed: {status}");
     let mut decoder = png::Decoder::new(std::fs::File::open(&shot).unwrap());
@@ -228,7 +199,6 @@ fn html_report_and_comparison_render_in_chromium() {
         green > 1000 && red > 1000,
         "compare: {green} green, {red} red pixels"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -263,5 +233,4 @@ fn sweep_curves_render_in_chromium_as_html_and_svg() {
             "{format}: level shades {shades:?}"
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

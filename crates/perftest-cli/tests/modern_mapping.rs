@@ -3,8 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
+mod common;
+
 use std::collections::HashSet;
-use std::process::Command;
 
 const BEGIN: &str = "<!-- perftest-vk mapping: begin -->";
 const END: &str = "<!-- perftest-vk mapping: end -->";
@@ -40,7 +41,7 @@ fn readme_maps_each_perftest_vk_case_to_a_listed_modern_case() {
     let unique: HashSet<&str> = ids.iter().map(String::as_str).collect();
     assert_eq!(unique.len(), ids.len(), "an id appears twice in the table");
 
-    let out = Command::new(env!("CARGO_BIN_EXE_perftest"))
+    let out = common::command(&[])
         .args(["--list-cases", "--suite", "modern"])
         .output()
         .expect("run perftest");

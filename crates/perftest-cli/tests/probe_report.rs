@@ -4,7 +4,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-use std::process::Command;
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -54,13 +55,14 @@ fn a_probe_report_reads_back_like_a_run_report() {
         assert_eq!(m.groups, measured.groups);
     }
 
-    let dir = std::env::temp_dir().join(format!("perftest-probe-report-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("probe-report");
     let path = dir.join("probe.json");
     std::fs::write(&path, report.to_json()).unwrap();
-    let bin = env!("CARGO_BIN_EXE_perftest");
-    let render = Command::new(bin).arg("render").arg(&path).output().unwrap();
+    let render = common::command(&[])
+        .arg("render")
+        .arg(&path)
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&render.stdout);
     assert!(
         render.status.success(),
@@ -74,7 +76,7 @@ fn a_probe_report_reads_back_like_a_run_report() {
             case.case.name
         );
     }
-    let compare = Command::new(bin)
+    let compare = common::command(&[])
         .arg("compare")
         .arg(&path)
         .arg(&path)
@@ -86,5 +88,4 @@ fn a_probe_report_reads_back_like_a_run_report() {
         text.contains(&format!("Measured in both: {}", probe.measured.len())),
         "{text}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -7,6 +7,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
+mod common;
+
 use std::process::Command;
 
 /// Runs `perftest ARGS` with stdout discarded and stderr into a pipe whose reader exits at
@@ -16,7 +18,7 @@ fn with_closed_stderr(args: &str) -> i32 {
         "set -o pipefail; \"$0\" {args} 2>&1 >/dev/null | true; exit \"${{PIPESTATUS[0]}}\""
     );
     let status = Command::new("bash")
-        .args(["-c", &script, env!("CARGO_BIN_EXE_perftest")])
+        .args(["-c", &script, common::BINARY])
         .env_remove("PERFTEST_VULKAN_LOADER")
         .status()
         .unwrap();
@@ -47,7 +49,7 @@ fn a_file_size_limit_is_an_error_not_a_kill() {
     // 1 block of 512 bytes: the HTML page is far larger.
     let script = "ulimit -f 1; \"$0\" render \"$1\" --format html -o \"$2\"";
     let output = Command::new("bash")
-        .args(["-c", script, env!("CARGO_BIN_EXE_perftest")])
+        .args(["-c", script, common::BINARY])
         .arg(&table)
         .arg(&out)
         .output()
@@ -76,10 +78,7 @@ fn an_output_that_is_an_input_is_refused() {
     std::fs::hard_link(&b, &hard).unwrap();
     let before = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     let run = |args: &[&std::path::Path]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
-            .args(args)
-            .output()
-            .unwrap();
+        let output = common::command(&[]).args(args).output().unwrap();
         (
             output.status.code(),
             String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -117,7 +116,7 @@ fn a_gate_over_almost_nothing_fails() {
     let one = dir.path().join("one.txt");
     std::fs::write(&one, "Buffer<R8>.Load uniform: 0.691ms 15.067x\n").unwrap();
     let gate = |extra: &str| {
-        let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        let output = common::command(&[])
             .arg("compare")
             .args(extra.split_whitespace())
             .arg("--")
@@ -161,7 +160,7 @@ fn two_devices_with_one_output_name_are_refused() {
     let out = dir.path().join("out");
     std::fs::create_dir(&out).unwrap();
     let run = |pattern: &str| {
-        let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+        let output = common::command(&[])
             .args(["--all-devices", "--filter", "cbuffer", "--format", "json"])
             .args(["--target-ms", "1", "--samples", "2", "--no-verify", "-o"])
             .arg(out.join(pattern))
@@ -175,7 +174,7 @@ fn two_devices_with_one_output_name_are_refused() {
             String::from_utf8_lossy(&output.stderr).into_owned(),
         )
     };
-    let listed = Command::new(env!("CARGO_BIN_EXE_perftest"))
+    let listed = common::command(&[])
         .arg("--list")
         .env("VK_DRIVER_FILES", &drivers)
         .env("VK_ICD_FILENAMES", &drivers)
@@ -194,7 +193,8 @@ fn two_devices_with_one_output_name_are_refused() {
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
 }
 
-/// Waits (polling, up to a minute) until `ready` holds; false when it never did.
+/// Waits (polling, up to a minute) until `ready` holds; false when it never did. Only for what
+/// no line of the run and no blocking call tells (a signal's delivery, in `/proc`).
 fn wait_until(mut ready: impl FnMut() -> bool) -> bool {
     let start = std::time::Instant::now();
     while start.elapsed() < std::time::Duration::from_secs(60) {
@@ -204,21 +204,6 @@ fn wait_until(mut ready: impl FnMut() -> bool) -> bool {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     false
-}
-
-/// The exit status of `child` once it ends, or `None` (and the child killed) when it is still
-/// running a minute later.
-fn wait_or_kill(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
-    let mut status = None;
-    wait_until(|| {
-        status = child.try_wait().unwrap();
-        status.is_some()
-    });
-    if status.is_none() {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-    status
 }
 
 /// Sends `signal` to the process `pid`.
@@ -243,11 +228,10 @@ fn make_fifo(path: &std::path::Path) {
 #[cfg(unix)]
 #[test]
 fn a_stop_signal_while_the_loader_blocks_ends_the_run() {
-    use std::os::unix::fs::OpenOptionsExt;
     let dir = tempfile::tempdir().unwrap();
     let manifest = dir.path().join("driver.json");
     make_fifo(&manifest);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_perftest"))
+    let mut child = common::command(&[])
         .args(["--filter", "cbuffer", "--no-verify"])
         .env("VK_DRIVER_FILES", &manifest)
         .env("VK_ICD_FILENAMES", &manifest)
@@ -256,23 +240,24 @@ fn a_stop_signal_while_the_loader_blocks_ends_the_run() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Opening the FIFO's writing end succeeds once the loader has opened it to read; the
+    // Opening the FIFO's writing end returns the moment the loader opens it to read; the
     // writer stays open and silent, so the loader's read blocks.
-    let mut writer = None;
-    let opened = wait_until(|| {
-        writer = std::fs::OpenOptions::new()
-            .write(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(&manifest)
-            .ok();
-        writer.is_some()
+    let (opened_tx, opened_rx) = std::sync::mpsc::channel();
+    let fifo = manifest.clone();
+    std::thread::spawn(move || {
+        let _ = opened_tx.send(std::fs::OpenOptions::new().write(true).open(&fifo));
     });
-    assert!(opened, "the loader never opened the manifest");
+    let writer = opened_rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .ok()
+        .and_then(Result::ok);
+    assert!(writer.is_some(), "the loader never opened the manifest");
     send(child.id(), libc::SIGTERM);
-    let status = wait_or_kill(&mut child);
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let status = common::wait_at_most(child, std::time::Duration::from_secs(60));
     drop(writer);
     let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    std::io::Read::read_to_string(&mut stderr_pipe, &mut stderr).unwrap();
     let status = status.unwrap_or_else(|| panic!("SIGTERM did not end a blocked run: {stderr}"));
     assert_eq!(status.code(), Some(143), "{stderr}");
     assert!(stderr.contains("SIGTERM was not answered"), "{stderr}");
@@ -287,7 +272,7 @@ fn a_copy_of_the_same_signal_is_one_request() {
     use std::io::BufRead;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("partial.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_perftest"))
+    let mut child = common::command(&[])
         .args([
             "-v",
             "--no-verify",
@@ -334,7 +319,7 @@ fn a_copy_of_the_same_signal_is_one_request() {
     });
     assert!(delivered);
     send(pid, libc::SIGTERM);
-    let status = wait_or_kill(&mut child);
+    let status = common::wait_at_most(child, std::time::Duration::from_secs(60));
     std::io::Read::read_to_string(&mut stderr, &mut said).unwrap();
     let status = status.unwrap_or_else(|| panic!("the run did not stop: {said}"));
     assert_eq!(status.code(), Some(143), "{said}");
@@ -351,7 +336,7 @@ fn an_output_socket_is_refused_at_once() {
     let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
     let table = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/sebbbi/nvidia-ampere-rtx-3090.txt");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_perftest"))
+    let mut child = common::command(&[])
         .arg("render")
         .arg(&table)
         .arg("-o")
@@ -360,9 +345,10 @@ fn an_output_socket_is_refused_at_once() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let status = wait_or_kill(&mut child);
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let status = common::wait_at_most(child, std::time::Duration::from_secs(60));
     let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    std::io::Read::read_to_string(&mut stderr_pipe, &mut stderr).unwrap();
     let status = status.unwrap_or_else(|| panic!("-o SOCKET hung: {stderr}"));
     assert_eq!(status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("is a socket"), "{stderr}");
@@ -375,7 +361,7 @@ fn an_output_socket_is_refused_at_once() {
 /// run succeeds. (It panicked, exit 101.)
 #[test]
 fn all_devices_without_threads_times_each_device_in_turn() {
-    let output = Command::new(env!("CARGO_BIN_EXE_perftest"))
+    let output = common::command(&[])
         .args(["--all-devices", "--filter", "cbuffer"])
         .args(["--target-ms", "2", "--samples", "3"])
         .env("RUST_MIN_STACK", "1099511627776")
@@ -452,7 +438,7 @@ fn the_health_check_drains_a_wrong_lost_or_hung_gpu() {
 #[test]
 fn errors_quoting_a_newline_stay_on_one_line() {
     let run = |args: &[&str], env: Option<(&str, &str)>| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_perftest"));
+        let mut command = common::command(&[]);
         command.args(args).env_remove("PERFTEST_VULKAN_LOADER");
         if let Some((key, value)) = env {
             command.env(key, value);
@@ -490,7 +476,7 @@ fn errors_quoting_a_newline_stay_on_one_line() {
     let script = "\"$0\" --filter cbuffer --target-ms 2 --samples 3 --no-verify -o - | true; \
                   exit \"${PIPESTATUS[0]}\"";
     let status = Command::new("bash")
-        .args(["-c", script, env!("CARGO_BIN_EXE_perftest")])
+        .args(["-c", script, common::BINARY])
         .env_remove("PERFTEST_VULKAN_LOADER")
         .output()
         .unwrap();
@@ -540,7 +526,7 @@ fn reading_a_report_builds_no_json_tree_first() {
     let script = "ulimit -v \"$1\" && exec \"$0\" render \"$2\"";
     let read = |path: &std::path::Path| {
         let output = Command::new("sh")
-            .args(["-c", script, env!("CARGO_BIN_EXE_perftest")])
+            .args(["-c", script, common::BINARY])
             .arg(limit_kib.to_string())
             .arg(path)
             .output()
@@ -561,11 +547,8 @@ fn reading_a_report_builds_no_json_tree_first() {
 /// Runs `perftest ARGS` in `dir` with `env` set (and no other loader chosen); its exit status
 /// and stderr.
 fn run_in(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_perftest"));
-    command
-        .args(args)
-        .current_dir(dir)
-        .env_remove("PERFTEST_VULKAN_LOADER");
+    let mut command = common::command(args);
+    command.current_dir(dir);
     for var in ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES"] {
         command.env_remove(var);
     }

@@ -3,13 +3,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-use std::process::Command;
+mod common;
 
 #[test]
 fn full_suite_is_validation_clean() {
-    let report =
-        std::env::temp_dir().join(format!("perftest-validated-{}.json", std::process::id()));
-    let out = Command::new(env!("CARGO_BIN_EXE_perftest"))
+    let dir = common::scratch("validated");
+    let report = dir.join("validated.json");
+    let out = common::command(&[])
         .args([
             "llvmpipe",
             "--validation",
@@ -33,7 +33,6 @@ fn full_suite_is_validation_clean() {
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&report).expect("report written"))
             .expect("valid JSON");
-    let _ = std::fs::remove_file(&report);
     let cases = json["cases"].as_array().expect("cases");
     assert_eq!(cases.len(), 138);
     assert!(

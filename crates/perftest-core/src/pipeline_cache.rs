@@ -25,7 +25,6 @@
 //! left alone, and so is a file the caller could not have written in place.
 
 use std::fs::{self, File, OpenOptions};
-use std::hash::{BuildHasher, Hasher};
 use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -325,41 +324,39 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> 
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut attempt = 0;
-    let (temp, mut file) = loop {
-        let random = std::collections::hash_map::RandomState::new()
-            .build_hasher()
-            .finish();
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
-        temp_name.push(format!(".{random:016x}.tmp"));
-        let temp = dir.join(temp_name);
-        match OpenOptions::new().write(true).create_new(true).open(&temp) {
-            Ok(f) => break (temp, f),
-            Err(e) if e.kind() == ErrorKind::AlreadyExists && attempt < 8 => attempt += 1,
-            Err(e) => {
-                return Err(format!(
-                    "cannot create a temporary file in {}: {e}",
-                    dir.display()
-                ))
-            }
-        }
-    };
+    let (mut file, temp) = temporary_file(&dir, name)
+        .map_err(|e| format!("cannot create a temporary file in {}: {e}", dir.display()))?
+        .into_parts();
     let permissions = match &existing {
         Some(old) => file.set_permissions(old.permissions()),
         None => Ok(()),
     };
+    // On an error `temp` is dropped, which removes the temporary file.
     let written = permissions
         .and_then(|()| file.write_all(bytes))
         .and_then(|()| file.sync_all())
         .and_then(|()| {
             drop(file);
-            fs::rename(&temp, path)
+            temp.persist(path).map_err(|e| e.error)
         });
-    written.map_err(|e| {
-        let _ = fs::remove_file(&temp);
-        format!("cannot write {}: {e}", path.display())
-    })
+    written.map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Creates `.NAME.RANDOM.tmp` in `dir` exclusively (`O_CREAT | O_EXCL`: never an existing file
+/// or a link; a taken name is retried with another), with the mode a new file gets (0666 less
+/// the umask on Unix). Dropped, it is removed.
+fn temporary_file(dir: &Path, name: &std::ffi::OsStr) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(name);
+    prefix.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp").rand_bytes(16);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(dir)
 }
 
 /// The cache one probe builds its pipelines through, and where it goes afterwards.
@@ -559,9 +556,8 @@ mod tests {
 
     #[test]
     fn only_missing_empty_or_perftest_files_may_be_caches() {
-        let dir = std::env::temp_dir().join(format!("perftest-cache-kinds-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         assert!(check_cache_path(&dir.join("new.cache")).is_ok());
         fs::write(dir.join("empty.cache"), b"").unwrap();
         assert!(check_cache_path(&dir.join("empty.cache")).is_ok());
@@ -579,7 +575,7 @@ mod tests {
             fs::read(dir.join("report.json")).unwrap(),
             b"{\"schema\": 1}"
         );
-        let not_file = check_cache_path(&dir).unwrap_err();
+        let not_file = check_cache_path(dir).unwrap_err();
         assert!(matches!(
             not_file,
             CacheFileError::NotAFile {
@@ -598,16 +594,14 @@ mod tests {
                 assert!(read_file(&fifo).is_err());
             }
         }
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[cfg(unix)]
     #[test]
     fn saving_keeps_a_private_mode() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = std::env::temp_dir().join(format!("perftest-cache-mode-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let path = dir.join("p.cache");
         fs::write(&path, encode(b"old")).unwrap();
         fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
@@ -615,19 +609,12 @@ mod tests {
         let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         assert_eq!(fs::read(&path).unwrap(), encode(b"new"));
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn saving_replaces_the_file_and_leaves_no_temporary_file() {
-        let dir = std::env::temp_dir().join(format!(
-            "perftest-cache-unit-{}-{:x}",
-            std::process::id(),
-            std::collections::hash_map::RandomState::new()
-                .build_hasher()
-                .finish()
-        ));
-        fs::create_dir(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let path = dir.join("cache.bin");
         write_atomically(&path, &encode(b"first")).unwrap();
         write_atomically(&path, &encode(b"second")).unwrap();
@@ -645,11 +632,10 @@ mod tests {
                 .contains("symbolic link"));
             assert_eq!(fs::read(&target).unwrap(), b"keep");
         }
-        let names: Vec<_> = fs::read_dir(&dir)
+        let names: Vec<_> = fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -4,9 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-use std::collections::hash_map::RandomState;
 use std::fs;
-use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,27 +42,19 @@ fn assert_no_validation_messages(instance: &Instance) {
 }
 
 /// A fresh directory under the system temporary directory, removed on drop.
-struct TempDir(PathBuf);
+struct TempDir(tempfile::TempDir);
 
 impl TempDir {
     fn new(tag: &str) -> TempDir {
-        let random = RandomState::new().build_hasher().finish();
-        let dir = std::env::temp_dir().join(format!(
-            "perftest-probe-{tag}-{}-{random:016x}",
-            std::process::id()
-        ));
-        fs::create_dir(&dir).unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("perftest-probe-{tag}-"))
+            .tempdir()
+            .unwrap();
         TempDir(dir)
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
+        self.0.path().join(name)
     }
 }
 

@@ -259,6 +259,18 @@ pub fn measure_in_rounds<T: BatchTimer>(
     batch_max: usize,
     stop: &AtomicBool,
 ) -> Result<RoundStats, LoopError<T::Error>> {
+    measure_in_rounds_with(timer, entries, settings, batch_max, stop, &mut |_| {})
+}
+
+/// [`measure_in_rounds`], calling `round_done(n)` as soon as round `n` (from 1) is complete.
+pub fn measure_in_rounds_with<T: BatchTimer>(
+    timer: &mut T,
+    entries: &mut [Entry],
+    settings: &LoopSettings,
+    batch_max: usize,
+    stop: &AtomicBool,
+    round_done: &mut dyn FnMut(usize),
+) -> Result<RoundStats, LoopError<T::Error>> {
     let base = settings.samples.max(1) as usize;
     // Noise is judged half-way (at least three samples per case), and levels once more after
     // the scheduled rounds.
@@ -266,6 +278,9 @@ pub fn measure_in_rounds<T: BatchTimer>(
     let mut stats = RoundStats::default();
     let mut round = 0usize;
     loop {
+        if round > 0 {
+            round_done(round);
+        }
         if round == pool_round {
             pool(entries, base, false, settings.dispatch_ns());
         } else if round >= base.max(pool_round + 1) {

@@ -9,7 +9,7 @@ use perftest_cases::{verify, Case};
 use perftest_core::{Bench, Error, KernelId, PipelineCacheSource};
 
 use crate::benchmark::clock_watch::ClockWatch;
-use crate::benchmark::rounds::{measure_in_rounds, BatchTimer, Entry};
+use crate::benchmark::rounds::{measure_in_rounds_with, BatchTimer, Entry};
 use crate::benchmark::verify::describe_failure;
 use crate::options::Options;
 use crate::report::{CaseResult, Report, Settings};
@@ -200,25 +200,25 @@ fn run_phases(
     // them all in interleaved rounds; a chain (a latency case) is measured alone as soon as it
     // is sized.
     let clock = Instant::now();
-    let sized = size_all(
-        bench,
-        cases,
-        &mut slots,
-        &loop_settings,
-        groups,
-        stop,
-        progress,
-    );
+    let sized = size_all(bench, cases, slots, &loop_settings, groups, stop, progress);
     phases.sizing = clock.elapsed();
     let clock = Instant::now();
+    // `-v` says when every case has had its first turn: a partial report from then on holds
+    // measured cases.
+    let verbose = options.verbose;
+    let mut round_done = |round: usize| {
+        if verbose && round == 1 {
+            crate::say!("perftest: measurement round 1 done");
+        }
+    };
     let end = measure_rounds(
         bench,
         cases,
-        slots,
         sized,
         &loop_settings,
         &mut report,
         stop,
+        &mut round_done,
     );
     phases.measurement = clock.elapsed();
     let complete = matches!(end, RunEnd::Complete);
@@ -301,9 +301,10 @@ fn warm_up(
     Ok(groups)
 }
 
-/// What sizing every case leaves: the entries of the cases measured in rounds with their
-/// kernels, each case's entry, and how the sizing ended.
+/// What sizing every case leaves: every case's slot, the entries of the cases measured in
+/// rounds with their kernels, each case's entry, and how the sizing ended.
 struct Sized {
+    slots: Vec<Slot>,
     entries: Vec<Entry>,
     kernels: Vec<KernelId>,
     entry_of: Vec<Option<usize>>,
@@ -316,7 +317,7 @@ struct Sized {
 fn size_all(
     bench: &mut Bench,
     cases: &[Case],
-    slots: &mut [Slot],
+    mut slots: Vec<Slot>,
     loop_settings: &LoopSettings,
     mut groups: u64,
     stop: &AtomicBool,
@@ -370,6 +371,7 @@ fn size_all(
         }
     }
     Sized {
+        slots,
         entries,
         kernels,
         entry_of,
@@ -379,17 +381,18 @@ fn size_all(
 
 /// Phase 4, second half: every sized case in interleaved rounds, with the shader clock where
 /// the device has one, then every case's result in suite order into `report`; how the run
-/// ended.
+/// ended. `round_done(n)` is called once round `n` (from 1) is measured.
 fn measure_rounds(
     bench: &mut Bench,
     cases: &[Case],
-    slots: Vec<Slot>,
     sized: Sized,
     loop_settings: &LoopSettings,
     report: &mut Report,
     stop: &AtomicBool,
+    round_done: &mut dyn FnMut(usize),
 ) -> RunEnd {
     let Sized {
+        slots,
         mut entries,
         mut kernels,
         entry_of,
@@ -411,7 +414,15 @@ fn measure_rounds(
             kernels: &kernels,
         };
         let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT as usize;
-        match measure_in_rounds(&mut timer, &mut entries, loop_settings, batch_max, stop) {
+        let measured = measure_in_rounds_with(
+            &mut timer,
+            &mut entries,
+            loop_settings,
+            batch_max,
+            stop,
+            round_done,
+        );
+        match measured {
             Ok(_) => {}
             Err(LoopError::Interrupted) => end = RunEnd::Interrupted,
             Err(LoopError::Timer(e)) => {

@@ -3,10 +3,13 @@
 use std::path::Path;
 
 use perftest_cli::cli::CompareFormat;
+use perftest_cli::compare::html::comparison_html;
 use perftest_cli::compare::{compare, render};
+use perftest_cli::cross::html::cross_html;
 use perftest_cli::cross::{self, cross_gpu};
-use perftest_cli::export::{comparison_html, cross_html, node_html, OutputTarget};
+use perftest_cli::export::OutputTarget;
 use perftest_cli::gate::{judge, GateLimits};
+use perftest_cli::node::html::node_html;
 use perftest_cli::node::{self, OutlierRule};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::printable;

@@ -370,7 +370,7 @@ pub(crate) fn write_curve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::html::tests::check_markup;
+    use crate::export::formats::html::tests::check_markup;
     use crate::export::markup::svg_open;
     use crate::sweep::section::tests::h200_doubling;
 

@@ -11,9 +11,12 @@
 //! - a directory, a path ending in `/`, a file in a directory that does not exist, or a Unix
 //!   socket (which cannot be opened as a file): a usage error ([`OutputError::is_usage`]).
 //!
-//! Nothing is created or opened under a predictable name: the writability check is an
-//! exclusive create (`O_CREAT | O_EXCL`, which never follows a symbolic link) of a random name,
-//! removed at once.
+//! Nothing is created or opened under a predictable name: the temporary file is `tempfile`'s,
+//! an exclusive create (`O_CREAT | O_EXCL`, which never follows a symbolic link) of a random
+//! name, retried under another name when one is taken; the writability check creates one the
+//! same way and removes it at once. Each temporary file is also listed while it exists, so a
+//! process that must end before its write finishes (a stop signal nothing answered, which
+//! skips destructors) still removes it ([`remove_temporary_files`]).
 //!
 //! A file whose name perftest chooses itself inside a directory the user gave
 //! ([`OutputTarget::entry`], one `--dump-shaders` file per case) follows the same rule with one
@@ -23,13 +26,12 @@
 //! symbolic link, a FIFO, a device, a socket, a directory) is refused, since perftest did not
 //! put it there.
 
-use std::collections::hash_map::RandomState;
 use std::fs::{self, File, Metadata, OpenOptions};
-use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+
+use tempfile::{NamedTempFile, TempPath};
 
 use crate::output::printable::printable_path as shown;
 use crate::platform;
@@ -144,10 +146,11 @@ impl OutputTarget {
             may_replace(file).map_err(|source| io_error(path, source))?;
             // An exclusive create of a random name, removed at once: the same operation the
             // final write starts with, so a directory that passes here is writable then.
-            let (temp, _) =
+            let temp =
                 create_temp(&parent_dir(file), 0o600).map_err(|source| io_error(path, source))?;
-            let _ = fs::remove_file(&temp);
-            under_way(&temp, false);
+            let listed = temp.path().to_path_buf();
+            drop(temp);
+            under_way(&listed, false);
         }
         Ok(OutputTarget {
             path: path.to_path_buf(),
@@ -427,17 +430,15 @@ fn replace_file(file: &Path, bytes: &[u8]) -> io::Result<()> {
     // A new file gets the usual mode (0666 less the umask); a replacement starts private and
     // receives the old file's mode once it is complete.
     let mode = if existing.is_some() { 0o600 } else { 0o666 };
-    let (temp, handle) = create_temp(&dir, mode)?;
+    let (handle, temp) = create_temp(&dir, mode)?.into_parts();
+    let listed = temp.to_path_buf();
+    // On an error `temp` is dropped, which removes the temporary file; the write's error is
+    // the one to report, failing to clean up too is secondary.
     let written = fill(handle, bytes, existing.as_ref())
         .and_then(|()| not_stopped())
-        .and_then(|()| fs::rename(&temp, file));
-    if let Err(error) = written {
-        // The write's error is the one to report; failing to clean up too is secondary.
-        let _ = fs::remove_file(&temp);
-        under_way(&temp, false);
-        return Err(error);
-    }
-    under_way(&temp, false);
+        .and_then(|()| persist(temp, file));
+    under_way(&listed, false);
+    written?;
     platform::sync_dir(&dir);
     Ok(())
 }
@@ -516,33 +517,24 @@ fn under_way(temp: &Path, started: bool) {
     }
 }
 
-/// A name no other process can guess: 64 random bits from the standard library's per-process
-/// random hash keys, mixed with the process id and a counter.
-fn random_name() -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut hasher = RandomState::new().build_hasher();
-    hasher.write_u32(std::process::id());
-    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    format!(".perftest-{:016x}.tmp", hasher.finish())
+/// Creates a new, randomly named file `.perftest-RANDOM.tmp` in `dir` with `O_CREAT | O_EXCL`
+/// (never following or reusing an existing name; a taken name is retried with another), with
+/// `mode` (less the umask) on Unix, and lists it among the writes under way. Dropped, it is
+/// removed.
+fn create_temp(dir: &Path, mode: u32) -> io::Result<NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".perftest-").suffix(".tmp").rand_bytes(16);
+    if let Some(permissions) = platform::new_file_permissions(mode) {
+        builder.permissions(permissions);
+    }
+    let temp = builder.tempfile_in(dir)?;
+    under_way(temp.path(), true);
+    Ok(temp)
 }
 
-/// Creates a new, randomly named file in `dir` with `O_CREAT | O_EXCL` (never following or
-/// reusing an existing name), with `mode` (less the umask) on Unix.
-fn create_temp(dir: &Path, mode: u32) -> io::Result<(PathBuf, File)> {
-    loop {
-        let temp = dir.join(random_name());
-        let mut options = OpenOptions::new();
-        options.write(true).create_new(true);
-        platform::create_new_with_mode(&mut options, mode);
-        match options.open(&temp) {
-            Ok(file) => {
-                under_way(&temp, true);
-                return Ok((temp, file));
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
-    }
+/// Renames the complete temporary file over `file` (on failure the temporary file is removed).
+fn persist(temp: TempPath, file: &Path) -> io::Result<()> {
+    temp.persist(file).map_err(|e| e.error)
 }
 
 #[cfg(test)]
@@ -553,10 +545,12 @@ mod tests {
 
     /// A fresh, empty directory for one test.
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("perftest-file-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+        // Kept: each test removes it at its end.
+        tempfile::Builder::new()
+            .prefix(&format!("perftest-file-{name}-"))
+            .tempdir()
+            .unwrap()
+            .keep()
     }
 
     fn entries(dir: &Path) -> Vec<String> {

@@ -402,18 +402,7 @@ pub(crate) fn write_legend(out: &mut String, x: f64, y: f64) -> std::fmt::Result
 }
 
 /// The CSS classes the chart text uses (inside an SVG `<style>` or the page's stylesheet).
-pub(crate) const CHART_CSS: &str = "\
-text { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 12px; fill: #111111; }
-text.t { font-size: 14px; font-weight: bold; }
-tspan.s { font-weight: normal; fill: #555555; }
-text.h { text-anchor: middle; font-weight: bold; }
-text.l { text-anchor: end; }
-text.v { text-anchor: middle; }
-text.n { fill: #444444; }
-text.r { text-anchor: start; }
-text.w { fill: #ffffff; }
-text.m { fill: #555555; }
-";
+pub(crate) const CHART_CSS: &str = include_str!("css/chart.css");
 
 #[cfg(test)]
 mod tests {

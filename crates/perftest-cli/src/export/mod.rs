@@ -1,47 +1,33 @@
 //! Output formats of a run report.
 //!
 //! Each format is one small file implementing the one-method [`Exporter`] trait; [`exporter`]
-//! picks the implementation for an [`ExportFormat`]. Exporters only turn a [`Report`] into
-//! bytes; an [`OutputTarget`] puts them where `--output` says.
+//! picks the implementation for an [`ExportFormat`]. Exporters only turn a
+//! [`Report`](crate::report::Report) into bytes; an [`OutputTarget`] puts them where
+//! `--output` says.
 
-mod benchmark_action;
-mod bmf;
-mod chart;
-mod columns;
-mod compare_html;
-mod cross_html;
-mod csv;
-mod curves;
+// The formats, one file each.
+pub(crate) mod formats;
+// What every format implements, in a file of its own so the formats need not import
+// this one.
+mod exporter;
+// Where the bytes go: the output-file rule.
 mod file;
+// What the formats share: tables, charts, curves, findings and markup.
+pub(crate) mod chart;
+mod columns;
+mod curves;
 mod findings;
 mod heatmap;
-mod html;
-mod json;
-mod markdown;
-mod markup;
-mod node_html;
-mod original;
+pub(crate) mod markup;
 mod spread;
-mod svg;
-mod text;
 mod twins;
 
-pub use self::benchmark_action::BenchmarkActionExporter;
-pub use self::bmf::BmfExporter;
-pub use self::compare_html::comparison_html;
-pub use self::cross_html::cross_html;
-pub use self::html::HtmlExporter;
-pub use self::svg::SvgExporter;
-
-pub use self::csv::CsvExporter;
+pub use self::exporter::{ExportError, Exporter};
 pub use self::file::{remove_temporary_files, OutputError, OutputTarget};
-pub use self::json::JsonExporter;
-pub use self::markdown::MarkdownExporter;
-pub use self::node_html::node_html;
-pub use self::original::OriginalExporter;
-pub use self::text::TextExporter;
-
-use crate::report::Report;
+pub use self::formats::{
+    BenchmarkActionExporter, BmfExporter, CsvExporter, HtmlExporter, JsonExporter,
+    MarkdownExporter, OriginalExporter, SvgExporter, TextExporter,
+};
 
 /// The output formats perftest can write.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -82,29 +68,6 @@ impl ExportFormat {
             ExportFormat::Markdown => "md",
         }
     }
-}
-
-/// Why a report could not be turned into bytes.
-#[derive(Debug, thiserror::Error)]
-pub enum ExportError {
-    /// JSON serialization failed.
-    #[error("cannot write JSON: {0}")]
-    Json(#[from] serde_json::Error),
-    /// CSV serialization failed.
-    #[error("cannot write CSV: {0}")]
-    Csv(#[from] ::csv::Error),
-    /// Writing into the output buffer failed.
-    #[error("cannot write output: {0}")]
-    Io(#[from] std::io::Error),
-    /// Formatting text failed.
-    #[error("cannot format output: {0}")]
-    Fmt(#[from] std::fmt::Error),
-}
-
-/// Turns a report into the bytes of one output format.
-pub trait Exporter {
-    /// Serializes the whole report.
-    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError>;
 }
 
 /// The exporter for `format`.

@@ -20,8 +20,8 @@ mod windows;
 use windows as os;
 
 pub use os::{
-    create_new_with_mode, exit_now, install_stop_handlers, is_device_name, is_socket,
-    keep_owner_and_mode, link_may_be_followed, open_stream, report_file_size_limits, same_file,
+    exit_now, install_stop_handlers, is_device_name, is_socket, keep_owner_and_mode,
+    link_may_be_followed, new_file_permissions, open_stream, report_file_size_limits, same_file,
     special_file_kind, sync_dir, write_all_unblocked, STOP_EVENTS,
 };
 

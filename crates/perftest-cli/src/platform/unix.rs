@@ -227,9 +227,9 @@ pub fn keep_owner_and_mode(handle: &File, like: &Metadata) -> io::Result<()> {
     handle.set_permissions(std::fs::Permissions::from_mode(like.mode() & 0o7777))
 }
 
-/// Sets the mode (less the umask) a file created by `options` gets.
-pub fn create_new_with_mode(options: &mut OpenOptions, mode: u32) {
-    std::os::unix::fs::OpenOptionsExt::mode(options, mode);
+/// The permissions a new file is created with: `mode`, less the umask.
+pub fn new_file_permissions(mode: u32) -> Option<std::fs::Permissions> {
+    Some(std::os::unix::fs::PermissionsExt::from_mode(mode))
 }
 
 /// Makes a rename in `dir` durable (best effort: the file itself is already complete).

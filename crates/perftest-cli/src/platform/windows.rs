@@ -160,7 +160,9 @@ pub fn keep_owner_and_mode(handle: &File, like: &Metadata) -> io::Result<()> {
 }
 
 /// Windows files have no Unix mode: a new file gets the directory's inherited access rules.
-pub fn create_new_with_mode(_options: &mut OpenOptions, _mode: u32) {}
+pub fn new_file_permissions(_mode: u32) -> Option<std::fs::Permissions> {
+    None
+}
 
 /// Windows cannot open a directory to flush it; the file itself was flushed before the rename.
 pub fn sync_dir(_dir: &Path) {}

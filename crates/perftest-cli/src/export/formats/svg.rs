@@ -2,13 +2,13 @@
 
 use std::fmt::Write;
 
-use super::columns;
-use super::curves::{has_curve, write_curve, Curve, CURVE_SIZE};
-use super::heatmap::{
+use crate::export::columns;
+use crate::export::curves::{has_curve, write_curve, Curve, CURVE_SIZE};
+use crate::export::heatmap::{
     family_grids, heatmap_size, label_width, write_heatmap, write_legend, CHART_CSS, LEGEND_SIZE,
 };
-use super::markup::{escape, px, svg_open, text_width};
-use super::{ExportError, Exporter};
+use crate::export::markup::{escape, px, svg_open, text_width};
+use crate::export::{ExportError, Exporter};
 use crate::report::Report;
 
 /// Margin around the chart.
@@ -104,7 +104,7 @@ impl Exporter for SvgExporter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::html::tests::{check_markup, hostile_report};
+    use crate::export::formats::html::tests::{check_markup, hostile_report};
     use perftest_report::samples::sample_report;
 
     fn svg(report: &Report) -> String {
@@ -144,7 +144,7 @@ mod tests {
 
     #[test]
     fn sweep_reports_draw_both_curves_above_the_heatmaps() {
-        let report = crate::export::html::tests::sweep_report();
+        let report = crate::export::formats::html::tests::sweep_report();
         let text = svg(&report);
         let doc = check_markup(&text);
         let charts: Vec<_> = doc

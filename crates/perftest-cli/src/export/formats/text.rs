@@ -2,8 +2,8 @@
 
 use std::fmt::Write;
 
-use super::columns::{self, Cells, TITLES};
-use super::{ExportError, Exporter};
+use crate::export::columns::{self, Cells, TITLES};
+use crate::export::{ExportError, Exporter};
 use crate::output::printable::{cell_width, push_left, push_right};
 use crate::report::Report;
 
@@ -35,7 +35,7 @@ impl Exporter for TextExporter {
         let mut out = String::new();
         writeln!(out, "{}", columns::device_line(report))?;
         writeln!(out)?;
-        if let Some(section) = super::findings::text(report) {
+        if let Some(section) = crate::export::findings::text(report) {
             out.push_str(&section);
             writeln!(out)?;
         }
@@ -75,7 +75,7 @@ impl Exporter for TextExporter {
             writeln!(out)?;
             out.push_str(&section);
         }
-        if let Some(section) = super::twins::section(report) {
+        if let Some(section) = crate::export::twins::section(report) {
             writeln!(out)?;
             out.push_str(&section);
         }

@@ -2,10 +2,10 @@
 
 use std::fmt::Write;
 
-use super::chart::change_bars;
-use super::html::{page_end, page_start};
-use super::markup::escape;
 use crate::compare::Comparison;
+use crate::export::chart::change_bars;
+use crate::export::formats::html::{page_end, page_start};
+use crate::export::markup::escape;
 
 /// Writes one HTML page: which report is A and which is B, the median and largest change,
 /// how many changes are beyond noise, one change bar per case (green: B faster, red: B slower),
@@ -129,7 +129,7 @@ mod tests {
     use super::*;
     use crate::compare::compare;
     use crate::export::chart::{FASTER, SLOWER};
-    use crate::export::html::tests::{check_markup, hostile_report};
+    use crate::export::formats::html::tests::{check_markup, hostile_report};
     use perftest_report::samples::{measurement, sample_report};
 
     #[test]

@@ -11,6 +11,9 @@
 //! are noisy on every device. The rule needs at least three measured reports per case: with two,
 //! nothing tells which one is off.
 
+// The node summary as an HTML page.
+pub mod html;
+
 use std::collections::HashMap;
 
 use crate::output::printable::{cell_width, printable, push_left, push_right};

@@ -6,6 +6,9 @@
 //! intervals ([`crate::report::Derived::interval`]) share no value: the samples of each run say
 //! the other run's figure is out of reach of its own noise.
 
+// The HTML comparison page.
+pub mod html;
+
 use std::collections::HashMap;
 use std::fmt::Write;
 

@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use super::html::{page_end, page_start};
-use super::markup::escape;
+use crate::export::formats::html::{page_end, page_start};
+use crate::export::markup::escape;
 use crate::node::{NodeSummary, MIN_REPORTS_FOR_FLAGS};
 use crate::report::LOADS_PER_GROUP;
 use perftest_report::statistics::median;
@@ -100,7 +100,7 @@ pub fn node_html(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::html::tests::check_markup;
+    use crate::export::formats::html::tests::check_markup;
     use crate::node::{summarize, OutlierRule};
     use perftest_report::samples::{measurement, sample_report};
 

@@ -4,9 +4,9 @@
 
 use std::fmt::Write;
 
-use super::html::{page_end, page_start};
-use super::markup::escape;
 use crate::cross::CrossGpu;
+use crate::export::formats::html::{page_end, page_start};
+use crate::export::markup::escape;
 
 /// A cell's background: white for the row's slowest share of nothing, through yellow, to
 /// green for the row's best.
@@ -116,7 +116,7 @@ fn write_families(out: &mut String, cross: &CrossGpu) -> std::fmt::Result {
 mod tests {
     use super::*;
     use crate::cross::cross_gpu;
-    use crate::export::html::tests::{check_markup, hostile_report};
+    use crate::export::formats::html::tests::{check_markup, hostile_report};
     use perftest_report::samples::sample_report;
 
     #[test]

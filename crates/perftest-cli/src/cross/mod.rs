@@ -2,6 +2,9 @@
 //! (each GPU relative to its own baseline case) under short column labels with a legend, and
 //! the advice that holds across the GPUs ([`perftest_report::across`]).
 
+// The matrix as an HTML page.
+pub mod html;
+
 use perftest_report::across::{advice, matrix, Matrix, Verdict};
 
 use crate::output::printable::{cell_width, printable, push_left, push_right, wrap};

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{columns, ExportError, Exporter};
+use crate::export::{columns, ExportError, Exporter};
 use crate::output::printable::printable;
 use crate::report::{CaseStatus, Report, ReportFigures};
 

@@ -4,36 +4,20 @@
 
 use std::fmt::Write;
 
-use super::chart::{max_relative, relative_bars};
-use super::columns::{self, Cells, TITLES};
-use super::curves::{has_curve, write_curve, Curve, CURVE_SIZE};
-use super::heatmap::{
+use crate::export::chart::{max_relative, relative_bars};
+use crate::export::columns::{self, Cells, TITLES};
+use crate::export::curves::{has_curve, write_curve, Curve, CURVE_SIZE};
+use crate::export::heatmap::{
     family_grids, heatmap_size, label_width, write_heatmap, write_legend, FamilyGrid, CHART_CSS,
     LEGEND_SIZE,
 };
-use super::markup::{escape, svg_open};
-use super::{ExportError, Exporter};
+use crate::export::markup::{escape, svg_open};
+use crate::export::{ExportError, Exporter};
 use crate::report::{CaseStatus, Report};
 use crate::sweep::{bandwidth_text, resolution_text, size_text, Hierarchy};
 
 /// The page's stylesheet (before the charts' [`CHART_CSS`]).
-pub(crate) const PAGE_CSS: &str = "\
-body { font-family: system-ui, 'DejaVu Sans', Arial, sans-serif; margin: 16px 24px; color: #111111; background: #ffffff; }
-h1 { font-size: 22px; margin: 0 0 8px 0; }
-h2 { font-size: 17px; margin: 22px 0 6px 0; border-bottom: 1px solid #cccccc; }
-table { border-collapse: collapse; font-size: 13px; }
-th, td { padding: 2px 8px; text-align: left; vertical-align: top; }
-table.meta th { color: #555555; font-weight: normal; }
-table.data td, table.data th { border-bottom: 1px solid #eeeeee; }
-table.data td.num, table.data th.num { text-align: right; font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; }
-table.data code { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; }
-.charts { display: flex; flex-wrap: wrap; gap: 28px; align-items: flex-start; }
-.note { color: #8a4b00; }
-.flag { color: #b00020; font-weight: bold; }
-details { margin-top: 6px; }
-summary { cursor: pointer; color: #1d4f91; }
-footer { margin-top: 28px; color: #777777; font-size: 12px; }
-";
+pub(crate) const PAGE_CSS: &str = include_str!("../css/page.css");
 
 /// Writes one HTML page: device and driver header, settings, the cache hierarchy when the run
 /// has sweep cases (latency and bandwidth curves with the levels shaded, and the levels'
@@ -301,10 +285,10 @@ fn write_hierarchy(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> s
     writeln!(out, "</section>")
 }
 
-/// The fragment-vs-compute table ([`super::twins`]), when the report pairs any case with its
+/// The fragment-vs-compute table ([`crate::export::twins`]), when the report pairs any case with its
 /// compute twin.
 fn write_twins(out: &mut String, report: &Report) -> std::fmt::Result {
-    use super::twins::{cells, pairs, summary, HEADING, TITLES};
+    use crate::export::twins::{cells, pairs, summary, HEADING, TITLES};
     let pairs = pairs(report);
     if pairs.is_empty() {
         return Ok(());
@@ -360,12 +344,12 @@ fn write_carveout(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> st
 
 /// The findings, the advice and what the report lacks, before the charts.
 fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
-    let Some(f) = super::findings::of(report) else {
+    let Some(f) = crate::export::findings::of(report) else {
         return Ok(());
     };
     writeln!(out, "<section>")?;
     writeln!(out, "<h2>Findings</h2>")?;
-    if let Some(note) = super::findings::source_note(&f) {
+    if let Some(note) = crate::export::findings::source_note(&f) {
         writeln!(out, "<p>Figures {}.</p>", escape(&note))?;
     }
     writeln!(out, "<ul>")?;
@@ -375,7 +359,7 @@ fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
             "<li><code>{}</code>: {}{}</li>",
             escape(&finding.id),
             escape(&finding.statement),
-            super::findings::noise_note(finding.beyond_noise)
+            crate::export::findings::noise_note(finding.beyond_noise)
         )?;
     }
     writeln!(out, "</ul>")?;
@@ -397,7 +381,7 @@ fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
         }
         writeln!(out, "</ol>")?;
     }
-    if let Some(line) = super::findings::missing_line(&f) {
+    if let Some(line) = crate::export::findings::missing_line(&f) {
         writeln!(out, "<p>{}</p>", escape(&line))?;
     }
     writeln!(out, "</section>")
@@ -665,7 +649,7 @@ pub(crate) mod tests {
 
     /// The committed H200 memory-suite run (with the sweep).
     pub(crate) fn sweep_report() -> Report {
-        let bytes = include_bytes!("../../../../results/nvidia-h200-memory.json");
+        let bytes = include_bytes!("../../../../../results/nvidia-h200-memory.json");
         crate::report_file::parse_report(bytes, std::path::Path::new("memory.json")).unwrap()
     }
 

@@ -2,8 +2,8 @@
 
 use std::fmt::Write;
 
-use super::columns::{self, Cells, TITLES};
-use super::{ExportError, Exporter};
+use crate::export::columns::{self, Cells, TITLES};
+use crate::export::{ExportError, Exporter};
 use crate::output::printable::printable;
 use crate::report::Report;
 
@@ -69,7 +69,7 @@ impl Exporter for MarkdownExporter {
             writeln!(out)?;
             writeln!(out, "{}", escape(&note))?;
         }
-        if let Some(section) = super::twins::section(report) {
+        if let Some(section) = crate::export::twins::section(report) {
             writeln!(out)?;
             writeln!(out, "```text")?;
             out.push_str(&section);
@@ -90,13 +90,13 @@ impl Exporter for MarkdownExporter {
 
 /// The findings as a list, the advice as a numbered list, then what the report lacks.
 fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
-    let Some(f) = super::findings::of(report) else {
+    let Some(f) = crate::export::findings::of(report) else {
         return Ok(());
     };
     // Bold labels, not headings: the gallery includes these tables under its own headings.
     writeln!(out, "**Findings**")?;
     writeln!(out)?;
-    if let Some(note) = super::findings::source_note(&f) {
+    if let Some(note) = crate::export::findings::source_note(&f) {
         writeln!(out, "{}", escape(&format!("Figures {note}.")))?;
         writeln!(out)?;
     }
@@ -106,7 +106,7 @@ fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
             "- `{}`: {}{}",
             finding.id,
             escape(&finding.statement),
-            super::findings::noise_note(finding.beyond_noise)
+            crate::export::findings::noise_note(finding.beyond_noise)
         )?;
     }
     if !f.advice.is_empty() {
@@ -124,7 +124,7 @@ fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
             )?;
         }
     }
-    if let Some(line) = super::findings::missing_line(&f) {
+    if let Some(line) = crate::export::findings::missing_line(&f) {
         writeln!(out)?;
         writeln!(out, "{}", escape(&line))?;
     }

@@ -1,0 +1,26 @@
+//! The one-method trait every output format implements, and its error.
+
+use crate::report::Report;
+
+/// Why a report could not be turned into bytes.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// JSON serialization failed.
+    #[error("cannot write JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// CSV serialization failed.
+    #[error("cannot write CSV: {0}")]
+    Csv(#[from] ::csv::Error),
+    /// Writing into the output buffer failed.
+    #[error("cannot write output: {0}")]
+    Io(#[from] std::io::Error),
+    /// Formatting text failed.
+    #[error("cannot format output: {0}")]
+    Fmt(#[from] std::fmt::Error),
+}
+
+/// Turns a report into the bytes of one output format.
+pub trait Exporter {
+    /// Serializes the whole report.
+    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError>;
+}
