@@ -158,6 +158,21 @@ pub struct Verdict {
     pub of: usize,
     /// Where it does not hold.
     pub exceptions: Vec<Exception>,
+    /// For a finding question over reports of several APIs: on how many GPUs of each it holds
+    /// (empty for path questions).
+    pub by_api: Vec<ApiCount>,
+}
+
+/// On how many GPUs of one API a piece of advice holds.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ApiCount {
+    /// The API (`Direct3D 11`, `Vulkan`).
+    pub api: String,
+    /// GPUs where it holds.
+    pub holds: usize,
+    /// GPUs of that API that measured it.
+    pub of: usize,
 }
 
 /// A path question: which of these cases (the same data through different resource types) to
@@ -252,54 +267,114 @@ pub fn advice(reports: &[&Report], columns: &[Column], margin: f64) -> Vec<Verdi
         .filter_map(|q| path_verdict(q, &rates, columns, margin))
         .collect();
     let found: Vec<_> = reports.iter().map(|r| findings(r)).collect();
-    for q in &FINDINGS {
-        let values: Vec<(usize, f64)> = found
+    out.extend(
+        FINDINGS
             .iter()
-            .enumerate()
-            .filter_map(|(i, f)| Some((i, f.get(q.finding)?.value)))
-            .collect();
-        if values.is_empty() {
-            continue;
+            .filter_map(|q| finding_verdict(q, &found, columns)),
+    );
+    out
+}
+
+/// The verdict of a finding question, or `None` when no report gives the finding.
+fn finding_verdict(
+    q: &FindingQuestion,
+    found: &[crate::findings::Findings],
+    columns: &[Column],
+) -> Option<Verdict> {
+    let values: Vec<(usize, f64)> = found
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| Some((i, f.get(q.finding)?.value)))
+        .collect();
+    if values.is_empty() {
+        return None;
+    }
+    let passes = |v: f64| {
+        if q.below {
+            v <= q.threshold
+        } else {
+            v >= q.threshold
         }
-        let passes = |v: f64| {
-            if q.below {
-                v <= q.threshold
-            } else {
-                v >= q.threshold
+    };
+    let holds = values.iter().filter(|(_, v)| passes(*v)).count();
+    let (low, high) = values
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(lo, hi), (_, v)| {
+            (lo.min(*v), hi.max(*v))
+        });
+    let exceptions: Vec<Exception> = values
+        .iter()
+        .filter(|(_, v)| !passes(*v))
+        .map(|&(i, value)| Exception {
+            label: columns[i].label.clone(),
+            device: columns[i].device.clone(),
+            value,
+            best_there: None,
+        })
+        .collect();
+    let by_api = by_api(&values, columns, passes);
+    let api_text = if by_api.len() > 1 {
+        let parts: Vec<String> = by_api
+            .iter()
+            .map(|a| format!("{} {} of {}", a.api, a.holds, a.of))
+            .collect();
+        format!("; by API: {}", parts.join(", "))
+    } else {
+        String::new()
+    };
+    Some(Verdict {
+        id: q.id.to_string(),
+        question: q.question.to_string(),
+        text: format!(
+            "On {holds} of {} GPUs {} ({} from {low:.2} to {high:.2}){api_text}{}.",
+            values.len(),
+            q.holds,
+            q.finding,
+            except_list(&exceptions, |e| format!("{:.2}", e.value))
+        ),
+        holds,
+        of: values.len(),
+        exceptions,
+        by_api,
+    })
+}
+
+/// On how many GPUs of each API (`Vulkan` whatever its version) `passes` holds, in order of
+/// first appearance.
+fn by_api(
+    values: &[(usize, f64)],
+    columns: &[Column],
+    passes: impl Fn(f64) -> bool,
+) -> Vec<ApiCount> {
+    let mut out: Vec<ApiCount> = Vec::new();
+    for &(i, v) in values {
+        let api = api_family(&columns[i].api);
+        let at = match out.iter().position(|a| a.api == api) {
+            Some(at) => at,
+            None => {
+                out.push(ApiCount {
+                    api: api.to_string(),
+                    holds: 0,
+                    of: 0,
+                });
+                out.len() - 1
             }
         };
-        let holds = values.iter().filter(|(_, v)| passes(*v)).count();
-        let (low, high) = values
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(lo, hi), (_, v)| {
-                (lo.min(*v), hi.max(*v))
-            });
-        let exceptions: Vec<Exception> = values
-            .iter()
-            .filter(|(_, v)| !passes(*v))
-            .map(|&(i, value)| Exception {
-                label: columns[i].label.clone(),
-                device: columns[i].device.clone(),
-                value,
-                best_there: None,
-            })
-            .collect();
-        out.push(Verdict {
-            id: q.id.to_string(),
-            question: q.question.to_string(),
-            text: format!(
-                "On {holds} of {} GPUs {} ({} from {low:.2} to {high:.2}){}.",
-                values.len(),
-                q.holds,
-                q.finding,
-                except_list(&exceptions, |e| format!("{:.2}", e.value))
-            ),
-            holds,
-            of: values.len(),
-            exceptions,
-        });
+        out[at].of += 1;
+        if passes(v) {
+            out[at].holds += 1;
+        }
     }
     out
+}
+
+/// An API without its version where the version is the driver's (`Vulkan 1.4.312`: `Vulkan`).
+fn api_family(api: &str) -> &str {
+    if api.starts_with("Vulkan") {
+        "Vulkan"
+    } else {
+        api
+    }
 }
 
 /// The verdict of a path question, or `None` when no GPU measured two of its candidates.
@@ -392,6 +467,7 @@ fn path_verdict(
         holds,
         of: with.len(),
         exceptions,
+        by_api: Vec::new(),
     })
 }
 
@@ -484,5 +560,34 @@ mod tests {
             .text
             .starts_with("On 1 of 2 GPUs a constant buffer indexed per lane"));
         assert!(v.text.ends_with("not on G2 B (1.20)."), "{}", v.text);
+        assert!(
+            v.by_api.len() == 1 && !v.text.contains("by API"),
+            "{}",
+            v.text
+        );
+    }
+
+    #[test]
+    fn a_finding_question_over_several_apis_counts_each() {
+        let cb = |u: f64, l: f64| [("cbuffer.float4.uniform", u), ("cbuffer.float4.linear", l)];
+        let mut d3d = gpu("A", &cb(10.0, 400.0));
+        d3d.source = Some(crate::schema::ReportSource {
+            tool: "sebbbi/perftest".to_string(),
+            api: "Direct3D 11".to_string(),
+            file: "a.txt".to_string(),
+        });
+        let reports = [d3d, gpu("B", &cb(10.0, 12.0)), gpu("C", &cb(10.0, 50.0))];
+        let refs: Vec<&Report> = reports.iter().collect();
+        let m = matrix(&[("a", &reports[0]), ("b", &reports[1]), ("c", &reports[2])]);
+        let v = advice(&refs, &m.columns, 0.05)
+            .into_iter()
+            .find(|v| v.id == "across.cbuffer_per_lane")
+            .unwrap();
+        assert!(
+            v.text
+                .contains("; by API: Direct3D 11 1 of 1, Vulkan 1 of 2;"),
+            "{}",
+            v.text
+        );
     }
 }
