@@ -28,6 +28,7 @@ pub mod clock;
 pub mod compare;
 pub mod cross;
 pub mod export;
+pub mod gallery;
 pub mod gate;
 pub mod node;
 pub mod options;

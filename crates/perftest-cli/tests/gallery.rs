@@ -655,3 +655,36 @@ fn the_whole_run_shifts_are_what_the_runs_hold() {
         );
     }
 }
+
+/// The gallery of every GPU (`docs/src/gallery/collection/`) is what the collection gives:
+/// every page generated again from the committed files, every page listed in the summary, no
+/// page left over.
+#[test]
+fn the_collection_gallery_is_what_the_collection_gives() {
+    let root = root();
+    let pages = perftest_cli::gallery::pages(&root).unwrap();
+    assert!(pages.len() >= 30, "{} pages", pages.len());
+    let src = root.join("docs/src");
+    for page in &pages {
+        let committed = std::fs::read_to_string(src.join(&page.path)).unwrap_or_default();
+        assert!(
+            committed == page.text,
+            "docs/src/{} is not what the collection gives; run \
+             `cargo run -p perftest-cli --example generate_gallery` and commit",
+            page.path
+        );
+    }
+    let summary = std::fs::read_to_string(src.join("SUMMARY.md")).unwrap();
+    assert!(
+        summary.contains(&perftest_cli::gallery::summary_lines(&pages)),
+        "SUMMARY.md does not list the gallery's pages; run the generator"
+    );
+    let folder = src.join(perftest_cli::gallery::FOLDER);
+    let on_disk = std::fs::read_dir(&folder).unwrap().count();
+    assert_eq!(
+        on_disk,
+        pages.len(),
+        "pages in {} not generated",
+        folder.display()
+    );
+}

@@ -97,7 +97,8 @@ pub fn render(cross: &CrossGpu) -> String {
 /// The comparison as Markdown: the legend and the advice as lists, a table per family.
 pub fn markdown(cross: &CrossGpu) -> String {
     let m = &cross.matrix;
-    let cell = |text: &str| printable(text).replace('|', "\\|");
+    use crate::export::formats::markdown::{code_span, escape as cell};
+    let code = |text: &str| code_span(&printable(text).replace('|', "\\|"));
     let mut out = format!(
         "Across {} GPUs: each case's throughput relative to its own GPU's \
          `Buffer<RGBA8>.Load random` (the original's x; higher is faster).\n\n",
@@ -105,7 +106,7 @@ pub fn markdown(cross: &CrossGpu) -> String {
     );
     for c in &m.columns {
         out.push_str(&format!(
-            "- **{}**: {} ({}, {}{}; `{}`)\n",
+            "- **{}**: {} ({}, {}{}; {})\n",
             c.label,
             cell(&c.device),
             cell(&c.api),
@@ -115,7 +116,7 @@ pub fn markdown(cross: &CrossGpu) -> String {
             } else {
                 format!(", {}", cell(&c.driver))
             },
-            cell(&c.file)
+            code(&c.file)
         ));
     }
     if !cross.advice.is_empty() {
@@ -147,8 +148,8 @@ pub fn markdown(cross: &CrossGpu) -> String {
             .map(|v| v.map_or_else(|| "-".to_string(), |v| format!("{v:.3}")))
             .collect();
         out.push_str(&format!(
-            "| `{}` | {} |\n",
-            cell(&row.name),
+            "| {} | {} |\n",
+            code(&row.name),
             values.join(" | ")
         ));
     }

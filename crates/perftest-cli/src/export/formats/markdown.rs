@@ -19,7 +19,7 @@ const MARKUP: &[char] = &['\\', '|', '`', '*', '_', '[', ']', '<', '>', '&', '~'
 
 /// Escapes control characters and Markdown markup (so that no raw HTML, link or emphasis from
 /// a report's strings reaches the page) in free text.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let shown = printable(text);
     let mut out = String::with_capacity(shown.len() + 8);
     for c in shown.chars() {
@@ -33,7 +33,7 @@ fn escape(text: &str) -> String {
 
 /// `name` as a code span that no backtick inside it can end early (CommonMark: a delimiter
 /// longer than any backtick run in the text, padded with spaces when the text touches one).
-fn code_span(name: &str) -> String {
+pub(crate) fn code_span(name: &str) -> String {
     let longest_run = name.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest_run + 1);
     if longest_run == 0 {

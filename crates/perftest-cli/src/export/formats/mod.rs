@@ -6,7 +6,7 @@ mod bmf;
 mod csv;
 pub(crate) mod html;
 mod json;
-mod markdown;
+pub(crate) mod markdown;
 mod original;
 mod svg;
 mod text;

@@ -1,0 +1,172 @@
+//! The book's gallery of every GPU, generated from the results collection: a page per GPU (its
+//! findings, advice and table), a page per family across the GPUs, and an index with the
+//! advice across GPUs. Every number on them comes from a committed file; the tests generate
+//! the pages again and compare.
+
+use std::path::{Path, PathBuf};
+
+use crate::cross::{self, cross_gpu, CrossGpu};
+use crate::export::{Exporter, MarkdownExporter};
+use crate::report::Report;
+use crate::report_file::load_report;
+
+/// The folder of the generated pages, relative to the book's `src/`.
+pub const FOLDER: &str = "gallery/collection";
+
+/// The collection's files, relative to the repository's root, in the gallery's order: our own
+/// runs of the original suite, the original's README tables, then `results/published/`.
+pub fn collection_files(root: &Path) -> Result<Vec<PathBuf>, String> {
+    let listed = |dir: &str, ext: &[&str]| -> Result<Vec<PathBuf>, String> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .map_err(|e| format!("cannot list {dir}: {e}"))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| ext.iter().any(|e| x == *e)))
+            .filter_map(|p| p.strip_prefix(root).ok().map(Path::to_path_buf))
+            .collect();
+        files.sort();
+        Ok(files)
+    };
+    let mut files: Vec<PathBuf> = ["nvidia-h200", "nvidia-h100", "lavapipe"]
+        .iter()
+        .map(|name| PathBuf::from(format!("results/{name}.json")))
+        .collect();
+    files.extend(listed(
+        "crates/perftest-cli/tests/fixtures/sebbbi",
+        &["txt"],
+    )?);
+    files.extend(listed("results/published", &["txt", "csv"])?);
+    Ok(files)
+}
+
+/// One generated page: its path under the book's `src/` and its Markdown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// Path relative to the book's `src/`.
+    pub path: String,
+    /// The page's title (its entry in the book's summary).
+    pub title: String,
+    /// Markdown.
+    pub text: String,
+}
+
+/// The gallery's pages for the collection under `root`: the index first, then a page per GPU,
+/// then a page per family.
+pub fn pages(root: &Path) -> Result<Vec<Page>, String> {
+    let files = collection_files(root)?;
+    let mut reports = Vec::new();
+    for file in &files {
+        let mut report = load_report(&root.join(file)).map_err(|e| e.to_string())?;
+        // A table's source names the file as the collection does, not where it was read.
+        if let Some(source) = report.source.as_mut() {
+            source.file = file.display().to_string();
+        }
+        reports.push((file.display().to_string(), report));
+    }
+    let pairs: Vec<(&str, &Report)> = reports.iter().map(|(f, r)| (f.as_str(), r)).collect();
+    let cross = cross_gpu(&pairs);
+    let mut gpus = Vec::new();
+    for (file, report) in &reports {
+        gpus.push(gpu_page(file, report)?);
+    }
+    let families = family_pages(&cross);
+    let mut out = vec![index_page(&cross, &gpus, &families)];
+    out.extend(gpus);
+    out.extend(families);
+    Ok(out)
+}
+
+/// The file name of a collection file's page: its stem.
+fn slug(file: &str) -> String {
+    Path::new(file)
+        .file_stem()
+        .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// A GPU's page: where its figures come from, then what `perftest render --format markdown`
+/// writes (findings, advice, table).
+fn gpu_page(file: &str, report: &Report) -> Result<Page, String> {
+    let columns = perftest_report::across::matrix(&[(file, report)]).columns;
+    let column = columns.first().ok_or("no column")?;
+    let title = format!("{} ({})", report.device.name, column.api);
+    let table = MarkdownExporter
+        .serialize(report)
+        .map_err(|e| e.to_string())?;
+    let table = String::from_utf8(table).map_err(|e| e.to_string())?;
+    let text = format!(
+        "# {title}\n\nMeasured with {} ({}); from `{file}`, rendered by `perftest render {file} \
+         --format markdown`.\n\n{table}",
+        column.tool, column.api
+    );
+    Ok(Page {
+        path: format!("{FOLDER}/{}.md", slug(file)),
+        title,
+        text,
+    })
+}
+
+/// A page per family: the family's rows of the matrix across every GPU.
+fn family_pages(cross: &CrossGpu) -> Vec<Page> {
+    let mut families: Vec<&str> = Vec::new();
+    for row in &cross.matrix.rows {
+        if !families.contains(&row.family.as_str()) {
+            families.push(&row.family);
+        }
+    }
+    families
+        .into_iter()
+        .map(|family| {
+            let mut matrix = cross.matrix.clone();
+            matrix.rows.retain(|r| r.family == family);
+            let title = perftest_cases::family(family).map_or(family, |f| f.title());
+            let one = CrossGpu {
+                matrix,
+                advice: Vec::new(),
+            };
+            Page {
+                path: format!("{FOLDER}/family-{family}.md"),
+                title: format!("{title} across GPUs"),
+                text: format!("# {title} across GPUs\n\n{}", cross::markdown(&one)),
+            }
+        })
+        .collect()
+}
+
+/// The index: the advice across every GPU of the collection and links to every page.
+fn index_page(cross: &CrossGpu, gpus: &[Page], families: &[Page]) -> Page {
+    let mut text = String::from(
+        "# Every GPU side by side\n\nGenerated from the results collection (see \
+         [The results collection](../../collection.md)) by the generator the tests run again: \
+         every number here and on the pages below comes from a committed file.\n\n",
+    );
+    let mut advice_only = CrossGpu {
+        matrix: cross.matrix.clone(),
+        advice: cross.advice.clone(),
+    };
+    advice_only.matrix.rows.clear();
+    text.push_str(&cross::markdown(&advice_only));
+    let link = |p: &Page| {
+        let name = Path::new(&p.path)
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        format!("- [{}]({name})\n", p.title)
+    };
+    text.push_str("\n**Each GPU**\n\n");
+    gpus.iter().for_each(|p| text.push_str(&link(p)));
+    text.push_str("\n**Each family across the GPUs**\n\n");
+    families.iter().for_each(|p| text.push_str(&link(p)));
+    Page {
+        path: format!("{FOLDER}/index.md"),
+        title: "Every GPU side by side".to_string(),
+        text,
+    }
+}
+
+/// The book summary's entries of `pages`: the index, with every other page under it.
+pub fn summary_lines(pages: &[Page]) -> String {
+    let mut out = String::new();
+    for (i, p) in pages.iter().enumerate() {
+        let indent = if i == 0 { "  " } else { "    " };
+        out.push_str(&format!("{indent}- [{}]({})\n", p.title, p.path));
+    }
+    out
+}
