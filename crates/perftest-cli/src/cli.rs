@@ -463,7 +463,8 @@ pub struct RunArgs {
 
     /// Print the wall time of each phase on stderr.
     ///
-    /// The phases: pipelines, verification, warm-up, measurements.
+    /// The phases: pipelines, verification, warm-up, measurements; and a line once every case
+    /// has had its first measurement round.
     #[arg(long, short = 'v', help_heading = "Diagnostics")]
     pub verbose: bool,
 
