@@ -72,6 +72,7 @@ impl ComputeTarget {
             subgroup_size: self.subgroup_size,
             resident_workgroups: self.resident_workgroups,
             shader_units: self.adapter.units.map(|u| u.count),
+            peak_per_unit: self.adapter.peak_per_unit,
             pci_bus: self.pci_bus.clone(),
             device_uuid: self.device_uuid.clone(),
         }

@@ -22,6 +22,7 @@ pub fn device() -> DeviceInfo {
         subgroup_size: 32,
         resident_workgroups: Some(1056),
         shader_units: Some(132),
+        peak_per_unit: None,
         pci_bus: Some("00000000:18:00.0".to_string()),
         device_uuid: None,
     }

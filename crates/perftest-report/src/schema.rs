@@ -131,6 +131,13 @@ pub struct DeviceInfo {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub shader_units: Option<u32>,
+    /// What one shader unit does per clock at most, where the driver publishes it
+    /// (`VK_ARM_shader_core_properties`): a peak to set the measured rates beside.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub peak_per_unit: Option<PeakRates>,
     /// PCI address as `nvidia-smi` prints it (`00000000:18:00.0`), when the driver reports it.
     #[cfg_attr(
         feature = "serde",
@@ -143,6 +150,19 @@ pub struct DeviceInfo {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub device_uuid: Option<String>,
+}
+
+/// The rates a vendor publishes for one shader unit per clock (Arm's
+/// `VkPhysicalDeviceShaderCorePropertiesARM`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PeakRates {
+    /// Texels the unit filters per clock.
+    pub texels_per_clock: u32,
+    /// Fused multiply-adds per clock.
+    pub fma_per_clock: u32,
+    /// Pixels the unit writes per clock.
+    pub pixels_per_clock: u32,
 }
 
 /// The settings a run was measured with.
@@ -529,6 +549,7 @@ impl DeviceInfo {
             subgroup_size: 0,
             resident_workgroups: None,
             shader_units: None,
+            peak_per_unit: None,
             pci_bus: None,
             device_uuid: None,
         }

@@ -62,6 +62,9 @@ pub struct Adapter {
     /// (CUs; the active ones with `VK_AMD_shader_core_properties2`) or
     /// `VK_ARM_shader_core_builtins` (cores) tells them.
     pub units: Option<ShaderUnits>,
+    /// What one shader core does per clock at most, where `VK_ARM_shader_core_properties`
+    /// tells it (Arm publishes these rates; no other vendor's driver does).
+    pub peak_per_unit: Option<perftest_report::PeakRates>,
     /// The optional features offered.
     pub features: FeatureSet,
     /// Dynamic rendering, as offered.

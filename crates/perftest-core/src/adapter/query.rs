@@ -61,6 +61,7 @@ impl Adapter {
         let has_amd = self.has_extension(ash::amd::shader_core_properties::NAME);
         let has_amd2 = self.has_extension(ash::amd::shader_core_properties2::NAME);
         let has_arm = self.has_extension(ash::arm::shader_core_builtins::NAME);
+        let has_arm_rates = self.has_extension(ash::arm::shader_core_properties::NAME);
         let has_pci = self.has_extension(ash::ext::pci_bus_info::NAME);
         let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
         let mut id = vk::PhysicalDeviceIDProperties::default();
@@ -69,6 +70,7 @@ impl Adapter {
         let mut amd = vk::PhysicalDeviceShaderCorePropertiesAMD::default();
         let mut amd2 = vk::PhysicalDeviceShaderCoreProperties2AMD::default();
         let mut arm = vk::PhysicalDeviceShaderCoreBuiltinsPropertiesARM::default();
+        let mut arm_rates = vk::PhysicalDeviceShaderCorePropertiesARM::default();
         let mut pci = vk::PhysicalDevicePCIBusInfoPropertiesEXT::default();
         let mut props2 = vk::PhysicalDeviceProperties2::default()
             .push_next(&mut subgroup)
@@ -87,6 +89,9 @@ impl Adapter {
         }
         if has_arm {
             props2 = props2.push_next(&mut arm);
+        }
+        if has_arm_rates {
+            props2 = props2.push_next(&mut arm_rates);
         }
         if has_pci {
             props2 = props2.push_next(&mut pci);
@@ -111,6 +116,11 @@ impl Adapter {
             self.driver_name = text(driver.driver_name_as_c_str());
             self.driver_info = text(driver.driver_info_as_c_str());
         }
+        self.peak_per_unit = has_arm_rates.then_some(perftest_report::PeakRates {
+            texels_per_clock: arm_rates.texel_rate,
+            fma_per_clock: arm_rates.fma_rate,
+            pixels_per_clock: arm_rates.pixel_rate,
+        });
         self.pci_bus = has_pci.then(|| {
             pci_address(
                 pci.pci_domain,

@@ -20,7 +20,38 @@ pub fn best_paths(report: &Report, rates: &Rates) -> Vec<Finding> {
         out.extend(best_of_width(report, rates, bytes, id));
     }
     out.extend(most_bytes(report, rates));
+    out.extend(texel_peak(report, rates));
     out
+}
+
+/// `peak.texel`: the fastest sampling case's texels per clock and unit against the rate the
+/// vendor publishes (`value` the share of it), where the report has the published rate, a
+/// clock and the units.
+fn texel_peak(report: &Report, rates: &Rates) -> Option<Finding> {
+    let peak = report.device.peak_per_unit?.texels_per_clock;
+    let hz = clock(report)?.mhz * 1e6;
+    let units = f64::from(shader_units(report)?);
+    let (id, best) = report
+        .cases
+        .iter()
+        .filter(|c| c.name.contains(".Sample("))
+        .filter_map(|c| Some((c.id.as_str(), rates.get(&c.id)?)))
+        .max_by(|a, b| a.1.per_s.total_cmp(&b.1.per_s))?;
+    let per_clock = best.per_s / hz / units;
+    let (unit, _) = unit_words(report.device.vendor_id);
+    let share = per_clock / f64::from(peak.max(1));
+    Some(Finding {
+        id: "peak.texel".to_string(),
+        statement: format!(
+            "Sampling reaches {per_clock:.2} texels per clock and {unit} ({}), {:.0}% of the \
+             {peak} the driver publishes.",
+            best.name,
+            share * 100.0
+        ),
+        value: share,
+        cases: vec![id.to_string()],
+        beyond_noise: None,
+    })
 }
 
 /// The original suite's measured cases with linear addresses, as (id, rate).

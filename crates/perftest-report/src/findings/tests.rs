@@ -209,3 +209,35 @@ fn the_sweep_gives_a_finding_per_cache_level() {
     );
     assert!(f.get("cache.l2").is_some(), "{:?}", f.findings);
 }
+
+#[test]
+fn a_published_texel_rate_is_set_beside_the_fastest_sampling() {
+    // 4 texels per clock and core published; 100 ns per group of 65536 samples at 1 GHz on
+    // 132 units: 65536 / 100 / 132 = 4.96 texels per clock and unit.
+    let mut r = report(
+        &[
+            ("tex.sample.nearest.r8.linear", 100.0),
+            ("typed.r8.linear", 10.0),
+        ],
+        0.0,
+    );
+    r.device.vendor_id = 0x13b5;
+    r.device.peak_per_unit = Some(crate::schema::PeakRates {
+        texels_per_clock: 4,
+        fma_per_clock: 32,
+        pixels_per_clock: 2,
+    });
+    r.settings.clock_mhz = Some(1000.0);
+    let f = findings(&r);
+    let p = f.get("peak.texel").unwrap();
+    let per_clock = 65536.0 / 100.0 / 132.0;
+    assert!((p.value - per_clock / 4.0).abs() < 1e-9, "{}", p.value);
+    assert!(
+        p.statement.contains("texels per clock and core"),
+        "{}",
+        p.statement
+    );
+    assert_eq!(p.cases, ["tex.sample.nearest.r8.linear"]);
+    r.device.peak_per_unit = None;
+    assert!(findings(&r).get("peak.texel").is_none());
+}
