@@ -16,19 +16,23 @@
 mod bc;
 mod bc7;
 mod case;
+pub mod chase;
 mod check;
 mod data;
+pub mod descriptor_slots;
 mod extra_format;
 pub mod families;
 mod family;
 mod feature;
 mod format;
+pub mod format_models;
 mod matrix;
 mod mip;
 mod one_line;
 mod portability;
 mod reference;
 mod sampler;
+pub mod sampling;
 mod suite;
 mod support;
 

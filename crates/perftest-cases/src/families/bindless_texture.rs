@@ -35,7 +35,7 @@
 use crate::case::{Case, Params, Pattern};
 use crate::check::{check_words, Readback, VerifyOutcome};
 use crate::data::modern_word;
-use crate::families::descriptor_index::{add_words, global_index};
+use crate::descriptor_slots::{add_words, global_index};
 use crate::family::{Family, FamilyRef, Unit, Work};
 use crate::feature::Feature;
 use crate::format::Format;

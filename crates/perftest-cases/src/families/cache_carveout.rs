@@ -21,10 +21,8 @@
 //! compiler cannot know), so the array is really used: word 3 must read the sum back.
 
 use crate::case::{Case, Params, Pattern};
+use crate::chase::{self, chain, nodes, size_of_word, size_words, walk, SIZE_GRANULE, STEPS};
 use crate::check::{check_words, Readback, VerifyOutcome};
-use crate::families::pointer_chase::{
-    chain, nodes, size_words, walk, PointerChase, SIZE_GRANULE, STEPS,
-};
 use crate::family::{Curve, CurvePoint, Family, FamilyRef, Work};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
@@ -73,7 +71,7 @@ pub fn carveout_case_for_id(id: &str) -> Option<Case> {
     let shared = SHARED_SIZES
         .into_iter()
         .find(|&s| size_words(s).0 == shared_word)?;
-    let bytes = super::pointer_chase::size_of_word(size_word)?;
+    let bytes = size_of_word(size_word)?;
     let case = carveout_case(shared, bytes);
     (bytes >= SIZE_GRANULE && bytes % SIZE_GRANULE == 0 && case.id == id).then_some(case)
 }
@@ -123,19 +121,19 @@ impl Family for CacheCarveout {
 
     // The chase itself is the latency sweep's: the same steps, bytes and lap.
     fn loop_trip(&self) -> u32 {
-        PointerChase.loop_trip()
+        STEPS
     }
 
-    fn bytes_per_load(&self, case: &Case) -> u32 {
-        PointerChase.bytes_per_load(case)
+    fn bytes_per_load(&self, _case: &Case) -> u32 {
+        chase::STEP_BYTES
     }
 
-    fn work(&self, case: &Case) -> Work {
-        PointerChase.work(case)
+    fn work(&self, _case: &Case) -> Work {
+        chase::work()
     }
 
     fn chain_length(&self, case: &Case) -> u64 {
-        PointerChase.chain_length(case)
+        chase::lap(case)
     }
 
     /// `FAMILY_A`: the 32-bit words of shared memory the kernel declares.
@@ -148,7 +146,7 @@ impl Family for CacheCarveout {
     }
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        let mut needs = PointerChase.needs(case);
+        let mut needs = chase::needs(case);
         needs.push(DeviceNeed::SharedMemory(shared_bytes(case)));
         needs
     }

@@ -1,6 +1,6 @@
 //! Bandwidth over working sets (memory suite): the `working_set` family's structured linear
 //! read (`StructuredBuffer<uint4>.Load`, `shaders/working_set.comp`, the same SPIR-V and the
-//! same CPU model) over the sweep's working sets ([`super::pointer_chase::sweep_sizes`]) from
+//! same CPU model) over the sweep's working sets ([`crate::chase::sweep_sizes`]) from
 //! 8 KB to 512 MB. Not 4 KB: a set of 256 elements is exactly one load of a workgroup, so
 //! every load of a thread would read the same element and the compiler may load it once.
 //!
@@ -12,8 +12,8 @@
 //! Needs: `maxStorageBufferRange` and a device-local heap of four times the set.
 
 use crate::case::{Case, Params, Pattern};
+use crate::chase::{size_words, sweep_sizes};
 use crate::check::{Readback, VerifyOutcome};
-use crate::families::pointer_chase::{size_words, sweep_sizes};
 use crate::families::working_set::{WorkingSet, ELEMENT_BYTES};
 use crate::family::{Curve, CurvePoint, Family, FamilyRef, Work};
 use crate::suite::Suite;

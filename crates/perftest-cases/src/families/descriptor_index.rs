@@ -1,6 +1,6 @@
 //! `ByteAddressBuffer[8].Load/Load4`: an array of eight storage-buffer descriptors indexed by
-//! a runtime slot (`shaders/descriptor_index.comp`). Also the slot layout that
-//! [`super::typed_alias`] and [`super::eight_regions`] share. Params: `width` = words per
+//! a runtime slot (`shaders/descriptor_index.comp`). The slot layout, which
+//! `typed_alias` and `eight_regions` share, is [`crate::descriptor_slots`]. Params: `width` = words per
 //! load (1 or 4), `variant` [`NON_UNIFORM`] for the non-uniform index.
 //!
 //! The working set is one 128 KB buffer of modern-suite words ([`modern_word`] `0, 1, 2...`);
@@ -27,60 +27,16 @@
 
 use crate::case::{Case, Params, Pattern};
 use crate::check::{check_words, Readback, VerifyOutcome};
-use crate::data::{mix32, modern_word};
+use crate::data::mix32;
 use crate::family::{Family, FamilyRef};
-use crate::feature::Feature;
-use crate::reference::{KernelParams, THREADS_PER_GROUP};
+use crate::reference::KernelParams;
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 
-/// Descriptors in the slot array of the slot families.
-pub const SLOTS: u32 = 8;
-
-/// Bytes of one slot (the original's 16 KB working set).
-pub const SLOT_BYTES: u64 = 16 * 1024;
-
-/// 32-bit words of one slot.
-pub const SLOT_WORDS: u32 = (SLOT_BYTES / 4) as u32;
-
-/// Bytes of the buffer the eight slots cover (128 KB).
-pub const SLOT_BUFFER_BYTES: u64 = SLOT_BYTES * SLOTS as u64;
-
-/// The slot the uniform-index cases read (`KernelParams::index`).
-pub const UNIFORM_SLOT: u32 = 3;
-
-/// Loads (or struct reads) per thread of the slot families.
-pub const SLOT_LOADS: u32 = 256;
-
-/// `Params::variant` of the cases that index the slot array non-uniformly.
-pub const NON_UNIFORM: u32 = 1;
-
-/// Word `k` of slot `slot` of the 128 KB slot buffer.
-pub fn slot_word(slot: u32, k: u32) -> u32 {
-    modern_word(slot.wrapping_mul(SLOT_WORDS).wrapping_add(k))
-}
-
-/// The original buffer kernels' starting element (`bufferStart()` in `shaders/common.glsl`):
-/// 0 for uniform, the local index for linear, `(local * 0x3504f333) & 15` for random.
-pub fn buffer_start(pattern: Pattern, local: u32) -> u32 {
-    match pattern {
-        Pattern::Linear => local,
-        Pattern::Random => local.wrapping_mul(0x3504_f333) & 0xf,
-        _ => 0,
-    }
-}
-
-/// Global index of the thread at `local` in verification group `group`.
-pub fn global_index(group: u32, local: u32) -> u32 {
-    group * THREADS_PER_GROUP + local
-}
-
-/// Adds `v` into `acc` lane by lane, wrapping.
-pub fn add_words(acc: &mut [u32; 4], v: [u32; 4]) {
-    for (a, x) in acc.iter_mut().zip(v) {
-        *a = a.wrapping_add(x);
-    }
-}
+use crate::descriptor_slots::{
+    add_words, buffer_start, global_index, slot_array_needs, slot_array_params, slot_word,
+    NON_UNIFORM, SLOTS, SLOT_LOADS, SLOT_WORDS,
+};
 
 /// The descriptor-index family.
 pub struct DescriptorIndex;
@@ -175,32 +131,12 @@ impl Family for DescriptorIndex {
     }
 }
 
-/// What a case indexing the 8-slot array needs: dynamic indexing, and non-uniform indexing for
-/// the [`NON_UNIFORM`] variant (shared by the families that bind the slot array).
-pub(crate) fn slot_array_needs(case: &Case) -> Vec<DeviceNeed> {
-    let mut needs = vec![DeviceNeed::Feature(Feature::StorageBufferDynamic)];
-    if case.params.variant == NON_UNIFORM {
-        needs.push(DeviceNeed::Feature(Feature::StorageBufferNonUniform));
-    }
-    needs
-}
-
-/// The push constants of a case indexing the 8-slot array: [`UNIFORM_SLOT`] as the runtime
-/// index, unused (0) by the [`NON_UNIFORM`] variant, whose slot comes from the lane.
-pub(crate) fn slot_array_params(case: &Case) -> KernelParams {
-    KernelParams {
-        index: if case.params.variant == NON_UNIFORM {
-            0
-        } else {
-            UNIFORM_SLOT
-        },
-        ..KernelParams::default()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::modern_word;
+    use crate::descriptor_slots::SLOT_BUFFER_BYTES;
+    use crate::feature::Feature;
 
     fn case(id: &str) -> Case {
         DescriptorIndex

@@ -30,7 +30,7 @@
 use crate::case::{Case, Params, Pattern};
 use crate::check::{check_words, Readback, VerifyOutcome};
 use crate::data::mix32;
-use crate::families::descriptor_index::{
+use crate::descriptor_slots::{
     add_words, global_index, slot_word, SLOTS, SLOT_LOADS, UNIFORM_SLOT,
 };
 use crate::family::{Family, FamilyRef};

@@ -4,7 +4,7 @@
 //! The working set is a device-local buffer of `bytes`, cut into 128-byte nodes (one per cache
 //! line on every GPU we know; the caches hold whole lines, so the set occupies `bytes` of
 //! cache). The first 8 bytes of node `n` hold the device address of node `next[n]`, where
-//! `next` is a random cyclic permutation of all nodes ([`chain`]: Sattolo's algorithm over a
+//! `next` is a random cyclic permutation of all nodes ([`crate::chase::chain`]: Sattolo's algorithm over a
 //! lowbias32-driven generator, so one cycle visits every node before it repeats). Following
 //! it, every load depends on the one before and goes to an unpredictable line of the whole
 //! set, so neither prefetching nor memory-level parallelism can hide the latency.
@@ -25,54 +25,26 @@
 //!
 //! Verification runs one block (256 steps) from node 0 in each of the 1024 verification
 //! threads (and leaves the timed walk's position alone): each must end on node `next^256(0)`
-//! with the wrapping sum of the node indices it visited ([`walk`]), so a chain the GPU read
+//! with the wrapping sum of the node indices it visited ([`crate::chase::walk`]), so a chain the GPU read
 //! wrongly cannot pass. Needs: buffer device addresses
 //! and 64-bit integers (the chain holds real pointers, so a step is one load with no address
 //! arithmetic), a device-local heap of four times the set.
 
 use crate::case::{Case, Params, Pattern};
+use crate::chase::{
+    self, chain, nodes, size_of_word, size_words, sweep_sizes, walk, SIZE_GRANULE, STEPS,
+    STEP_BYTES,
+};
 use crate::check::{check_words, Readback, VerifyOutcome};
-use crate::data::mix32;
-use crate::family::{Curve, CurvePoint, Family, FamilyRef, Unit, Work};
-use crate::feature::Feature;
+use crate::family::{Curve, CurvePoint, Family, FamilyRef, Work};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 
 /// The pointer-chase family.
 pub struct PointerChase;
 
-/// Bytes of one node (one cache line).
-pub const NODE_BYTES: u64 = 128;
-
-/// Steps of one block (the `LOADS` specialization constant; a multiple of 16, the steps the
-/// kernel writes out per loop iteration).
-pub const STEPS: u32 = 256;
-
-/// The working-set sizes of the memory suite's sweeps, in bytes: 4 KB to 512 MB, doubling.
-pub fn sweep_sizes() -> Vec<u64> {
-    (12..=29).map(|shift| 1u64 << shift).collect()
-}
-
-/// A size as ids and names write it: `4kb` / `4KB`, `1mb` / `1MB`; whole megabytes in MB,
-/// anything else in KB (`20992kb`), so that every size of a refined sweep has its own id.
-pub fn size_words(bytes: u64) -> (String, String) {
-    let (value, unit) = if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
-        (bytes >> 20, "MB")
-    } else {
-        (bytes >> 10, "KB")
-    };
-    (
-        format!("{value}{}", unit.to_lowercase()),
-        format!("{value}{unit}"),
-    )
-}
-
 /// The id prefix of the latency sweep's cases.
 pub const LATENCY_ID_PREFIX: &str = "mem.sweep.latency.";
-
-/// The smallest step between two working sets of a chase (a page: the sizes a refined sweep
-/// measures between the doubling sweep's are multiples of it).
-pub const SIZE_GRANULE: u64 = 4 << 10;
 
 /// The latency case of a working set of `bytes` (a multiple of [`SIZE_GRANULE`]): the sweep's
 /// own sizes, and those a refined sweep adds between them.
@@ -100,68 +72,6 @@ pub fn latency_case_for_id(id: &str) -> Option<Case> {
     let bytes = size_of_word(id.strip_prefix(LATENCY_ID_PREFIX)?)?;
     let case = latency_case(bytes);
     (bytes >= SIZE_GRANULE && bytes % SIZE_GRANULE == 0 && case.id == id).then_some(case)
-}
-
-/// The bytes a size word of an id names (`48mb`, `20992kb`; see [`size_words`]), or `None`
-/// for anything else (no leading zeros, no overflow).
-pub fn size_of_word(word: &str) -> Option<u64> {
-    let (digits, shift) = if let Some(d) = word.strip_suffix("mb") {
-        (d, 20)
-    } else {
-        (word.strip_suffix("kb")?, 10)
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
-        return None;
-    }
-    digits.parse::<u64>().ok()?.checked_mul(1 << shift)
-}
-
-/// The nodes of a working set of `bytes`.
-pub fn nodes(bytes: u64) -> u32 {
-    u32::try_from(bytes / NODE_BYTES).unwrap_or(u32::MAX)
-}
-
-/// The chain over `nodes` nodes: `next[n]` is the node after `n`. A single cycle through every
-/// node (Sattolo's algorithm; the random choices come from lowbias32 of the step and the node
-/// count, so the chain is the same on every run and every machine).
-pub fn chain(nodes: u32) -> Vec<u32> {
-    let mut next: Vec<u32> = (0..nodes).collect();
-    for i in (1..nodes).rev() {
-        // A choice in 0..i (multiply-shift range reduction of a hashed word).
-        let r = mix32(i ^ mix32(nodes));
-        let j = ((u64::from(r) * u64::from(i)) >> 32) as u32;
-        next.swap(i as usize, j as usize);
-    }
-    next
-}
-
-/// The bytes of the working set of `bytes` at device address `base`: node `n` starts with the
-/// little-endian 64-bit address of node `next[n]`; bytes 8..16 of node 0 hold where the timed
-/// walk stands (initially node 0's address; the kernel moves it); every other byte is zero.
-pub fn chain_bytes(bytes: u64, base: u64) -> Vec<u8> {
-    let next = chain(nodes(bytes));
-    let mut data = vec![0u8; bytes as usize];
-    for (node, &to) in next.iter().enumerate() {
-        let at = node * NODE_BYTES as usize;
-        let address = base + u64::from(to) * NODE_BYTES;
-        data[at..at + 8].copy_from_slice(&address.to_le_bytes());
-    }
-    if data.len() >= 16 {
-        data[8..16].copy_from_slice(&base.to_le_bytes());
-    }
-    data
-}
-
-/// The CPU model of `steps` steps from node 0 over `next`: the node reached and the wrapping
-/// sum of the nodes visited (each step's destination).
-pub fn walk(next: &[u32], steps: u32) -> (u32, u32) {
-    let mut node = 0u32;
-    let mut sum = 0u32;
-    for _ in 0..steps {
-        node = next.get(node as usize).copied().unwrap_or(0);
-        sum = sum.wrapping_add(node);
-    }
-    (node, sum)
 }
 
 impl Family for PointerChase {
@@ -199,27 +109,20 @@ impl Family for PointerChase {
 
     /// Bytes one step loads: the 8-byte address of the next node.
     fn bytes_per_load(&self, _case: &Case) -> u32 {
-        8
+        STEP_BYTES
     }
 
     fn work(&self, _case: &Case) -> Work {
-        Work {
-            unit: Unit::DependentLoad,
-            per_thread: STEPS,
-        }
+        chase::work()
     }
 
     /// One lap: every node of the working set.
     fn chain_length(&self, case: &Case) -> u64 {
-        u64::from(nodes(case.params.working_set))
+        chase::lap(case)
     }
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        vec![
-            DeviceNeed::Feature(Feature::BufferDeviceAddress),
-            DeviceNeed::Feature(Feature::ShaderInt64),
-            DeviceNeed::DeviceMemory(case.params.working_set),
-        ]
+        chase::needs(case)
     }
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
@@ -232,6 +135,7 @@ impl Family for PointerChase {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chase::chain_bytes;
 
     #[test]
     fn refined_sizes_have_ids_that_read_back() {

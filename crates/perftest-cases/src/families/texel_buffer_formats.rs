@@ -30,8 +30,8 @@
 use crate::case::{Case, Params};
 use crate::check::{Readback, VerifyOutcome};
 use crate::extra_format::ExtraFormat;
-use crate::families::texture_formats::{format_of, reference_of, thread_model, verify_model};
 use crate::family::{Family, FamilyRef};
+use crate::format_models::{format_of, reference_of, thread_model, verify_model};
 use crate::reference::{KernelParams, ReferenceSum};
 use crate::suite::Suite;
 use crate::support::{DeviceNeed, FormatFeature};

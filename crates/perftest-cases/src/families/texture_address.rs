@@ -26,36 +26,17 @@
 //! Params: `format`; `width` = the format's components; `variant` = mode index * 2 + filter
 //! (0 nearest, 1 bilinear); see [`sampler`].
 
-use crate::case::{Case, Params, SampleFilter};
+use crate::case::{Case, Params};
 use crate::family::{Family, FamilyRef};
 use crate::format::Format;
-use crate::reference::{texture_loop, widen, KernelParams, ReferenceSum};
-use crate::sampler::{sample, AddressMode, SamplerState};
+use crate::reference::{KernelParams, ReferenceSum};
+use crate::sampler::{AddressMode, SamplerState};
+use crate::sampling::{filter_bit, filter_of, sample_needs, sample_sum, FILTERS};
 use crate::suite::Suite;
-use crate::support::{DeviceNeed, FormatFeature};
+use crate::support::DeviceNeed;
 
 /// The address-mode family.
 pub struct TextureAddress;
-
-/// The filters in suite order, with their words.
-pub(crate) const FILTERS: [(SampleFilter, &str); 2] = [
-    (SampleFilter::Nearest, "nearest"),
-    (SampleFilter::Bilinear, "bilinear"),
-];
-
-/// The `Params::variant` bit of a filter (0 nearest, 1 bilinear).
-pub(crate) fn filter_bit(filter: SampleFilter) -> u32 {
-    u32::from(filter == SampleFilter::Bilinear)
-}
-
-/// The filter a `Params::variant` bit names.
-pub(crate) fn filter_of(bit: u32) -> SampleFilter {
-    if bit & 1 == 1 {
-        SampleFilter::Bilinear
-    } else {
-        SampleFilter::Nearest
-    }
-}
 
 /// The sampler of a case of this family.
 pub fn sampler(case: &Case) -> SamplerState {
@@ -72,38 +53,6 @@ pub fn samplers() -> Vec<SamplerState> {
         .into_iter()
         .flat_map(|mode| FILTERS.map(|(filter, _)| SamplerState::new(filter, mode)))
         .collect()
-}
-
-/// What a sample of `format` with `filter` needs: a sampled image, filterable for bilinear.
-pub(crate) fn sample_needs(format: Option<Format>, filter: SampleFilter) -> Vec<DeviceNeed> {
-    let Some(format) = format else {
-        return Vec::new();
-    };
-    let mut needs = vec![DeviceNeed::Format(format, FormatFeature::SampledImage)];
-    if filter == SampleFilter::Bilinear {
-        needs.push(DeviceNeed::Format(
-            format,
-            FormatFeature::SampledImageFilterLinear,
-        ));
-    }
-    needs
-}
-
-/// The CPU model shared by the sampling families: the texture loop, each texel `(ex, ey)`
-/// sampled by `state` at the texel-space position `(ex + offset, ey + offset)`, widened to
-/// four lanes.
-pub(crate) fn sample_sum(
-    case: &Case,
-    params: KernelParams,
-    local: [u32; 2],
-    state: SamplerState,
-    offset: f32,
-) -> ReferenceSum {
-    let format = case.params.format.unwrap_or(Format::R8);
-    texture_loop(case, params, local, |ex, ey| {
-        let at = |e: u32| e as f32 + offset;
-        widen(sample(format, state, at(ex), at(ey)), format.components())
-    })
 }
 
 impl Family for TextureAddress {
@@ -166,6 +115,7 @@ impl Family for TextureAddress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::SampleFilter;
     use crate::matrix::{find_case, original_cases};
     use crate::reference::reference_sum;
 

@@ -23,7 +23,7 @@
 //!
 //! Verification: the whole-LOD cases against the mip model ([`crate::sample_mip`]) at the
 //! level-k texel centres, within the off-centre family's tolerance
-//! ([`super::texture_offcentre::tolerance`]); the anisotropic cases read the flat chain (one
+//! ([`crate::sampling::tolerance`]); the anisotropic cases read the flat chain (one
 //! value per level, levels 0 and 1 equal), so every weighted average of their probes is that
 //! value, whatever the implementation's probes are — as in the mip family's `aniso16` cases.
 //!
@@ -34,14 +34,13 @@ use std::sync::OnceLock;
 
 use crate::case::{Case, Params, Pattern, SampleFilter};
 use crate::check::{check_sums, Readback, VerifyOutcome};
-use crate::families::texture_address::sample_needs;
 use crate::families::texture_mips::{self, MipMode, TextureMips};
-use crate::families::texture_offcentre::tolerance;
 use crate::family::{Family, FamilyRef};
 use crate::feature::Feature;
 use crate::format::Format;
 use crate::mip::{sample_mip, MipChain};
 use crate::reference::{widen, KernelParams, ReferenceSum};
+use crate::sampling::{sample_needs, tolerance};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 

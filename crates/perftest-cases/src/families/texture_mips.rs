@@ -32,7 +32,7 @@
 //!
 //! Verification, per lane, against the CPU model ([`crate::sample_mip`]):
 //! - `trilinear`: the model blends the two levels with weights 0.5 in f32; the tolerance is
-//!   the off-centre family's ([`super::texture_offcentre::tolerance`]: 1e-2 of the sum of
+//!   the off-centre family's ([`crate::sampling::tolerance`]: 1e-2 of the sum of
 //!   |weight x texel| for UNORM8, 1e-3 for the float formats), for the filter's precision.
 //! - `grad`: the same model at the LOD the results show, which must lie within
 //!   [`LOD_ALLOWANCE`] (1/16) of 0.5. The gradients are constants, so one LOD serves every
@@ -80,13 +80,12 @@ use std::cell::Cell;
 
 use crate::case::{Case, Params, SampleFilter};
 use crate::check::{Readback, VerifyOutcome};
-use crate::families::texture_address::sample_needs;
-use crate::families::texture_offcentre::tolerance;
 use crate::family::{Family, FamilyRef};
 use crate::feature::Feature;
 use crate::format::Format;
 use crate::mip::{sample_mip, MipChain, MIP_LEVELS};
 use crate::reference::{texture_loop, widen, KernelParams, ReferenceSum, THREADS_PER_GROUP};
+use crate::sampling::{sample_needs, tolerance};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 

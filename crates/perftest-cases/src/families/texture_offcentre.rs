@@ -35,11 +35,11 @@
 
 use crate::case::{Case, Params, SampleFilter};
 use crate::check::{check_sums, Readback, VerifyOutcome};
-use crate::families::texture_address::{sample_needs, sample_sum};
 use crate::family::{Family, FamilyRef};
-use crate::format::{ChannelKind, Format};
-use crate::reference::{texture_loop, widen, KernelParams, ReferenceSum, Tolerance};
+use crate::format::Format;
+use crate::reference::{texture_loop, widen, KernelParams, ReferenceSum};
 use crate::sampler::{sample_magnitude, AddressMode, SamplerState};
+use crate::sampling::{sample_needs, sample_sum, tolerance};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 
@@ -51,15 +51,6 @@ pub const SAMPLER: SamplerState = SamplerState::new(SampleFilter::Bilinear, Addr
 
 /// Where each sample lands, in texels from the texel's corner (0.5 is its centre).
 pub const OFFSET: f32 = 0.75;
-
-/// How close a GPU's filtered sums of `format` must be to the f32 model: 1e-2 of the lane's
-/// sum of |weight x texel| for UNORM8, 1e-3 for the float formats (see the module docs).
-pub fn tolerance(format: Format) -> Tolerance {
-    match format.channel_kind() {
-        ChannelKind::Unorm8 => Tolerance { relative: 1e-2 },
-        ChannelKind::Float16 | ChannelKind::Float32 => Tolerance { relative: 1e-3 },
-    }
-}
 
 impl Family for TextureOffcentre {
     fn label(&self) -> &'static str {
@@ -133,6 +124,7 @@ impl Family for TextureOffcentre {
 mod tests {
     use super::*;
     use crate::case::Pattern;
+    use crate::format::ChannelKind;
     use crate::sampler::texel_at;
 
     #[test]

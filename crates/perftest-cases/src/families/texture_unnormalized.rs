@@ -20,11 +20,11 @@
 //! 1 bilinear).
 
 use crate::case::{Case, Params};
-use crate::families::texture_address::{filter_bit, filter_of, sample_needs, sample_sum, FILTERS};
 use crate::family::{Family, FamilyRef};
 use crate::format::Format;
 use crate::reference::{KernelParams, ReferenceSum};
 use crate::sampler::{AddressMode, SamplerState};
+use crate::sampling::{filter_bit, filter_of, sample_needs, sample_sum, FILTERS};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 

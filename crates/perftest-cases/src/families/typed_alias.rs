@@ -3,7 +3,7 @@
 //! several typed buffers. Params: `width` 8 (words per struct), `variant`
 //! [`NON_UNIFORM`] for the non-uniform index.
 //!
-//! Binding 0 is the slot array of [`super::descriptor_index`]: eight storage-buffer
+//! Binding 0 is the slot array of `descriptor_index`: eight storage-buffer
 //! descriptors over 16 KB ranges of one 128 KB buffer of modern-suite words. The kernel
 //! declares it twice, as `Lights { Light l[]; } lights[8]` with
 //! `Light { uvec4 position; uvec4 color; }` and as `Materials { Material m[]; } materials[8]`
@@ -25,7 +25,7 @@
 use crate::case::{Case, Params, Pattern};
 use crate::check::{check_words, Readback, VerifyOutcome};
 use crate::data::mix32;
-use crate::families::descriptor_index::{
+use crate::descriptor_slots::{
     add_words, buffer_start, global_index, slot_array_needs, slot_array_params, slot_word,
     NON_UNIFORM, SLOTS, SLOT_LOADS,
 };

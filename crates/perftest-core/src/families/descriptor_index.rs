@@ -1,7 +1,7 @@
 //! `descriptor_index`: the 128 KB slot buffer as eight storage-buffer descriptors (uniform or
 //! non-uniform index: one SPIR-V each).
 
-use perftest_cases::families::descriptor_index::NON_UNIFORM;
+use perftest_cases::descriptor_slots::NON_UNIFORM;
 use perftest_cases::Case;
 
 use super::slot_buffer::{self, View};

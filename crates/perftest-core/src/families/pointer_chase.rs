@@ -2,7 +2,7 @@
 //! addresses, built on the CPU once the buffer's device address is known and uploaded when the
 //! first case of that size is prepared; the kernel gets node 0's address in family words 0-1.
 
-use perftest_cases::families::pointer_chase::chain_bytes;
+use perftest_cases::chase::chain_bytes;
 use perftest_cases::{Case, Feature};
 
 use super::{Bind, FamilyResources, Plan, Stages};

@@ -3,7 +3,7 @@
 //! eight descriptors over its 16 KB slots, as one whole binding, or by device address.
 
 use ash::vk;
-use perftest_cases::families::descriptor_index::{SLOTS, SLOT_BUFFER_BYTES, SLOT_BYTES};
+use perftest_cases::descriptor_slots::{SLOTS, SLOT_BUFFER_BYTES, SLOT_BYTES};
 use perftest_cases::{Case, Feature};
 
 use super::{Bind, FamilyResources};

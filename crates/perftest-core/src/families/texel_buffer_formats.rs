@@ -4,7 +4,7 @@
 
 use ash::vk;
 use gpu_allocator::MemoryLocation;
-use perftest_cases::families::texture_formats::format_of;
+use perftest_cases::format_models::format_of;
 use perftest_cases::{Case, ExtraFormat};
 
 use super::{Bind, Descriptors, FamilyResources, Plan, Stages};

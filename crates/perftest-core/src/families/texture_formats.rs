@@ -5,7 +5,7 @@
 //! `texture_formats_uint_*.spv` variants.
 
 use ash::vk;
-use perftest_cases::families::texture_formats::format_of;
+use perftest_cases::format_models::format_of;
 use perftest_cases::{read_of, Feature, TextureRead};
 use perftest_cases::{Case, ExtraFormat, TEXTURE_SIZE};
 

@@ -1,7 +1,7 @@
 //! `typed_alias`: the 128 KB slot buffer as eight storage-buffer descriptors, declared twice
 //! by the kernel (`Light` and `Material` views; uniform or non-uniform index: one SPIR-V each).
 
-use perftest_cases::families::descriptor_index::NON_UNIFORM;
+use perftest_cases::descriptor_slots::NON_UNIFORM;
 use perftest_cases::Case;
 
 use super::slot_buffer::{self, View};
