@@ -9,8 +9,9 @@ use perftest_cases::Case;
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
 use crate::executables::{self, PipelineExecutable};
-use crate::families::{plan_for, Descriptors, Stages};
+use crate::families::plan_for;
 use crate::graphics::{self, Draw, PipelineDesc};
+use crate::plan::{Bind, Descriptors, Stages};
 use crate::resources::Resources;
 
 /// The SPIR-V module a case runs (compiled by `cargo xtask shaders` from its family's
@@ -335,12 +336,7 @@ impl Kernel {
         Ok(pipeline)
     }
 
-    fn write_descriptors(
-        &self,
-        device: &ash::Device,
-        r: &Resources,
-        binds: &[crate::families::Bind],
-    ) -> Result<()> {
+    fn write_descriptors(&self, device: &ash::Device, r: &Resources, binds: &[Bind]) -> Result<()> {
         let output = [vk::DescriptorBufferInfo {
             buffer: r.output.buffer,
             offset: 0,
