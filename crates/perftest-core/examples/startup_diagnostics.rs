@@ -54,96 +54,25 @@ struct Engine {
 }
 
 impl Engine {
+    /// Loads the loader, creates the engine's instance (with validation and its messenger
+    /// when `validation`), picks a device (see [`pick_device`]) and creates it with one
+    /// compute queue that has timestamps.
     fn new(validation: bool, name: Option<&str>) -> Result<Engine, String> {
         // SAFETY: loading the system Vulkan loader.
         let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("no Vulkan loader: {e}"))?;
-        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
-        let layers = [c"VK_LAYER_KHRONOS_validation".as_ptr()];
-        let extensions = [ash::ext::debug_utils::NAME.as_ptr()];
-        let mut info = vk::InstanceCreateInfo::default().application_info(&app);
-        if validation {
-            info = info
-                .enabled_layer_names(&layers)
-                .enabled_extension_names(&extensions);
-        }
-        // SAFETY: the create info points at locals that outlive the call.
-        let instance = unsafe { entry.create_instance(&info, None) }
-            .map_err(|e| format!("vkCreateInstance: {e}"))?;
+        let instance = create_instance(&entry, validation)?;
         let debug = if validation {
-            let utils = ash::ext::debug_utils::Instance::new(&entry, &instance);
-            let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
-                .message_severity(
-                    vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
-                        | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
-                )
-                .message_type(
-                    vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
-                        | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
-                        | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
-                )
-                .pfn_user_callback(Some(on_message));
-            // SAFETY: valid instance with the debug-utils extension enabled.
-            let messenger = unsafe { utils.create_debug_utils_messenger(&info, None) }
-                .map_err(|e| format!("vkCreateDebugUtilsMessengerEXT: {e}"))?;
-            Some((utils, messenger))
+            Some(create_messenger(&entry, &instance)?)
         } else {
             None
         };
-
-        // Pick a device: by name, else the first discrete GPU, else the first device.
-        // SAFETY: plain queries on a live instance.
-        let devices = unsafe { instance.enumerate_physical_devices() }
-            .map_err(|e| format!("vkEnumeratePhysicalDevices: {e}"))?;
-        let describe = |pd: vk::PhysicalDevice| {
-            // SAFETY: `pd` comes from this instance.
-            let props = unsafe { instance.get_physical_device_properties(pd) };
-            let name = props
-                .device_name_as_c_str()
-                .map_or(String::new(), |n| n.to_string_lossy().into());
-            (name, props.device_type)
-        };
-        let physical_device = devices
-            .iter()
-            .copied()
-            .find(|&pd| match name {
-                Some(n) => describe(pd).0.to_lowercase().contains(&n.to_lowercase()),
-                None => describe(pd).1 == vk::PhysicalDeviceType::DISCRETE_GPU,
-            })
-            .or_else(|| {
-                if name.is_none() {
-                    devices.first().copied()
-                } else {
-                    None
-                }
-            })
-            .ok_or("no matching Vulkan device")?;
-        // SAFETY: as above.
-        let families =
-            unsafe { instance.get_physical_device_queue_family_properties(physical_device) };
-        let queue_family = families
-            .iter()
-            .position(|f| {
-                f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.timestamp_valid_bits > 0
-            })
-            .ok_or("no compute queue with timestamps")? as u32;
-        let priorities = [1.0];
-        let queues = [vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(queue_family)
-            .queue_priorities(&priorities)];
-        // SAFETY: valid physical device and create info.
-        let device = unsafe {
-            instance.create_device(
-                physical_device,
-                &vk::DeviceCreateInfo::default().queue_create_infos(&queues),
-                None,
-            )
-        }
-        .map_err(|e| format!("vkCreateDevice: {e}"))?;
+        let physical_device = pick_device(&instance, name)?;
+        let (device, queue_family) = create_device(&instance, physical_device)?;
         // SAFETY: queue 0 of the family was requested.
         let queue = unsafe { device.get_device_queue(queue_family, 0) };
         println!(
             "engine: running on {} (queue family {queue_family})",
-            describe(physical_device).0
+            describe(&instance, physical_device).0
         );
         Ok(Engine {
             _entry: entry,
@@ -252,6 +181,109 @@ impl Engine {
         println!("engine: device still works after the diagnostics");
         Ok(())
     }
+}
+
+/// The engine's Vulkan 1.3 instance, with the validation layer and debug utils when
+/// `validation`.
+fn create_instance(entry: &ash::Entry, validation: bool) -> Result<ash::Instance, String> {
+    let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
+    let layers = [c"VK_LAYER_KHRONOS_validation".as_ptr()];
+    let extensions = [ash::ext::debug_utils::NAME.as_ptr()];
+    let mut info = vk::InstanceCreateInfo::default().application_info(&app);
+    if validation {
+        info = info
+            .enabled_layer_names(&layers)
+            .enabled_extension_names(&extensions);
+    }
+    // SAFETY: the create info points at locals that outlive the call.
+    unsafe { entry.create_instance(&info, None) }.map_err(|e| format!("vkCreateInstance: {e}"))
+}
+
+/// A messenger that counts and prints the validation layer's warnings and errors.
+fn create_messenger(
+    entry: &ash::Entry,
+    instance: &ash::Instance,
+) -> Result<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT), String> {
+    let utils = ash::ext::debug_utils::Instance::new(entry, instance);
+    let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+        .message_severity(
+            vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+                | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+        )
+        .message_type(
+            vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+        )
+        .pfn_user_callback(Some(on_message));
+    // SAFETY: valid instance with the debug-utils extension enabled.
+    let messenger = unsafe { utils.create_debug_utils_messenger(&info, None) }
+        .map_err(|e| format!("vkCreateDebugUtilsMessengerEXT: {e}"))?;
+    Ok((utils, messenger))
+}
+
+/// The name and type of `pd`.
+fn describe(instance: &ash::Instance, pd: vk::PhysicalDevice) -> (String, vk::PhysicalDeviceType) {
+    // SAFETY: `pd` comes from this instance.
+    let props = unsafe { instance.get_physical_device_properties(pd) };
+    let name = props
+        .device_name_as_c_str()
+        .map_or(String::new(), |n| n.to_string_lossy().into());
+    (name, props.device_type)
+}
+
+/// Picks a device: the first whose name contains `name` (any case), else (no `name`) the
+/// first discrete GPU, else the first device.
+fn pick_device(instance: &ash::Instance, name: Option<&str>) -> Result<vk::PhysicalDevice, String> {
+    // SAFETY: plain query on a live instance.
+    let devices = unsafe { instance.enumerate_physical_devices() }
+        .map_err(|e| format!("vkEnumeratePhysicalDevices: {e}"))?;
+    let found = devices
+        .iter()
+        .copied()
+        .find(|&pd| match name {
+            Some(n) => describe(instance, pd)
+                .0
+                .to_lowercase()
+                .contains(&n.to_lowercase()),
+            None => describe(instance, pd).1 == vk::PhysicalDeviceType::DISCRETE_GPU,
+        })
+        .or_else(|| {
+            if name.is_none() {
+                devices.first().copied()
+            } else {
+                None
+            }
+        });
+    Ok(found.ok_or("no matching Vulkan device")?)
+}
+
+/// Creates the engine's device on `physical_device` with one queue of the first family that
+/// computes and has timestamps; returns the device and that family.
+fn create_device(
+    instance: &ash::Instance,
+    physical_device: vk::PhysicalDevice,
+) -> Result<(ash::Device, u32), String> {
+    // SAFETY: `physical_device` comes from this instance.
+    let families = unsafe { instance.get_physical_device_queue_family_properties(physical_device) };
+    let queue_family = families
+        .iter()
+        .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.timestamp_valid_bits > 0)
+        .ok_or("no compute queue with timestamps")? as u32;
+    let priorities = [1.0];
+    let queues = [vk::DeviceQueueCreateInfo::default()
+        .queue_family_index(queue_family)
+        .queue_priorities(&priorities)];
+    // SAFETY: valid physical device and create info.
+    let device = unsafe {
+        instance.create_device(
+            physical_device,
+            &vk::DeviceCreateInfo::default().queue_create_infos(&queues),
+            None,
+        )
+    }
+    .map_err(|e| format!("vkCreateDevice: {e}"))?;
+    Ok((device, queue_family))
 }
 
 impl Drop for Engine {

@@ -14,10 +14,10 @@ use crate::barriers::memory_barrier;
 use crate::context::{Context, MAX_QUERIES};
 use crate::error::{Error, Result, VkResultExt};
 use crate::executables::PipelineExecutable;
-use crate::families::Stages;
 use crate::graphics::Draw;
 use crate::kernels::{Kernel, PipelineBuilder, PushConstants};
 use crate::pipeline_cache::{PipelineCacheSource, ProbeCache};
+use crate::plan::Stages;
 use crate::resources::Resources;
 use crate::sizing::group_total;
 use crate::timing::elapsed;
@@ -364,13 +364,11 @@ impl Bench {
     pub fn verify(&mut self, id: KernelId) -> Result<Readback> {
         let kernel = self.kernel(id)?;
         let binding = Binding::new(kernel, 0, 1);
-        let (shaders, more) = shader_stages(&[kernel]);
+        let stages = shader_stages(&[kernel]);
         let tiles = (kernel.stages == Stages::Fragment)
             .then_some(binding.draw.clone())
             .flatten();
         let written = self.resources.written(&kernel.case)?;
-        let output = self.resources.output.buffer;
-        let size = self.resources.output.size;
         let mut readback = match written {
             Some((_, bytes)) => Some(self.ctx.create_buffer(
                 "verification read-back",
@@ -380,60 +378,17 @@ impl Bench {
             )?),
             None => None,
         };
-        let copy = written.zip(readback.as_ref().map(|b| b.buffer));
+        let commands = VerifyCommands {
+            binding,
+            tiles,
+            stages,
+            output: self.resources.output.buffer,
+            size: self.resources.output.size,
+            copy: written.zip(readback.as_ref().map(|b| b.buffer)),
+        };
         let ran = self.ctx.submit_and_wait(|device, cb| {
             // SAFETY: recording state; every handle is alive and belongs to this device.
-            unsafe {
-                // Poison the output (all-ones = NaN) so a thread that writes nothing fails.
-                device.cmd_fill_buffer(cb, output, 0, size, u32::MAX);
-                if let Some(((target, _), _)) = copy {
-                    device.cmd_fill_buffer(cb, target, 0, vk::WHOLE_SIZE, 0);
-                }
-                memory_barrier(
-                    device,
-                    cb,
-                    (
-                        vk::PipelineStageFlags::TRANSFER,
-                        vk::AccessFlags::TRANSFER_WRITE,
-                    ),
-                    (
-                        shaders,
-                        vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE | more,
-                    ),
-                );
-                binding.record(device, cb);
-                binding.run(device, cb, VERIFY_GROUPS, true);
-                if let Some(draw) = &tiles {
-                    // The fragments' sums are in the attachment: copy them to the output.
-                    draw.record_tile_copy(device, cb, VERIFY_THREADS / THREADS_PER_GROUP, output);
-                }
-                if let Some(((target, bytes), dst)) = copy {
-                    memory_barrier(
-                        device,
-                        cb,
-                        (shaders, vk::AccessFlags::SHADER_WRITE | more),
-                        (
-                            vk::PipelineStageFlags::TRANSFER,
-                            vk::AccessFlags::TRANSFER_READ,
-                        ),
-                    );
-                    let region = [vk::BufferCopy {
-                        src_offset: 0,
-                        dst_offset: 0,
-                        size: bytes,
-                    }];
-                    device.cmd_copy_buffer(cb, target, dst, &region);
-                }
-                memory_barrier(
-                    device,
-                    cb,
-                    (
-                        shaders | vk::PipelineStageFlags::TRANSFER,
-                        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE | more,
-                    ),
-                    (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
-                );
-            }
+            unsafe { commands.record(device, cb) }
         });
         let written_bytes = match (&ran, &readback, written) {
             (Ok(()), Some(b), Some((_, bytes))) => b
@@ -449,6 +404,15 @@ impl Bench {
             }
         }
         ran?;
+        Ok(Readback {
+            sums: self.output_sums()?,
+            written: written_bytes.unwrap_or_default(),
+        })
+    }
+
+    /// Every verification thread's four output lanes, as the last verification dispatch left
+    /// them in the output buffer.
+    fn output_sums(&self) -> Result<Vec<[f32; 4]>> {
         let bytes = self
             .resources
             .output
@@ -456,18 +420,96 @@ impl Bench {
             .as_ref()
             .and_then(|a| a.mapped_slice())
             .ok_or_else(|| Error::InvalidArgument("output memory is not host-visible".into()))?;
-        let sums = bytes
+        Ok(bytes
             .chunks_exact(16)
             .take(VERIFY_THREADS as usize)
             .map(|t| {
                 let f = |k: usize| f32::from_le_bytes([t[k], t[k + 1], t[k + 2], t[k + 3]]);
                 [f(0), f(4), f(8), f(12)]
             })
-            .collect();
-        Ok(Readback {
-            sums,
-            written: written_bytes.unwrap_or_default(),
-        })
+            .collect())
+    }
+}
+
+/// What a verification dispatch records: the kernel's binding with the store path on, the
+/// tiles to copy out of the attachment (fragment-shader kernels), and where its results go.
+struct VerifyCommands {
+    binding: Binding,
+    /// A fragment-shader kernel's draw, whose sums are copied from the attachment.
+    tiles: Option<Draw>,
+    /// The shader stages and extra access flags of [`shader_stages`].
+    stages: (vk::PipelineStageFlags, vk::AccessFlags),
+    /// The verification output buffer and its size in bytes.
+    output: vk::Buffer,
+    size: u64,
+    /// The family's result buffer with the bytes to read back, and the host-visible buffer
+    /// they are copied to.
+    copy: Option<((vk::Buffer, u64), vk::Buffer)>,
+}
+
+impl VerifyCommands {
+    /// Records the verification: the output poisoned and the result buffer cleared, the
+    /// kernel run on [`VERIFY_GROUPS`] workgroups, the tiles and the result buffer copied
+    /// out, and a barrier that makes everything visible to the host.
+    ///
+    /// # Safety
+    /// `cb` is recording, outside a render pass; every handle is alive and belongs to
+    /// `device`.
+    unsafe fn record(&self, device: &ash::Device, cb: vk::CommandBuffer) {
+        let (shaders, more) = self.stages;
+        let output = self.output;
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            // Poison the output (all-ones = NaN) so a thread that writes nothing fails.
+            device.cmd_fill_buffer(cb, output, 0, self.size, u32::MAX);
+            if let Some(((target, _), _)) = self.copy {
+                device.cmd_fill_buffer(cb, target, 0, vk::WHOLE_SIZE, 0);
+            }
+            memory_barrier(
+                device,
+                cb,
+                (
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::AccessFlags::TRANSFER_WRITE,
+                ),
+                (
+                    shaders,
+                    vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE | more,
+                ),
+            );
+            self.binding.record(device, cb);
+            self.binding.run(device, cb, VERIFY_GROUPS, true);
+            if let Some(draw) = &self.tiles {
+                // The fragments' sums are in the attachment: copy them to the output.
+                draw.record_tile_copy(device, cb, VERIFY_THREADS / THREADS_PER_GROUP, output);
+            }
+            if let Some(((target, bytes), dst)) = self.copy {
+                memory_barrier(
+                    device,
+                    cb,
+                    (shaders, vk::AccessFlags::SHADER_WRITE | more),
+                    (
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::AccessFlags::TRANSFER_READ,
+                    ),
+                );
+                let region = [vk::BufferCopy {
+                    src_offset: 0,
+                    dst_offset: 0,
+                    size: bytes,
+                }];
+                device.cmd_copy_buffer(cb, target, dst, &region);
+            }
+            memory_barrier(
+                device,
+                cb,
+                (
+                    shaders | vk::PipelineStageFlags::TRANSFER,
+                    vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE | more,
+                ),
+                (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
+            );
+        }
     }
 }
 
@@ -495,6 +537,38 @@ pub(crate) fn time_batch_on(
             batch.len()
         )));
     }
+    let (recorded, used) = timed_bindings(ctx, kernels, batch)?;
+    let (shaders, more) = shader_stages(&used);
+    let graphics = used.iter().any(|k| k.stages.is_graphics());
+    let pool = ctx.query_pool;
+    // At most 2 x MAX_DISPATCHES_PER_SUBMIT, checked above.
+    let queries = 2 * batch.len() as u32;
+    ctx.submit_and_wait(|device, cb| {
+        // SAFETY: recording state; every handle is alive and belongs to this device.
+        unsafe { record_timed(device, cb, pool, &recorded, (shaders, more)) }
+    })?;
+    let wall = ctx.last_submission();
+    let times = read_times(ctx, queries)?;
+    if graphics && !timestamps_cover(&times, wall) {
+        return Err(Error::UntimedDraws {
+            gpu_ms: times.iter().sum::<Duration>().as_secs_f64() * 1e3,
+            wall_ms: wall.as_secs_f64() * 1e3,
+        });
+    }
+    Ok(times)
+}
+
+/// One timed dispatch: what it binds and the workgroups it dispatches.
+type TimedDispatch = (Binding, [u32; 3]);
+
+/// Checks each entry of `batch` (its kernel exists, its group count fits a dispatch or a
+/// draw) and returns what each dispatch binds with the workgroups it dispatches (a chain runs
+/// one workgroup, its group count becoming its number of blocks), and the kernels used.
+fn timed_bindings<'k>(
+    ctx: &Context,
+    kernels: &'k [Kernel],
+    batch: &[(KernelId, [u32; 3])],
+) -> Result<(Vec<TimedDispatch>, Vec<&'k Kernel>)> {
     let mut recorded = Vec::with_capacity(batch.len());
     let mut used = Vec::with_capacity(batch.len());
     for &(id, groups) in batch {
@@ -518,63 +592,76 @@ pub(crate) fn time_batch_on(
         };
         recorded.push((Binding::new(kernel, u32::MAX, blocks), dispatch));
     }
-    let (shaders, more) = shader_stages(&used);
-    let graphics = used.iter().any(|k| k.stages.is_graphics());
-    let pool = ctx.query_pool;
-    // At most 2 x MAX_DISPATCHES_PER_SUBMIT, checked above.
-    let queries = 2 * batch.len() as u32;
-    ctx.submit_and_wait(|device, cb| {
-        // SAFETY: recording state; every handle is alive and belongs to this device.
-        unsafe {
-            device.cmd_reset_query_pool(cb, pool, 0, queries);
-            let mut bound = None;
-            for (k, (binding, groups)) in (0u32..).zip(&recorded) {
-                if bound != Some(binding.pipeline) {
-                    binding.record(device, cb);
-                    bound = Some(binding.pipeline);
-                }
+    Ok((recorded, used))
+}
+
+/// Records the timed dispatches of `recorded` into `cb`: the query pool's first
+/// `2 * recorded.len()` queries reset, then for each dispatch a barrier after the previous
+/// one's shader writes (`stages`: the shader stages and extra access flags of
+/// [`shader_stages`]) and the dispatch between its own pair of timestamps.
+///
+/// # Safety
+/// `cb` is recording, outside a render pass; `pool` and every handle of `recorded` are alive
+/// and belong to `device`; the pool has at least `2 * recorded.len()` queries.
+unsafe fn record_timed(
+    device: &ash::Device,
+    cb: vk::CommandBuffer,
+    pool: vk::QueryPool,
+    recorded: &[TimedDispatch],
+    stages: (vk::PipelineStageFlags, vk::AccessFlags),
+) {
+    let (shaders, more) = stages;
+    // At most 2 x MAX_DISPATCHES_PER_SUBMIT, checked by the caller.
+    let queries = 2 * recorded.len() as u32;
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        device.cmd_reset_query_pool(cb, pool, 0, queries);
+        let mut bound = None;
+        for (k, (binding, groups)) in (0u32..).zip(recorded) {
+            if bound != Some(binding.pipeline) {
+                binding.record(device, cb);
+                bound = Some(binding.pipeline);
+            }
+            memory_barrier(
+                device,
+                cb,
+                (shaders, vk::AccessFlags::SHADER_WRITE | more),
+                (
+                    shaders,
+                    vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE | more,
+                ),
+            );
+            device.cmd_write_timestamp(cb, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 2 * k);
+            if binding.draw.is_some() {
+                // The first timestamp is written before the draw starts, on drivers that
+                // would otherwise bin it with the draw (lavapipe).
                 memory_barrier(
                     device,
                     cb,
-                    (shaders, vk::AccessFlags::SHADER_WRITE | more),
                     (
-                        shaders,
-                        vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE | more,
+                        vk::PipelineStageFlags::ALL_COMMANDS,
+                        vk::AccessFlags::empty(),
+                    ),
+                    (
+                        vk::PipelineStageFlags::ALL_COMMANDS,
+                        vk::AccessFlags::empty(),
                     ),
                 );
-                device.cmd_write_timestamp(cb, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 2 * k);
-                if binding.draw.is_some() {
-                    // The first timestamp is written before the draw starts, on drivers that
-                    // would otherwise bin it with the draw (lavapipe).
-                    memory_barrier(
-                        device,
-                        cb,
-                        (
-                            vk::PipelineStageFlags::ALL_COMMANDS,
-                            vk::AccessFlags::empty(),
-                        ),
-                        (
-                            vk::PipelineStageFlags::ALL_COMMANDS,
-                            vk::AccessFlags::empty(),
-                        ),
-                    );
-                }
-                binding.run(device, cb, *groups, false);
-                device.cmd_write_timestamp(
-                    cb,
-                    vk::PipelineStageFlags::BOTTOM_OF_PIPE,
-                    pool,
-                    2 * k + 1,
-                );
             }
+            binding.run(device, cb, *groups, false);
+            device.cmd_write_timestamp(cb, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 2 * k + 1);
         }
-    })?;
-    let wall = ctx.last_submission();
+    }
+}
+
+/// Reads the first `queries` timestamps of the finished submission and returns the time
+/// between each pair.
+fn read_times(ctx: &Context, queries: u32) -> Result<Vec<Duration>> {
     let mut raw = vec![0u64; queries as usize];
     // SAFETY: the submission finished; `raw` holds exactly `queries` 64-bit values.
     unsafe {
         ctx.device.get_query_pool_results(
-            pool,
+            ctx.query_pool,
             0,
             &mut raw,
             vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
@@ -583,17 +670,9 @@ pub(crate) fn time_batch_on(
     .call("vkGetQueryPoolResults")?;
     let bits = ctx.target.timestamp_valid_bits;
     let period = ctx.target.timestamp_period;
-    let times = raw
-        .chunks_exact(2)
+    raw.chunks_exact(2)
         .map(|p| elapsed(p[0], p[1], bits, period))
-        .collect::<Result<Vec<Duration>>>()?;
-    if graphics && !timestamps_cover(&times, wall) {
-        return Err(Error::UntimedDraws {
-            gpu_ms: times.iter().sum::<Duration>().as_secs_f64() * 1e3,
-            wall_ms: wall.as_secs_f64() * 1e3,
-        });
-    }
-    Ok(times)
+        .collect()
 }
 
 /// Whether timestamped intervals summing to `times` can be the work of a submission that took

@@ -1,6 +1,7 @@
-//! Graphics pipelines: the offscreen attachment graphics cases draw into, what a draw binds,
-//! building a graphics pipeline, and recording a draw (dynamic rendering where the device has
-//! it enabled, render-pass objects otherwise).
+//! Graphics pipelines: the offscreen attachment graphics cases draw into, building a graphics
+//! pipeline, and recording a draw (dynamic rendering where the device has it enabled,
+//! render-pass objects otherwise). What a draw binds ([`Geometry`]) is part of a family's
+//! plan.
 //!
 //! A graphics "dispatch" of N groups is one draw of N instances. A fragment-shader case's
 //! instance is one 16x16 tile of the attachment (256 fragments, a workgroup's worth), placed
@@ -11,9 +12,9 @@ use ash::vk;
 use crate::barriers::{image_transition as transition, COLOR_LEVEL};
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
-use crate::families::Stages;
 use crate::image_shapes::ImageDesc;
 use crate::memory::Image;
+use crate::plan::{Geometry, Stages, VertexInput};
 
 /// Side of the square attachment, in pixels: 64 x 64 tiles.
 pub(crate) const TARGET_SIDE: u32 = 1024;
@@ -23,41 +24,6 @@ pub(crate) const TILE_SIDE: u32 = 16;
 
 /// Format of the attachment: a fragment writes its four-lane sum there when verifying.
 pub(crate) const TARGET_FORMAT: vk::Format = vk::Format::R32G32B32A32_SFLOAT;
-
-/// Vertices of one tile: two triangles.
-const TILE_VERTICES: u32 = 6;
-
-/// What a draw binds besides the pipeline: vertex streams, an index buffer, and the vertices
-/// of one instance.
-#[derive(Clone, Debug)]
-pub(crate) struct Geometry {
-    /// Vertices (or indices, when indexed) per instance.
-    pub(crate) vertices: u32,
-    /// Vertex buffers, bound from binding 0 at offset 0.
-    pub(crate) streams: Vec<vk::Buffer>,
-    /// Index buffer and index type, for indexed draws.
-    pub(crate) index: Option<(vk::Buffer, vk::IndexType)>,
-}
-
-impl Geometry {
-    /// The tile `shaders/tiles.vert` draws: no buffers, six vertices.
-    pub(crate) fn tile() -> Geometry {
-        Geometry {
-            vertices: TILE_VERTICES,
-            streams: Vec::new(),
-            index: None,
-        }
-    }
-}
-
-/// A pipeline's vertex input state (input-assembler streams and attributes).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct VertexInput {
-    /// One per stream.
-    pub(crate) bindings: Vec<vk::VertexInputBindingDescription>,
-    /// One per attribute.
-    pub(crate) attributes: Vec<vk::VertexInputAttributeDescription>,
-}
 
 /// The attachment's handles a kernel keeps to record its draws.
 #[derive(Clone, Copy, Debug)]

@@ -44,50 +44,17 @@ impl Instance {
         // SAFETY: loading the loader runs its initialisers; it is the documented way to use
         // Vulkan and we keep `entry` alive as long as anything made from it.
         let entry = unsafe { load_entry(options.loader_path.as_deref()) }?;
-
-        // SAFETY: plain query of the loader.
-        let loader_version = unsafe { entry.try_enumerate_instance_version() }
-            .call("vkEnumerateInstanceVersion")?
-            .unwrap_or(vk::API_VERSION_1_0);
-        let api_version = if loader_version >= vk::API_VERSION_1_1 {
-            vk::API_VERSION_1_3
-        } else {
-            vk::API_VERSION_1_0
-        };
-        let api_version = options.max_api_version.map_or(api_version, |max| {
-            api_version.min(max.max(vk::API_VERSION_1_0))
-        });
+        let api_version = api_version_for(&entry, options)?;
 
         let log = Arc::new(MessageLog::default());
         let mut layers: Vec<*const c_char> = Vec::new();
         let mut extensions: Vec<*const c_char> = Vec::new();
         if options.validation {
-            // SAFETY: plain query of the loader.
-            let available = unsafe { entry.enumerate_instance_layer_properties() }
-                .map_err(|r| crate::error::loader_error("vkEnumerateInstanceLayerProperties", r))?;
-            let found = available
-                .iter()
-                .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
-            if !found {
-                return Err(Error::ValidationLayerMissing);
-            }
+            check_validation_layer(&entry)?;
             layers.push(VALIDATION_LAYER.as_ptr());
             extensions.push(ash::ext::debug_utils::NAME.as_ptr());
         }
-
-        // Since loader 1.3.216, devices that implement only a portable subset of Vulkan
-        // (MoltenVK on macOS and iOS) are listed only for an instance that asks for them.
-        // SAFETY: plain query of the loader.
-        let portability_enumeration =
-            unsafe { entry.enumerate_instance_extension_properties(None) }
-                .map_err(|r| {
-                    crate::error::loader_error("vkEnumerateInstanceExtensionProperties", r)
-                })?
-                .iter()
-                .any(|e| {
-                    e.extension_name_as_c_str()
-                        .is_ok_and(|n| n == ash::khr::portability_enumeration::NAME)
-                });
+        let portability_enumeration = offers_portability_enumeration(&entry)?;
         if portability_enumeration {
             extensions.push(ash::khr::portability_enumeration::NAME.as_ptr());
         }
@@ -124,19 +91,7 @@ impl Instance {
         })?;
 
         let debug = if options.validation {
-            let utils = ash::ext::debug_utils::Instance::new(&entry, &instance);
-            // SAFETY: valid instance; `log` outlives the messenger (destroyed in Drop first).
-            match unsafe { utils.create_debug_utils_messenger(&messenger_info(&log), None) } {
-                Ok(m) => Some((utils, m)),
-                Err(r) => {
-                    // SAFETY: nothing else was created from this instance yet.
-                    unsafe { instance.destroy_instance(None) };
-                    return Err(Error::Vulkan {
-                        call: "vkCreateDebugUtilsMessengerEXT",
-                        result: r,
-                    });
-                }
-            }
+            Some(create_messenger(&entry, &instance, &log)?)
         } else {
             None
         };
@@ -222,6 +177,73 @@ unsafe fn load_entry(path: Option<&std::path::Path>) -> Result<ash::Entry> {
         }
     }
     Err(missing(tried.join("; ")))
+}
+
+/// The Vulkan version the instance asks for: 1.3 where the loader has 1.1 or later, else
+/// 1.0, capped at `options.max_api_version` (never below 1.0).
+fn api_version_for(entry: &ash::Entry, options: &InstanceOptions) -> Result<u32> {
+    // SAFETY: plain query of the loader.
+    let loader_version = unsafe { entry.try_enumerate_instance_version() }
+        .call("vkEnumerateInstanceVersion")?
+        .unwrap_or(vk::API_VERSION_1_0);
+    let api_version = if loader_version >= vk::API_VERSION_1_1 {
+        vk::API_VERSION_1_3
+    } else {
+        vk::API_VERSION_1_0
+    };
+    Ok(options.max_api_version.map_or(api_version, |max| {
+        api_version.min(max.max(vk::API_VERSION_1_0))
+    }))
+}
+
+/// Checks that the loader offers `VK_LAYER_KHRONOS_validation`.
+fn check_validation_layer(entry: &ash::Entry) -> Result<()> {
+    // SAFETY: plain query of the loader.
+    let available = unsafe { entry.enumerate_instance_layer_properties() }
+        .map_err(|r| crate::error::loader_error("vkEnumerateInstanceLayerProperties", r))?;
+    let found = available
+        .iter()
+        .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+    if found {
+        Ok(())
+    } else {
+        Err(Error::ValidationLayerMissing)
+    }
+}
+
+/// Whether the loader offers `VK_KHR_portability_enumeration`: since loader 1.3.216, devices
+/// that implement only a portable subset of Vulkan (MoltenVK on macOS and iOS) are listed only
+/// for an instance that asks for them.
+fn offers_portability_enumeration(entry: &ash::Entry) -> Result<bool> {
+    // SAFETY: plain query of the loader.
+    let extensions = unsafe { entry.enumerate_instance_extension_properties(None) }
+        .map_err(|r| crate::error::loader_error("vkEnumerateInstanceExtensionProperties", r))?;
+    Ok(extensions.iter().any(|e| {
+        e.extension_name_as_c_str()
+            .is_ok_and(|n| n == ash::khr::portability_enumeration::NAME)
+    }))
+}
+
+/// Creates the validation messenger that records into `log`; on failure destroys `instance`
+/// (nothing else was created from it yet) and returns the error.
+fn create_messenger(
+    entry: &ash::Entry,
+    instance: &ash::Instance,
+    log: &Arc<MessageLog>,
+) -> Result<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)> {
+    let utils = ash::ext::debug_utils::Instance::new(entry, instance);
+    // SAFETY: valid instance; `log` outlives the messenger (destroyed in Drop first).
+    match unsafe { utils.create_debug_utils_messenger(&messenger_info(log), None) } {
+        Ok(m) => Ok((utils, m)),
+        Err(r) => {
+            // SAFETY: nothing else was created from this instance yet.
+            unsafe { instance.destroy_instance(None) };
+            Err(Error::Vulkan {
+                call: "vkCreateDebugUtilsMessengerEXT",
+                result: r,
+            })
+        }
+    }
 }
 
 impl Drop for Instance {

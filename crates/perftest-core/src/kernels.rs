@@ -9,8 +9,9 @@ use perftest_cases::Case;
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
 use crate::executables::{self, PipelineExecutable};
-use crate::families::{plan_for, Descriptors, Stages};
+use crate::families::plan_for;
 use crate::graphics::{self, Draw, PipelineDesc};
+use crate::plan::{Bind, Descriptors, Stages};
 use crate::resources::Resources;
 
 /// The SPIR-V module a case runs (compiled by `cargo xtask shaders` from its family's
@@ -127,6 +128,49 @@ impl PipelineBuilder {
     pub(crate) fn device(&self) -> &ash::Device {
         &self.device
     }
+
+    /// The flags that capture a pipeline's statistics (and internal representations, when
+    /// asked for) where the device can report them; empty otherwise.
+    fn capture_flags(&self) -> vk::PipelineCreateFlags {
+        let mut flags = vk::PipelineCreateFlags::empty();
+        if self.executables.is_some() {
+            flags |= vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR;
+            if self.representations {
+                flags |= vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
+            }
+        }
+        flags
+    }
+}
+
+/// A case's specialization constants as the pipeline reads them: constant i is the 4 bytes
+/// at offset 4i.
+struct Specialization {
+    entries: Vec<vk::SpecializationMapEntry>,
+    data: Vec<u8>,
+}
+
+impl Specialization {
+    /// The constants of `case` ([`specialization`]).
+    fn of(case: &Case) -> Self {
+        let values = specialization(case);
+        let entries = (0..values.len() as u32)
+            .map(|i| vk::SpecializationMapEntry {
+                constant_id: i,
+                offset: 4 * i,
+                size: 4,
+            })
+            .collect();
+        let data = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        Specialization { entries, data }
+    }
+
+    /// The specialization info pointing at these constants.
+    fn info(&self) -> vk::SpecializationInfo<'_> {
+        vk::SpecializationInfo::default()
+            .map_entries(&self.entries)
+            .data(&self.data)
+    }
 }
 
 impl Kernel {
@@ -161,15 +205,50 @@ impl Kernel {
         }
     }
 
+    /// Creates the kernel's objects in order: descriptor set layout, pipeline layout, shader
+    /// module, pipeline (with its statistics where the builder can read them), descriptor pool
+    /// and set; then writes the set. What was created before an error stays in `self`, for
+    /// the caller to destroy.
     fn build(&mut self, builder: &PipelineBuilder, resources: &Resources) -> Result<()> {
         let device = &builder.device;
-        let representations = builder.representations;
         let plan = plan_for(&self.case)?;
         let binds = resources.bindings(&self.case)?;
         self.push = (resources.push(&self.case)?, plan.push_bytes);
         self.stages = plan.stages;
+        let bindings = self.layout_bindings(&binds);
+        let code = ash::util::read_spv(&mut Cursor::new((plan.spirv)(&self.case)))
+            .map_err(|e| Error::InvalidArgument(format!("embedded SPIR-V is corrupt: {e}")))?;
+        self.create_layouts(device, &bindings, plan.push_bytes)?;
+        // SAFETY: valid device; the create info points at a live local.
+        self.module = unsafe {
+            device.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+        }
+        .call("vkCreateShaderModule")?;
+        let constants = Specialization::of(&self.case);
+        let spec = constants.info();
+        let flags = builder.capture_flags();
+        self.pipeline = if self.stages.is_graphics() {
+            self.build_graphics(builder, resources, &spec, flags)?
+        } else {
+            self.build_compute(builder, &spec, flags)?
+        };
+        if let Some(loader) = &builder.executables {
+            // SAFETY: the loader belongs to this device, which has the extension and its
+            // feature enabled; the pipeline was created with the matching capture flags.
+            // Statistics are informative: a driver error leaves them empty.
+            self.executables =
+                unsafe { executables::read(loader, self.pipeline, builder.representations) }
+                    .unwrap_or_default();
+        }
+        self.allocate_set(device, &bindings)?;
+        self.write_descriptors(device, resources, &binds)
+    }
+
+    /// The descriptor set layout's bindings: the family's `binds`, then the verification
+    /// output at binding 1, all seen by the kernel's stages.
+    fn layout_bindings(&self, binds: &[Bind]) -> Vec<vk::DescriptorSetLayoutBinding<'static>> {
         let stage_flags = self.stage_flags();
-        let bindings: Vec<vk::DescriptorSetLayoutBinding> = binds
+        binds
             .iter()
             .map(|b| (b.binding, b.ty, b.descriptors.count()))
             .chain([(1, vk::DescriptorType::STORAGE_BUFFER, 1)])
@@ -180,106 +259,107 @@ impl Kernel {
                     .descriptor_count(count)
                     .stage_flags(stage_flags)
             })
-            .collect();
-        let code = ash::util::read_spv(&mut Cursor::new((plan.spirv)(&self.case)))
-            .map_err(|e| Error::InvalidArgument(format!("embedded SPIR-V is corrupt: {e}")))?;
-        // SAFETY: valid device; every create info points at live locals.
-        unsafe {
-            self.set_layout = device
-                .create_descriptor_set_layout(
-                    &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
-                    None,
-                )
-                .call("vkCreateDescriptorSetLayout")?;
-            let push = [vk::PushConstantRange::default()
-                .stage_flags(stage_flags)
-                .offset(0)
-                .size(plan.push_bytes)];
-            let set_layouts = [self.set_layout];
-            self.layout = device
-                .create_pipeline_layout(
-                    &vk::PipelineLayoutCreateInfo::default()
-                        .set_layouts(&set_layouts)
-                        .push_constant_ranges(&push),
-                    None,
-                )
-                .call("vkCreatePipelineLayout")?;
-            self.module = device
-                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-                .call("vkCreateShaderModule")?;
-            let values = specialization(&self.case);
-            let entries: Vec<vk::SpecializationMapEntry> = (0..values.len() as u32)
-                .map(|i| vk::SpecializationMapEntry {
-                    constant_id: i,
-                    offset: 4 * i,
-                    size: 4,
-                })
-                .collect();
-            let data: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-            let spec = vk::SpecializationInfo::default()
-                .map_entries(&entries)
-                .data(&data);
-            let mut flags = vk::PipelineCreateFlags::empty();
-            if builder.executables.is_some() {
-                flags |= vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR;
-                if representations {
-                    flags |= vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
-                }
-            }
-            self.pipeline = if self.stages.is_graphics() {
-                self.build_graphics(builder, resources, &spec, flags)?
-            } else {
-                let stage = vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::COMPUTE)
-                    .module(self.module)
-                    .name(c"main")
-                    .specialization_info(&spec);
-                let info = [vk::ComputePipelineCreateInfo::default()
-                    .flags(flags)
-                    .stage(stage)
-                    .layout(self.layout)];
-                device
-                    .create_compute_pipelines(builder.cache, &info, None)
-                    .map_err(|(_, r)| r)
-                    .call("vkCreateComputePipelines")?
-                    .first()
-                    .copied()
-                    .unwrap_or_default()
-            };
-            if let Some(loader) = &builder.executables {
-                // SAFETY: the loader belongs to this device, which has the extension and its
-                // feature enabled; the pipeline was created with the matching capture flags.
-                // Statistics are informative: a driver error leaves them empty.
-                self.executables =
-                    executables::read(loader, self.pipeline, representations).unwrap_or_default();
-            }
-            let sizes: Vec<vk::DescriptorPoolSize> = bindings
-                .iter()
-                .map(|b| vk::DescriptorPoolSize {
-                    ty: b.descriptor_type,
-                    descriptor_count: b.descriptor_count,
-                })
-                .collect();
-            self.pool = device
-                .create_descriptor_pool(
-                    &vk::DescriptorPoolCreateInfo::default()
-                        .max_sets(1)
-                        .pool_sizes(&sizes),
-                    None,
-                )
-                .call("vkCreateDescriptorPool")?;
-            self.set = device
-                .allocate_descriptor_sets(
-                    &vk::DescriptorSetAllocateInfo::default()
-                        .descriptor_pool(self.pool)
-                        .set_layouts(&set_layouts),
-                )
-                .call("vkAllocateDescriptorSets")?
-                .first()
-                .copied()
-                .unwrap_or_default();
+            .collect()
+    }
+
+    /// Creates the descriptor set layout of `bindings` and the pipeline layout with it and
+    /// `push_bytes` of push constants.
+    fn create_layouts(
+        &mut self,
+        device: &ash::Device,
+        bindings: &[vk::DescriptorSetLayoutBinding<'_>],
+        push_bytes: u32,
+    ) -> Result<()> {
+        // SAFETY: valid device; the create info points at live locals.
+        self.set_layout = unsafe {
+            device.create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(bindings),
+                None,
+            )
         }
-        self.write_descriptors(device, resources, &binds)
+        .call("vkCreateDescriptorSetLayout")?;
+        let push = [vk::PushConstantRange::default()
+            .stage_flags(self.stage_flags())
+            .offset(0)
+            .size(push_bytes)];
+        let set_layouts = [self.set_layout];
+        // SAFETY: valid device; the create info points at live locals; the set layout was
+        // created on this device.
+        self.layout = unsafe {
+            device.create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&set_layouts)
+                    .push_constant_ranges(&push),
+                None,
+            )
+        }
+        .call("vkCreatePipelineLayout")?;
+        Ok(())
+    }
+
+    /// Builds the compute pipeline of a [`Stages::Compute`] kernel from its module.
+    fn build_compute(
+        &self,
+        builder: &PipelineBuilder,
+        spec: &vk::SpecializationInfo<'_>,
+        flags: vk::PipelineCreateFlags,
+    ) -> Result<vk::Pipeline> {
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(self.module)
+            .name(c"main")
+            .specialization_info(spec);
+        let info = [vk::ComputePipelineCreateInfo::default()
+            .flags(flags)
+            .stage(stage)
+            .layout(self.layout)];
+        // SAFETY: valid device; the module and layout were created on it; the create info
+        // points at live locals.
+        let pipelines = unsafe {
+            builder
+                .device
+                .create_compute_pipelines(builder.cache, &info, None)
+        }
+        .map_err(|(_, r)| r)
+        .call("vkCreateComputePipelines")?;
+        Ok(pipelines.first().copied().unwrap_or_default())
+    }
+
+    /// Creates a descriptor pool sized for `bindings` and allocates the kernel's one set.
+    fn allocate_set(
+        &mut self,
+        device: &ash::Device,
+        bindings: &[vk::DescriptorSetLayoutBinding<'_>],
+    ) -> Result<()> {
+        let sizes: Vec<vk::DescriptorPoolSize> = bindings
+            .iter()
+            .map(|b| vk::DescriptorPoolSize {
+                ty: b.descriptor_type,
+                descriptor_count: b.descriptor_count,
+            })
+            .collect();
+        // SAFETY: valid device; the create info points at a live local.
+        self.pool = unsafe {
+            device.create_descriptor_pool(
+                &vk::DescriptorPoolCreateInfo::default()
+                    .max_sets(1)
+                    .pool_sizes(&sizes),
+                None,
+            )
+        }
+        .call("vkCreateDescriptorPool")?;
+        let set_layouts = [self.set_layout];
+        // SAFETY: the pool and set layout were created on this device; one set fits the pool.
+        let sets = unsafe {
+            device.allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(self.pool)
+                    .set_layouts(&set_layouts),
+            )
+        }
+        .call("vkAllocateDescriptorSets")?;
+        self.set = sets.first().copied().unwrap_or_default();
+        Ok(())
     }
 
     /// The shader stages that see the kernel's descriptors and push constants.
@@ -335,12 +415,7 @@ impl Kernel {
         Ok(pipeline)
     }
 
-    fn write_descriptors(
-        &self,
-        device: &ash::Device,
-        r: &Resources,
-        binds: &[crate::families::Bind],
-    ) -> Result<()> {
+    fn write_descriptors(&self, device: &ash::Device, r: &Resources, binds: &[Bind]) -> Result<()> {
         let output = [vk::DescriptorBufferInfo {
             buffer: r.output.buffer,
             offset: 0,

@@ -29,6 +29,7 @@
 mod adapter;
 mod barriers;
 mod bench;
+mod building_blocks;
 mod context;
 mod error;
 mod executables;
@@ -41,6 +42,7 @@ mod kernels;
 mod library_file;
 mod memory;
 pub mod pipeline_cache;
+mod plan;
 mod platform;
 mod probe;
 mod resources;

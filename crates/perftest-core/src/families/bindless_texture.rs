@@ -7,12 +7,12 @@ use perftest_cases::families::bindless_texture::{
 };
 use perftest_cases::Case;
 
-use super::{Bind, FamilyResources, Plan, Stages};
+use crate::building_blocks::{create_clamp_sampler, create_family};
 use crate::context::Context;
 use crate::error::Result;
 use crate::image_shapes::ImageDesc;
 use crate::memory::Image;
-use crate::resources::{create_clamp_sampler, create_family, Shared};
+use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

@@ -2,7 +2,7 @@
 //! by the kernel variant that declares the case's shared memory (`FAMILY_A` words).
 
 use super::pointer_chase::Chains;
-use super::{Plan, Stages};
+use crate::plan::{Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

@@ -1,7 +1,8 @@
 //! `cache_sweep`: the working-set family's buffers (one per size, filled with the modern data)
 //! read through its structured path.
 
-use super::{working_set, Plan, Stages};
+use super::working_set;
+use crate::plan::{Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

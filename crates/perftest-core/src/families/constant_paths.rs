@@ -8,11 +8,11 @@ use gpu_allocator::MemoryLocation;
 use perftest_cases::families::constant_paths::{path, push_words, Path, ELEMENTS};
 use perftest_cases::{modern_bytes, Case};
 
-use super::{Bind, FamilyResources, Plan, Stages};
+use crate::building_blocks::create_family;
 use crate::context::Context;
 use crate::error::Result;
 use crate::memory::Buffer;
-use crate::resources::{create_family, Shared};
+use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

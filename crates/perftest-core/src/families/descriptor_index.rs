@@ -5,7 +5,7 @@ use perftest_cases::descriptor_slots::NON_UNIFORM;
 use perftest_cases::Case;
 
 use super::slot_buffer::{self, View};
-use super::{Plan, Stages};
+use crate::plan::{Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

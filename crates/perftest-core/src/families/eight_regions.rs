@@ -5,7 +5,7 @@ use perftest_cases::families::eight_regions::Way;
 use perftest_cases::{Case, Pattern};
 
 use super::slot_buffer::{self, View};
-use super::{Plan, Stages};
+use crate::plan::{Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

@@ -4,7 +4,7 @@
 
 use perftest_cases::Case;
 
-use super::{borrowed, Plan, Stages};
+use crate::plan::{borrowed, Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

@@ -6,11 +6,11 @@ use ash::vk;
 use perftest_cases::families::narrow_loads::{element, Element, BUFFER_BYTES};
 use perftest_cases::{input_bytes, Case};
 
-use super::{Bind, FamilyResources, Plan, Stages};
+use crate::building_blocks::{create_family, modern_buffer};
 use crate::context::Context;
 use crate::error::Result;
 use crate::memory::Buffer;
-use crate::resources::{create_family, modern_buffer, Shared};
+use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

@@ -5,11 +5,11 @@
 use perftest_cases::chase::chain_bytes;
 use perftest_cases::{Case, Feature};
 
-use super::{Bind, FamilyResources, Plan, Stages};
+use crate::building_blocks::modern_buffer;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::memory::Buffer;
-use crate::resources::modern_buffer;
+use crate::plan::{Bind, FamilyResources, Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

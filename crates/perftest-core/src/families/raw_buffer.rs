@@ -2,8 +2,8 @@
 
 use ash::vk;
 
-use super::{Plan, Stages};
-use crate::resources::single_buffer;
+use crate::building_blocks::single_buffer;
+use crate::plan::{Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

@@ -6,10 +6,10 @@
 use ash::vk;
 use perftest_cases::{Case, SamplerState};
 
-use super::{Bind, FamilyResources};
+use crate::building_blocks::{create_family, create_sampler_state, Textures};
 use crate::context::Context;
 use crate::error::Result;
-use crate::resources::{create_family, create_sampler_state, Shared, Textures};
+use crate::plan::{Bind, FamilyResources, Shared};
 
 /// The textures and one sampler per state the family uses.
 pub(super) struct SampledTextures {

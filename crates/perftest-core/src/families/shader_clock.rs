@@ -3,8 +3,8 @@
 
 use perftest_cases::Case;
 
-use super::{Bind, FamilyResources, Plan, Stages};
 use crate::context::Context;
+use crate::plan::{Bind, FamilyResources, Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

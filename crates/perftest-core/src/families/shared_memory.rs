@@ -5,11 +5,11 @@ use ash::vk;
 use perftest_cases::families::shared_memory::{words, SHARED_BYTES};
 use perftest_cases::Case;
 
-use super::{Bind, FamilyResources, Plan, Stages};
+use crate::building_blocks::{create_family, modern_buffer};
 use crate::context::Context;
 use crate::error::Result;
 use crate::memory::Buffer;
-use crate::resources::{create_family, modern_buffer, Shared};
+use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

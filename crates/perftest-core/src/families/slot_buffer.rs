@@ -6,11 +6,11 @@ use ash::vk;
 use perftest_cases::descriptor_slots::{SLOTS, SLOT_BUFFER_BYTES, SLOT_BYTES};
 use perftest_cases::{Case, Feature};
 
-use super::{Bind, FamilyResources};
+use crate::building_blocks::modern_buffer;
 use crate::context::Context;
 use crate::error::Result;
 use crate::memory::Buffer;
-use crate::resources::modern_buffer;
+use crate::plan::{Bind, FamilyResources};
 
 /// How a case's kernel reaches the slot buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

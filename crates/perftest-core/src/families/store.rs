@@ -6,11 +6,11 @@ use ash::vk;
 use perftest_cases::families::store::{element_bytes, path, Path};
 use perftest_cases::{Case, Feature};
 
-use super::{Bind, FamilyResources, Plan, Stages};
+use crate::building_blocks::modern_buffer;
 use crate::context::Context;
 use crate::error::Result;
 use crate::memory::Buffer;
-use crate::resources::modern_buffer;
+use crate::plan::{Bind, FamilyResources, Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

@@ -4,8 +4,8 @@
 use ash::vk;
 use perftest_cases::Case;
 
-use super::{Plan, Stages};
-use crate::resources::single_buffer;
+use crate::building_blocks::single_buffer;
+use crate::plan::{Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

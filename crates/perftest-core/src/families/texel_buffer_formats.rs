@@ -7,12 +7,12 @@ use gpu_allocator::MemoryLocation;
 use perftest_cases::format_models::format_of;
 use perftest_cases::{Case, ExtraFormat};
 
-use super::{Bind, Descriptors, FamilyResources, Plan, Stages};
+use crate::building_blocks::create_family;
 use crate::context::Context;
 use crate::error::{Result, VkResultExt};
 use crate::formats::vk_extra_format;
 use crate::memory::Buffer;
-use crate::resources::{create_family, Shared};
+use crate::plan::{Bind, Descriptors, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

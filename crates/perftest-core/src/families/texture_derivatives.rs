@@ -1,7 +1,7 @@
 //! `texture_derivatives`: fragment shaders sampling the mip family's textures through its
 //! samplers (see `Resources`, which looks the mip family up for such a case).
 
-use super::{borrowed, Plan, Stages};
+use crate::plan::{borrowed, Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

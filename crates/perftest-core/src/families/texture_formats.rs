@@ -9,13 +9,13 @@ use perftest_cases::format_models::format_of;
 use perftest_cases::{read_of, Feature, TextureRead};
 use perftest_cases::{Case, ExtraFormat, TEXTURE_SIZE};
 
-use super::{Bind, FamilyResources, Plan, Stages};
+use crate::building_blocks::{create_family, create_sampler};
 use crate::context::Context;
 use crate::error::Result;
 use crate::formats::vk_extra_format;
 use crate::image_shapes::ImageDesc;
 use crate::memory::Image;
-use crate::resources::{create_family, create_sampler, Shared};
+use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

@@ -4,10 +4,10 @@
 use ash::vk;
 use perftest_cases::Case;
 
-use super::{Bind, FamilyResources, Plan, Stages};
+use crate::building_blocks::{create_family, create_sampler, Textures};
 use crate::context::Context;
 use crate::error::Result;
-use crate::resources::{create_family, create_sampler, Shared, Textures};
+use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

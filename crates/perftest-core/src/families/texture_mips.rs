@@ -6,13 +6,13 @@ use ash::vk;
 use perftest_cases::families::texture_mips::{self, MipMode, MAX_ANISOTROPY, MAX_LOD};
 use perftest_cases::{mip_level_bytes, Case, Feature, Format, MipChain, MIP_LEVELS, TEXTURE_SIZE};
 
-use super::{Bind, FamilyResources, Plan, Stages};
+use crate::building_blocks::create_family;
 use crate::context::Context;
 use crate::error::{Result, VkResultExt};
 use crate::formats::vk_format;
 use crate::image_shapes::ImageDesc;
 use crate::memory::Image;
-use crate::resources::{create_family, Shared};
+use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

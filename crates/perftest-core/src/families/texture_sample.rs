@@ -5,10 +5,10 @@ use ash::vk;
 use perftest_cases::families::texture_sample::filter;
 use perftest_cases::{Case, SampleFilter};
 
-use super::{Bind, FamilyResources, Plan, Stages};
+use crate::building_blocks::{create_family, create_sampler, Textures};
 use crate::context::Context;
 use crate::error::Result;
-use crate::resources::{create_family, create_sampler, Shared, Textures};
+use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

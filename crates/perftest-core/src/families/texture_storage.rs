@@ -5,13 +5,13 @@
 use ash::vk;
 use perftest_cases::{texture_bytes, Case, Format, TEXTURE_SIZE};
 
-use super::{Bind, Descriptors, FamilyResources, Plan, Stages};
+use crate::building_blocks::create_family;
 use crate::context::Context;
 use crate::error::Result;
 use crate::formats::vk_format;
 use crate::image_shapes::ImageDesc;
 use crate::memory::Image;
-use crate::resources::{create_family, Shared};
+use crate::plan::{Bind, Descriptors, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

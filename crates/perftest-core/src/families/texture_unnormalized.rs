@@ -3,10 +3,10 @@
 
 use perftest_cases::families::texture_unnormalized;
 
-use super::{sampled_textures, FamilyResources, Plan, Stages};
+use super::sampled_textures;
 use crate::context::Context;
 use crate::error::Result;
-use crate::resources::Shared;
+use crate::plan::{FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

@@ -4,11 +4,11 @@
 use ash::vk;
 use perftest_cases::{Case, Format};
 
-use super::{Bind, Descriptors, FamilyResources, Plan, Stages};
+use crate::building_blocks::create_family;
 use crate::context::Context;
 use crate::error::{Result, VkResultExt};
 use crate::formats::vk_format;
-use crate::resources::{create_family, Shared};
+use crate::plan::{Bind, Descriptors, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

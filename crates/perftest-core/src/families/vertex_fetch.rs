@@ -8,12 +8,11 @@ use perftest_cases::families::vertex_fetch::{
 };
 use perftest_cases::{Case, Feature};
 
-use super::{Bind, FamilyResources, Plan, Stages};
+use crate::building_blocks::create_family;
 use crate::context::Context;
 use crate::error::Result;
-use crate::graphics::{Geometry, VertexInput};
 use crate::memory::Buffer;
-use crate::resources::{create_family, Shared};
+use crate::plan::{Bind, FamilyResources, Geometry, Plan, Shared, Stages, VertexInput};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {

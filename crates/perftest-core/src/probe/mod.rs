@@ -248,7 +248,128 @@ struct Measuring<'a> {
     keep_warm_allowed: bool,
 }
 
-impl Measuring<'_> {
+impl<'a> Measuring<'a> {
+    /// The measuring state before anything is built: nothing measured, clocks not warmed up,
+    /// the budget's start and deadline those of `queue`.
+    fn new(
+        settings: &'a ProbeSettings,
+        queue: &BuildQueue<'_>,
+        timeline: ProbeTimeline,
+        keep_warm_allowed: bool,
+    ) -> Self {
+        Measuring {
+            settings,
+            start: queue.start,
+            deadline: queue.deadline,
+            dispatches: settings.dispatches.clamp(1, MAX_DISPATCHES_PER_SUBMIT),
+            ready: BTreeMap::new(),
+            done: Vec::new(),
+            measured: Vec::new(),
+            failed: Vec::new(),
+            built_slots: Vec::new(),
+            groups: 1,
+            warmed: false,
+            steady: false,
+            per_case: Duration::ZERO,
+            timeline,
+            keep_warm_allowed,
+        }
+    }
+
+    /// Builds `queue`'s cases on `threads` threads while this thread measures them
+    /// ([`Measuring::run`]); then stops the builders and takes what they still finish, so no
+    /// pipeline leaks and no thread uses the device once it returns.
+    fn run_with_builders(
+        &mut self,
+        ctx: &mut Context,
+        queue: &BuildQueue<'_>,
+        threads: usize,
+    ) -> Result<()> {
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel();
+            if !queue.cases.is_empty() {
+                for _ in 0..threads {
+                    let tx = tx.clone();
+                    scope.spawn(move || queue.work(tx));
+                }
+            }
+            drop(tx);
+            let outcome = self.run(ctx, queue, &rx);
+            // Stop the builders and take what they still finish (nothing may leak).
+            queue.stop.store(true, Ordering::SeqCst);
+            let begin = Instant::now();
+            for b in rx.iter() {
+                self.accept(b);
+            }
+            self.timeline.draining = begin.elapsed();
+            outcome
+        })
+    }
+
+    /// The measured cases and those left out (with the reason), each in the order of `cases`;
+    /// `todo` maps a priority slot to its index in `cases` and `unsupported` lists what was
+    /// left out before building. Errors when not one pipeline was built: the first pipeline
+    /// failure, else why the first case was left out.
+    fn in_given_order(
+        &mut self,
+        cases: &[Case],
+        todo: &[usize],
+        unsupported: Vec<(usize, String)>,
+    ) -> Result<(Vec<CaseThroughput>, Vec<LeftOut>)> {
+        let position = |slot: usize| todo.get(slot).copied().unwrap_or(usize::MAX);
+        let mut measured: Vec<(usize, CaseThroughput)> = self
+            .measured
+            .drain(..)
+            .map(|(slot, c)| (position(slot), c))
+            .collect();
+        measured.sort_by_key(|(i, _)| *i);
+        let measured_slots: Vec<usize> = measured.iter().map(|(i, _)| *i).collect();
+        let built: Vec<usize> = self.built_slots.iter().map(|&s| position(s)).collect();
+        let mut left_out: Vec<(usize, LeftOutReason)> = unsupported
+            .into_iter()
+            .map(|(i, why)| (i, LeftOutReason::Unsupported(why)))
+            .collect();
+        let mut first_failure = None;
+        for (slot, e) in self.failed.drain(..) {
+            left_out.push((position(slot), LeftOutReason::PipelineFailed(e.to_string())));
+            first_failure.get_or_insert(e);
+        }
+        for &i in todo {
+            if measured_slots.contains(&i) || left_out.iter().any(|(j, _)| *j == i) {
+                continue;
+            }
+            let reason = if built.contains(&i) {
+                LeftOutReason::OutOfTime
+            } else {
+                LeftOutReason::NotCompiledInTime
+            };
+            left_out.push((i, reason));
+        }
+        left_out.sort_by_key(|(i, _)| *i);
+
+        if built.is_empty() && !cases.is_empty() {
+            // Not one pipeline: there is no partial answer to give.
+            return Err(match first_failure {
+                Some(e) => e,
+                None => Error::Unsupported {
+                    id: "every case".into(),
+                    reason: left_out
+                        .first()
+                        .map_or_else(String::new, |(_, r)| r.to_string()),
+                },
+            });
+        }
+        let measured = measured.into_iter().map(|(_, c)| c).collect();
+        let left_out = left_out
+            .into_iter()
+            .map(|(i, reason)| LeftOut {
+                case: cases[i].clone(),
+                reason,
+            })
+            .collect();
+        Ok((measured, left_out))
+    }
+
     fn accept(&mut self, built: Built) {
         self.timeline.pipelines.push(built.span);
         match built.kernel {
@@ -450,7 +571,6 @@ impl Bench {
     /// submission has finished and no thread uses the device any more.
     pub fn probe(&mut self, cases: &[Case], settings: &ProbeSettings) -> Result<ProbeReport> {
         let start = Instant::now();
-        let deadline = start + settings.budget;
         let mut report = ProbeReport {
             device: Some(self.context().target().device_info()),
             dispatch_target: settings.dispatch_target,
@@ -460,33 +580,14 @@ impl Bench {
             resources: self.setup_time(),
             ..ProbeTimeline::default()
         };
-
-        // Priority order; unsupported cases are left out at once.
-        let order = priority_order(cases);
-        let mut unsupported = Vec::new();
-        let mut todo: Vec<usize> = Vec::new();
-        for &i in &order {
-            match self.support(&cases[i]) {
-                // The family's resources exist before any thread builds its pipelines.
-                Support::Supported => match self.ensure_resources(&cases[i]) {
-                    Ok(()) => todo.push(i),
-                    Err(e) => unsupported.push((i, e.to_string())),
-                },
-                Support::Skipped(reason) => unsupported.push((i, reason)),
-            }
-        }
-
+        let (todo, unsupported) = self.probe_order(cases);
         let cache = ProbeCache::open(
             self.context(),
             &settings.pipeline_cache,
             &mut report.warnings,
         );
         timeline.cache_load = start.elapsed();
-        let threads = settings
-            .build_threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .clamp(1, MAX_BUILD_THREADS)
-            .min(todo.len().max(1));
+        let threads = build_threads(settings, todo.len());
         timeline.build_threads = threads;
         let keep_warm_allowed = settings.keep_warm.unwrap_or(
             self.context().target().summary.device_type != crate::selection::DeviceType::Cpu,
@@ -501,47 +602,12 @@ impl Bench {
             next: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             start,
-            deadline,
+            deadline: start + settings.budget,
             longest_build: AtomicU64::new(0),
             longest_measure: AtomicU64::new(0),
         };
-        let mut m = Measuring {
-            settings,
-            start,
-            deadline,
-            dispatches: settings.dispatches.clamp(1, MAX_DISPATCHES_PER_SUBMIT),
-            ready: BTreeMap::new(),
-            done: Vec::new(),
-            measured: Vec::new(),
-            failed: Vec::new(),
-            built_slots: Vec::new(),
-            groups: 1,
-            warmed: false,
-            steady: false,
-            per_case: Duration::ZERO,
-            timeline,
-            keep_warm_allowed,
-        };
-        let outcome = std::thread::scope(|scope| {
-            let (tx, rx) = mpsc::channel();
-            if !queue.cases.is_empty() {
-                for _ in 0..threads {
-                    let tx = tx.clone();
-                    let queue = &queue;
-                    scope.spawn(move || queue.work(tx));
-                }
-            }
-            drop(tx);
-            let outcome = m.run(ctx, &queue, &rx);
-            // Stop the builders and take what they still finish (nothing may leak).
-            queue.stop.store(true, Ordering::SeqCst);
-            let begin = Instant::now();
-            for b in rx.iter() {
-                m.accept(b);
-            }
-            m.timeline.draining = begin.elapsed();
-            outcome
-        });
+        let mut m = Measuring::new(settings, &queue, timeline, keep_warm_allowed);
+        let outcome = m.run_with_builders(ctx, &queue, threads);
         // Built but unmeasured pipelines stay with the bench too (reused by `prepare`).
         kernels.append(&mut m.done);
         kernels.extend(std::mem::take(&mut m.ready).into_values());
@@ -550,63 +616,41 @@ impl Bench {
         m.timeline.cache_save = begin.elapsed();
         outcome?;
 
-        // Sort everything back into the order given.
-        let position = |slot: usize| todo.get(slot).copied().unwrap_or(usize::MAX);
-        let mut measured: Vec<(usize, CaseThroughput)> = m
-            .measured
-            .drain(..)
-            .map(|(slot, c)| (position(slot), c))
-            .collect();
-        measured.sort_by_key(|(i, _)| *i);
-        let measured_slots: Vec<usize> = measured.iter().map(|(i, _)| *i).collect();
-        let built: Vec<usize> = m.built_slots.iter().map(|&s| position(s)).collect();
-        let mut left_out: Vec<(usize, LeftOutReason)> = unsupported
-            .into_iter()
-            .map(|(i, why)| (i, LeftOutReason::Unsupported(why)))
-            .collect();
-        let mut first_failure = None;
-        for (slot, e) in m.failed.drain(..) {
-            left_out.push((position(slot), LeftOutReason::PipelineFailed(e.to_string())));
-            first_failure.get_or_insert(e);
-        }
-        for &i in &todo {
-            if measured_slots.contains(&i) || left_out.iter().any(|(j, _)| *j == i) {
-                continue;
-            }
-            let reason = if built.contains(&i) {
-                LeftOutReason::OutOfTime
-            } else {
-                LeftOutReason::NotCompiledInTime
-            };
-            left_out.push((i, reason));
-        }
-        left_out.sort_by_key(|(i, _)| *i);
-
-        if built.is_empty() && !cases.is_empty() {
-            // Not one pipeline: there is no partial answer to give.
-            return Err(match first_failure {
-                Some(e) => e,
-                None => Error::Unsupported {
-                    id: "every case".into(),
-                    reason: left_out
-                        .first()
-                        .map_or_else(String::new, |(_, r)| r.to_string()),
-                },
-            });
-        }
-
-        report.measured = measured.into_iter().map(|(_, c)| c).collect();
-        report.left_out = left_out
-            .into_iter()
-            .map(|(i, reason)| LeftOut {
-                case: cases[i].clone(),
-                reason,
-            })
-            .collect();
+        let (measured, left_out) = m.in_given_order(cases, &todo, unsupported)?;
+        report.measured = measured;
+        report.left_out = left_out;
         report.steady_clocks = m.steady;
         report.elapsed = start.elapsed();
         m.timeline.total = report.elapsed;
         report.timeline = m.timeline;
         Ok(report)
     }
+
+    /// The indices of `cases` to build, in priority order, and those left out at once because
+    /// the device does not support them (with the reason). The families' resources of the
+    /// cases to build are created here, before any thread builds their pipelines.
+    fn probe_order(&mut self, cases: &[Case]) -> (Vec<usize>, Vec<(usize, String)>) {
+        let mut unsupported = Vec::new();
+        let mut todo: Vec<usize> = Vec::new();
+        for i in priority_order(cases) {
+            match self.support(&cases[i]) {
+                Support::Supported => match self.ensure_resources(&cases[i]) {
+                    Ok(()) => todo.push(i),
+                    Err(e) => unsupported.push((i, e.to_string())),
+                },
+                Support::Skipped(reason) => unsupported.push((i, reason)),
+            }
+        }
+        (todo, unsupported)
+    }
+}
+
+/// How many threads build the probe's pipelines: the setting, else the available cores; at
+/// least one, at most [`MAX_BUILD_THREADS`] and no more than there are cases to build.
+fn build_threads(settings: &ProbeSettings, cases: usize) -> usize {
+    settings
+        .build_threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, MAX_BUILD_THREADS)
+        .min(cases.max(1))
 }
