@@ -129,36 +129,12 @@ impl Adapter {
                 pci.pci_function,
             )
         });
-        self.units = if has_nv {
-            Some(ShaderUnits {
-                count: nv.shader_sm_count,
-                threads_per_unit: u64::from(nv.shader_warps_per_sm) * 32,
-            })
-        } else if has_amd {
-            // The active compute units where the driver tells them (properties2), else every
-            // unit the chip's layout has.
-            let layout = amd.shader_engine_count
-                * amd.shader_arrays_per_engine_count
-                * amd.compute_units_per_shader_array;
-            Some(ShaderUnits {
-                count: if has_amd2 {
-                    amd2.active_compute_unit_count
-                } else {
-                    layout
-                },
-                threads_per_unit: u64::from(amd.simd_per_compute_unit)
-                    * u64::from(amd.wavefronts_per_simd)
-                    * u64::from(amd.wavefront_size),
-            })
-        } else if has_arm {
-            Some(ShaderUnits {
-                count: arm.shader_core_count,
-                threads_per_unit: u64::from(arm.shader_warps_per_core)
-                    * u64::from(subgroup.subgroup_size),
-            })
-        } else {
-            None
-        };
+        self.units = shader_units(
+            has_nv.then_some(&nv),
+            has_amd.then_some((&amd, has_amd2.then_some(&amd2))),
+            has_arm.then_some(&arm),
+            subgroup.subgroup_size,
+        );
     }
 
     /// The optional features offered, and dynamic rendering (core 1.3 or by extension).
@@ -237,5 +213,41 @@ impl Adapter {
             unsafe { instance.get_physical_device_features2(self.physical_device, &mut features) };
             self.pipeline_executable_info = feature.pipeline_executable_info == vk::TRUE;
         }
+    }
+}
+
+/// The shader units the vendor extensions tell, where one does: SMs (NVIDIA), the active CUs
+/// or the chip's layout of them (AMD), cores (Arm).
+fn shader_units(
+    nv: Option<&vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV<'_>>,
+    amd: Option<(
+        &vk::PhysicalDeviceShaderCorePropertiesAMD<'_>,
+        Option<&vk::PhysicalDeviceShaderCoreProperties2AMD<'_>>,
+    )>,
+    arm: Option<&vk::PhysicalDeviceShaderCoreBuiltinsPropertiesARM<'_>>,
+    subgroup_size: u32,
+) -> Option<ShaderUnits> {
+    if let Some(nv) = nv {
+        Some(ShaderUnits {
+            count: nv.shader_sm_count,
+            threads_per_unit: u64::from(nv.shader_warps_per_sm) * 32,
+        })
+    } else if let Some((amd, amd2)) = amd {
+        // The active compute units where the driver tells them (properties2), else every
+        // unit the chip's layout has.
+        let layout = amd.shader_engine_count
+            * amd.shader_arrays_per_engine_count
+            * amd.compute_units_per_shader_array;
+        Some(ShaderUnits {
+            count: amd2.map_or(layout, |amd2| amd2.active_compute_unit_count),
+            threads_per_unit: u64::from(amd.simd_per_compute_unit)
+                * u64::from(amd.wavefronts_per_simd)
+                * u64::from(amd.wavefront_size),
+        })
+    } else {
+        arm.map(|arm| ShaderUnits {
+            count: arm.shader_core_count,
+            threads_per_unit: u64::from(arm.shader_warps_per_core) * u64::from(subgroup_size),
+        })
     }
 }
