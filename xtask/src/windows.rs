@@ -31,8 +31,8 @@ pub fn unavailable() -> Option<String> {
 /// `cargo xtask windows`: builds both release CLIs (the ones the archives hold; cargo makes
 /// this a no-op after `dist`) and runs the checks.
 pub fn command() -> Result<(), String> {
-    let exe = crate::dist::build_release(TARGET)?;
-    let linux = crate::dist::build_release(&workspace::host()?)?;
+    let exe = crate::release::build_release(TARGET)?;
+    let linux = crate::release::build_release(&workspace::host()?)?;
     check(&exe, &linux)
 }
 
