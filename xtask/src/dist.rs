@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::checks::{Checks, Ran};
+use crate::release::{binary_name, build_release};
 use crate::shaders::sha256_hex;
 use crate::wine::{without_noise, Wine};
-use crate::workspace::{self, cargo};
+use crate::workspace;
 
 /// The version in the archives' names.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -61,59 +62,6 @@ pub fn build_and_check(targets: &[String]) -> Result<(), String> {
         .map(|target| build_and_pack(target))
         .collect::<Result<Vec<_>, _>>()?;
     check(&archives)
-}
-
-/// `cargo xtask dist [--target TARGET]...`: builds, packs and checks ([`default_targets`] when
-/// no target is named), after installing what the step needs.
-pub fn command(args: &[String]) -> Result<(), String> {
-    let mut targets = Vec::new();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match (arg.as_str(), rest.next()) {
-            ("--target", Some(target)) => targets.push(target.clone()),
-            _ => {
-                return Err(format!(
-                    "usage: cargo xtask dist [--target TARGET]... (got `{arg}`)"
-                ))
-            }
-        }
-    }
-    if targets.is_empty() {
-        targets = default_targets()?;
-    }
-    crate::steps::prepare(crate::steps::find("dist")?)?;
-    build_and_check(&targets)
-}
-
-/// The binary's file name on `target`.
-fn binary_name(target: &str) -> &'static str {
-    if target.contains("windows") {
-        "perftest.exe"
-    } else {
-        "perftest"
-    }
-}
-
-/// Builds the release CLI for `target` (`cargo build --release --locked`) and returns the
-/// binary's path.
-pub fn build_release(target: &str) -> Result<PathBuf, String> {
-    crate::cross::ensure_target(target)?;
-    let status = workspace::status(cargo().args([
-        "build",
-        "--release",
-        "--locked",
-        "-p",
-        "perftest-cli",
-        "--target",
-        target,
-    ]))?;
-    if status != 0 {
-        return Err(format!(
-            "the release build for {target} failed (exit {status})"
-        ));
-    }
-    let built = workspace::target_dir()?;
-    Ok(built.join(target).join("release").join(binary_name(target)))
 }
 
 /// Builds the release CLI for `target` and writes its archive into `dist/` of the target

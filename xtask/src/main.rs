@@ -13,8 +13,11 @@ mod fleet;
 mod fuzz;
 mod manifest;
 mod manpage;
+mod outcome;
 mod packages;
+mod release;
 mod shaders;
+mod spirv_check;
 mod steps;
 mod structure;
 mod tasks;
@@ -26,6 +29,8 @@ mod workspace;
 mod compile;
 
 use std::process::ExitCode;
+
+use outcome::Outcome;
 
 const USAGE: &str = "\
 usage: cargo xtask <command> [args]
@@ -53,9 +58,6 @@ commands:
 the steps of `test`:
 ";
 
-/// What a command ends with: success, a pass-through exit status, or an error message.
-pub type Outcome = Result<u8, String>;
-
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let command = args.next();
@@ -70,7 +72,7 @@ fn main() -> ExitCode {
         Some(step @ ("book" | "cross" | "fleet" | "windows")) => {
             no_arguments(step, &rest).and_then(|()| steps::run_one(step))
         }
-        Some("dist") => dist::command(&rest).map(|()| 0),
+        Some("dist") => dist_command(&rest).map(|()| 0),
         Some("fuzz") => fuzz::command(&rest).map(|()| 0),
         Some("structure") => structure::command(&rest).map(|()| 0),
         Some("docs") => match rest.as_slice() {
@@ -116,7 +118,7 @@ fn no_arguments(command: &str, args: &[String]) -> Result<(), String> {
 fn shaders_command(args: &[String]) -> Outcome {
     match args {
         [] => tasks::compile_shaders(),
-        [flag] if flag == "--check" => shaders::check(&workspace::root()).map(|()| 0),
+        [flag] if flag == "--check" => spirv_check::check(&workspace::root()).map(|()| 0),
         _ => Err(format!(
             "unexpected arguments to `shaders`: {}\n\n{}",
             args.join(" "),
@@ -162,4 +164,26 @@ fn setup_command(args: &[String]) -> Outcome {
         }
     }
     packages::ensure(&wanted).map(|()| 0)
+}
+
+/// `cargo xtask dist [--target TARGET]...`: builds, packs and checks
+/// ([`dist::default_targets`] when no target is named), after installing what the step needs.
+fn dist_command(args: &[String]) -> Result<(), String> {
+    let mut targets = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match (arg.as_str(), rest.next()) {
+            ("--target", Some(target)) => targets.push(target.clone()),
+            _ => {
+                return Err(format!(
+                    "usage: cargo xtask dist [--target TARGET]... (got `{arg}`)"
+                ))
+            }
+        }
+    }
+    if targets.is_empty() {
+        targets = dist::default_targets()?;
+    }
+    steps::prepare(steps::find("dist")?)?;
+    dist::build_and_check(&targets)
 }

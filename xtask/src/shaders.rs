@@ -1,6 +1,6 @@
 //! Shader sources: which SPIR-V files `shaders/*.{comp,vert,frag}` produce, their `#include`s, and the
-//! hash of everything that goes into each compile. `--check` lives here too: it needs no
-//! compiler, only these hashes and the manifest.
+//! hash of everything that goes into each compile. `--check` compares these hashes with the
+//! manifest ([`crate::spirv_check`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -8,7 +8,6 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use crate::manifest;
 use crate::workspace::{SHADERS_DIR, SPIRV_DIR};
 
 /// The compile settings, part of every input hash: changing how shaders are compiled makes
@@ -385,43 +384,6 @@ pub fn spirv_files(root: &Path) -> Result<BTreeMap<String, String>, String> {
         }
     }
     Ok(files)
-}
-
-/// `cargo xtask shaders --check`: fails, naming each file, unless the committed SPIR-V and
-/// manifest match the current shader sources.
-pub fn check(root: &Path) -> Result<(), String> {
-    let outputs = outputs(root)?;
-    let manifest_path = root.join(SPIRV_DIR).join(manifest::FILE_NAME);
-    let entries = match fs::read_to_string(&manifest_path) {
-        Ok(text) => Some(
-            manifest::parse(&text)
-                .map_err(|error| format!("{SPIRV_DIR}/{}: {error}", manifest::FILE_NAME))?,
-        ),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        Err(error) => {
-            return Err(format!(
-                "cannot read {SPIRV_DIR}/{}: {error}",
-                manifest::FILE_NAME
-            ))
-        }
-    };
-    let problems = manifest::compare(&outputs, entries.as_deref(), &spirv_files(root)?);
-    if problems.is_empty() {
-        println!(
-            "SPIR-V is up to date: {} file(s) in {SPIRV_DIR}/ match {SHADERS_DIR}/",
-            outputs.len()
-        );
-        return Ok(());
-    }
-    let lines: Vec<String> = problems
-        .iter()
-        .map(|problem| format!("  {SPIRV_DIR}/{problem}"))
-        .collect();
-    Err(format!(
-        "the committed SPIR-V does not match {SHADERS_DIR}/:\n{}\nrun `cargo xtask shaders` \
-         and commit {SPIRV_DIR}/",
-        lines.join("\n")
-    ))
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 
 use std::time::Instant;
 
-use crate::{cross, dist, fleet, fuzz, packages, tasks, windows, workspace, Outcome};
+use crate::outcome::Outcome;
+use crate::{cross, dist, fleet, fuzz, packages, tasks, windows, workspace};
 
 /// One check of `cargo xtask test`.
 pub struct Step {
@@ -50,7 +51,7 @@ pub const STEPS: &[Step] = &[
         components: &[],
         targets: host_only,
         unavailable: always,
-        run: |_| crate::shaders::check(&workspace::root()),
+        run: |_| crate::spirv_check::check(&workspace::root()),
     },
     Step {
         name: "docs",

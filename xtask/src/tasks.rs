@@ -2,8 +2,9 @@
 //! `cargo xtask test` that are one cargo command or a few.
 
 use crate::checks::Checks;
+use crate::outcome::Outcome;
+use crate::packages;
 use crate::workspace::{self, cargo};
-use crate::{packages, Outcome};
 
 /// Environment variable the tests read to enable the Khronos validation layer.
 const VALIDATION_ENV: &str = "PERFTEST_VALIDATION";

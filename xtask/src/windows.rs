@@ -31,8 +31,8 @@ pub fn unavailable() -> Option<String> {
 /// `cargo xtask windows`: builds both release CLIs (the ones the archives hold; cargo makes
 /// this a no-op after `dist`) and runs the checks.
 pub fn command() -> Result<(), String> {
-    let exe = crate::dist::build_release(TARGET)?;
-    let linux = crate::dist::build_release(&workspace::host()?)?;
+    let exe = crate::release::build_release(TARGET)?;
+    let linux = crate::release::build_release(&workspace::host()?)?;
     check(&exe, &linux)
 }
 
@@ -43,123 +43,205 @@ const OTHER_SUITES: &str = "modern,texture,memory,graphics";
 pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
     let wine = Wine::prepare(exe)?;
     let mut checks = Checks::new("Windows under Wine");
-    let run = |args: &[&str]| -> Result<Ran, String> {
-        let output = wine.run(args)?;
-        Ok(Ran::new(&output, without_noise(&output.stderr)))
-    };
+    devices_and_verification(&wine, &mut checks);
+    other_suites(&wine, linux, &mut checks);
+    let on = OnWine::new(&wine, linux);
+    on.timed_runs(&mut checks);
+    on.render_and_compare(&mut checks);
+    on.across_systems(&mut checks);
+    on.output_edges(&mut checks);
+    on.loader(&mut checks);
+    checks.finish()
+}
 
+/// Runs `perftest.exe` with `args` under `wine`.
+fn run(wine: &Wine, args: &[&str]) -> Result<Ran, String> {
+    let output = wine.run(args)?;
+    Ok(Ran::new(&output, without_noise(&output.stderr)))
+}
+
+/// `--version`, `--list` and `--verify` of the original suite.
+fn devices_and_verification(wine: &Wine, checks: &mut Checks) {
     checks.check(
         "--version",
-        run(&["--version"]).and_then(|r| {
+        run(wine, &["--version"]).and_then(|r| {
             r.expect_code(0)?;
             r.expect_stdout(concat!("perftest ", env!("CARGO_PKG_VERSION")))
         }),
     );
     checks.check(
         "--list shows lavapipe",
-        run(&["--list"]).and_then(|r| {
+        run(wine, &["--list"]).and_then(|r| {
             r.expect_code(0)?;
             r.expect_stdout("1: llvmpipe")
         }),
     );
     checks.check(
         "--verify: the original suite",
-        run(&["--verify"]).and_then(|r| {
+        run(wine, &["--verify"]).and_then(|r| {
             r.expect_code(0)?;
             r.expect_stdout("138 passed, 0 failed")
         }),
     );
-    checks.check("--verify: a case of every family of the other suites", {
-        family_sample(linux).and_then(|ids| {
-            let mut args = vec!["--verify", "--suite", OTHER_SUITES];
-            for id in &ids {
-                args.extend(["--filter", id.as_str()]);
-            }
-            let r = run(&args)?;
-            r.expect_code(0)?;
-            let (passed, failed, skipped) = verify_counts(&r.stdout)
-                .ok_or_else(|| format!("no verification summary\n{}", r.stdout))?;
-            if failed == 0 && passed > 0 && passed + skipped >= ids.len() {
-                eprintln!(
-                    "          {} families: {passed} passed, {skipped} skipped",
-                    ids.len()
-                );
-                Ok(())
-            } else {
-                Err(format!(
-                    "{passed} passed, {failed} failed, {skipped} skipped of {} families",
-                    ids.len()
-                ))
-            }
-        })
-    });
+}
 
-    // Reports in a folder whose name has a space, given with backslashes and with slashes.
-    let reports = wine.drive_c().join("perftest reports");
-    let made = fs::create_dir_all(&reports)
-        .map_err(|e| e.to_string())
-        .and_then(|()| wine.give_to_nobody(&reports));
-    let timed = |windows_path: &str| -> Result<(), String> {
-        made.clone()?;
-        let r = run(&short_run(windows_path))?;
+/// `--verify` of a case of every family of the other suites.
+fn other_suites(wine: &Wine, linux: &Path, checks: &mut Checks) {
+    checks.check(
+        "--verify: a case of every family of the other suites",
+        family_sample(linux).and_then(|ids| verify_sample(wine, &ids)),
+    );
+}
+
+/// Verifies the cases `ids` and checks that all passed or were skipped, one at least passed.
+fn verify_sample(wine: &Wine, ids: &[String]) -> Result<(), String> {
+    let mut args = vec!["--verify", "--suite", OTHER_SUITES];
+    for id in ids {
+        args.extend(["--filter", id.as_str()]);
+    }
+    let r = run(wine, &args)?;
+    r.expect_code(0)?;
+    let (passed, failed, skipped) =
+        verify_counts(&r.stdout).ok_or_else(|| format!("no verification summary\n{}", r.stdout))?;
+    if failed == 0 && passed > 0 && passed + skipped >= ids.len() {
+        eprintln!(
+            "          {} families: {passed} passed, {skipped} skipped",
+            ids.len()
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "{passed} passed, {failed} failed, {skipped} skipped of {} families",
+            ids.len()
+        ))
+    }
+}
+
+/// The Windows build under Wine, the Linux build beside it, and the reports' folder.
+struct OnWine<'a> {
+    wine: &'a Wine,
+    linux: &'a Path,
+    /// The reports' folder, in `C:\` under a name with a space.
+    reports: PathBuf,
+    /// Whether the reports' folder was made and handed to the user Wine runs as.
+    made: Result<(), String>,
+}
+
+impl<'a> OnWine<'a> {
+    /// Makes the reports' folder: its name has a space, and the runs give it with backslashes
+    /// and with slashes.
+    fn new(wine: &'a Wine, linux: &'a Path) -> OnWine<'a> {
+        let reports = wine.drive_c().join("perftest reports");
+        let made = fs::create_dir_all(&reports)
+            .map_err(|e| e.to_string())
+            .and_then(|()| wine.give_to_nobody(&reports));
+        OnWine {
+            wine,
+            linux,
+            reports,
+            made,
+        }
+    }
+
+    /// Runs `perftest.exe` with `args`.
+    fn run(&self, args: &[&str]) -> Result<Ran, String> {
+        run(self.wine, args)
+    }
+
+    /// A short timed run writing its JSON report to `windows_path`.
+    fn timed(&self, windows_path: &str) -> Result<(), String> {
+        self.made.clone()?;
+        let r = self.run(&short_run(windows_path))?;
         r.expect_code(0)
-    };
-    let first = reports.join("run 1.json");
-    checks.check(
-        "a timed run writes JSON to C:\\perftest reports\\run 1.json",
-        timed("C:\\perftest reports\\run 1.json").and_then(|()| valid_report(&first, true)),
-    );
-    checks.check(
-        "a timed run writes JSON to C:/perftest reports/run 2.json",
-        timed("C:/perftest reports/run 2.json")
-            .and_then(|()| valid_report(&reports.join("run 2.json"), true)),
-    );
-    checks.check("render of a Windows-made report", {
-        run(&[
-            "render",
-            "C:\\perftest reports\\run 1.json",
-            "--format",
-            "markdown",
-        ])
-        .and_then(|r| {
-            r.expect_code(0)?;
-            r.expect_stdout("| `Buffer<R8>.Load uniform` |")
-        })
-    });
-    checks.check("compare of Windows-made reports", {
-        run(&[
-            "compare",
-            "C:\\perftest reports\\run 1.json",
-            "C:/perftest reports/run 2.json",
-        ])
-        .and_then(|r| {
-            r.expect_code(0)?;
-            r.expect_stdout("Buffer<R8>.Load uniform")?;
-            r.expect_stdout("Median |change|")
-        })
-    });
-    checks.check(
-        "Linux reads a Windows report: `render --format json` is byte-identical on both",
-        same_render(&wine, linux, &first, "C:\\perftest reports\\run 1.json"),
-    );
-    checks.check(
-        "Windows reads a Linux report: `render --format json` is byte-identical on both",
-        {
-            let from_linux = reports.join("linux.json");
-            linux_report(linux, &from_linux)
-                .and_then(|()| wine.give_to_nobody(&from_linux))
-                .and_then(|()| {
-                    same_render(
-                        &wine,
-                        linux,
-                        &from_linux,
-                        "C:\\perftest reports\\linux.json",
-                    )
-                })
-        },
-    );
-    checks.check("--output NUL is written in place, never replaced", {
-        run(&short_run("NUL")).and_then(|r| {
+    }
+
+    /// Two timed runs writing JSON, to a path with backslashes and to one with slashes.
+    fn timed_runs(&self, checks: &mut Checks) {
+        checks.check(
+            "a timed run writes JSON to C:\\perftest reports\\run 1.json",
+            self.timed("C:\\perftest reports\\run 1.json")
+                .and_then(|()| valid_report(&self.reports.join("run 1.json"), true)),
+        );
+        checks.check(
+            "a timed run writes JSON to C:/perftest reports/run 2.json",
+            self.timed("C:/perftest reports/run 2.json")
+                .and_then(|()| valid_report(&self.reports.join("run 2.json"), true)),
+        );
+    }
+
+    /// `render` and `compare` of the Windows-made reports.
+    fn render_and_compare(&self, checks: &mut Checks) {
+        checks.check("render of a Windows-made report", {
+            self.run(&[
+                "render",
+                "C:\\perftest reports\\run 1.json",
+                "--format",
+                "markdown",
+            ])
+            .and_then(|r| {
+                r.expect_code(0)?;
+                r.expect_stdout("| `Buffer<R8>.Load uniform` |")
+            })
+        });
+        checks.check("compare of Windows-made reports", {
+            self.run(&[
+                "compare",
+                "C:\\perftest reports\\run 1.json",
+                "C:/perftest reports/run 2.json",
+            ])
+            .and_then(|r| {
+                r.expect_code(0)?;
+                r.expect_stdout("Buffer<R8>.Load uniform")?;
+                r.expect_stdout("Median |change|")
+            })
+        });
+    }
+
+    /// A Windows report read on Linux and a Linux report read on Windows, byte-identical.
+    fn across_systems(&self, checks: &mut Checks) {
+        let (wine, linux) = (self.wine, self.linux);
+        checks.check(
+            "Linux reads a Windows report: `render --format json` is byte-identical on both",
+            same_render(
+                wine,
+                linux,
+                &self.reports.join("run 1.json"),
+                "C:\\perftest reports\\run 1.json",
+            ),
+        );
+        checks.check(
+            "Windows reads a Linux report: `render --format json` is byte-identical on both",
+            {
+                let from_linux = self.reports.join("linux.json");
+                linux_report(linux, &from_linux)
+                    .and_then(|()| wine.give_to_nobody(&from_linux))
+                    .and_then(|()| {
+                        same_render(wine, linux, &from_linux, "C:\\perftest reports\\linux.json")
+                    })
+            },
+        );
+    }
+
+    /// `--output NUL`, a read-only output file and Ctrl-C.
+    fn output_edges(&self, checks: &mut Checks) {
+        checks.check(
+            "--output NUL is written in place, never replaced",
+            self.output_nul(),
+        );
+        checks.check(
+            "a read-only file is not replaced (exit 1)",
+            self.read_only_output(),
+        );
+        checks.check(
+            "Ctrl-C stops a run: partial JSON written, exit 130",
+            ctrl_c(self.wine, &self.reports),
+        );
+    }
+
+    /// A run writing to `NUL` creates no file of that name.
+    fn output_nul(&self) -> Result<(), String> {
+        let wine = self.wine;
+        self.run(&short_run("NUL")).and_then(|r| {
             r.expect_code(0)?;
             let stray: Vec<String> = [wine.dir(), &wine.drive_c()]
                 .iter()
@@ -173,14 +255,16 @@ pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
                 Err(format!("a file named {stray:?} was created"))
             }
         })
-    });
-    checks.check("a read-only file is not replaced (exit 1)", {
-        let locked = reports.join("locked.json");
+    }
+
+    /// A run writing to a read-only file fails with exit 1 and leaves the file as it was.
+    fn read_only_output(&self) -> Result<(), String> {
+        let locked = self.reports.join("locked.json");
         fs::write(&locked, b"old")
             .map_err(|e| e.to_string())
-            .and_then(|()| wine.give_to_nobody(&locked))
+            .and_then(|()| self.wine.give_to_nobody(&locked))
             .and_then(|()| set_read_only(&locked))
-            .and_then(|()| run(&short_run("C:\\perftest reports\\locked.json")))
+            .and_then(|()| self.run(&short_run("C:\\perftest reports\\locked.json")))
             .and_then(|r| {
                 r.expect_code(1)?;
                 r.expect_stderr("read-only")?;
@@ -189,27 +273,26 @@ pub fn check(exe: &Path, linux: &Path) -> Result<(), String> {
                     _ => Err("the read-only file changed".into()),
                 }
             })
-    });
-    checks.check(
-        "Ctrl-C stops a run: partial JSON written, exit 130",
-        ctrl_c(&wine, &reports),
-    );
-    checks.check(
-        "PERFTEST_VULKAN_LOADER naming vulkan-1.dll by its path loads it",
-        list_with_loader(&wine, "C:\\windows\\system32\\vulkan-1.dll").and_then(|r| {
-            r.expect_code(0)?;
-            r.expect_stdout("1: llvmpipe")
-        }),
-    );
-    checks.check(
-        "a missing vulkan-1.dll is a one-line error (exit 1)",
-        list_with_loader(&wine, "C:\\nowhere\\vulkan-1.dll").and_then(|r| {
-            r.expect_code(1)?;
-            r.expect_stderr("cannot load the Vulkan loader")?;
-            r.expect_stderr("vulkan-1.dll comes with every GPU driver")
-        }),
-    );
-    checks.finish()
+    }
+
+    /// `PERFTEST_VULKAN_LOADER` naming the loader, and naming a missing one.
+    fn loader(&self, checks: &mut Checks) {
+        checks.check(
+            "PERFTEST_VULKAN_LOADER naming vulkan-1.dll by its path loads it",
+            list_with_loader(self.wine, "C:\\windows\\system32\\vulkan-1.dll").and_then(|r| {
+                r.expect_code(0)?;
+                r.expect_stdout("1: llvmpipe")
+            }),
+        );
+        checks.check(
+            "a missing vulkan-1.dll is a one-line error (exit 1)",
+            list_with_loader(self.wine, "C:\\nowhere\\vulkan-1.dll").and_then(|r| {
+                r.expect_code(1)?;
+                r.expect_stderr("cannot load the Vulkan loader")?;
+                r.expect_stderr("vulkan-1.dll comes with every GPU driver")
+            }),
+        );
+    }
 }
 
 /// `perftest.exe --list` with `PERFTEST_VULKAN_LOADER` set to `loader`.

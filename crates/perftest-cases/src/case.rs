@@ -3,7 +3,7 @@
 use crate::family::{FamilyRef, Work};
 use crate::format::Format;
 use crate::suite::Suite;
-use crate::support::DeviceNeed;
+use crate::support::{DeviceCaps, DeviceNeed, Support};
 
 /// How the threads of a workgroup pick their addresses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -153,5 +153,14 @@ impl Case {
     /// The steps of one lap of this case's chain (0 for cases that are not chains).
     pub fn chain_length(&self) -> u64 {
         self.family.chain_length(self)
+    }
+}
+
+/// Decides whether `case` can run on a device with `caps`: the first missing need names the
+/// reason.
+pub fn support(case: &Case, caps: &DeviceCaps) -> Support {
+    match case.needs().into_iter().find_map(|need| need.missing(caps)) {
+        Some(reason) => Support::Skipped(reason),
+        None => Support::Supported,
     }
 }

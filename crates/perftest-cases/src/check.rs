@@ -6,153 +6,21 @@
 //! [`crate::Family::verify`] decides, from its CPU model, whether they are right.
 
 use crate::case::Case;
-use crate::reference::{reference_sum, KernelParams, Tolerance, THREADS_PER_GROUP};
-
-/// Workgroups of a verification dispatch (`[x, y, z]`): 4 groups, so the group-index math in
-/// the store path is exercised along X and Z.
-pub const VERIFY_GROUPS: [u32; 3] = [2, 1, 2];
-
-/// Threads in a verification dispatch.
-pub const VERIFY_THREADS: u32 = 4 * THREADS_PER_GROUP;
-
-/// What a verification dispatch left behind.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Readback {
-    /// Every thread's four output lanes, ordered by workgroup (linear index
-    /// `x + nx * (y + ny * z)`) then local index.
-    pub sums: Vec<[f32; 4]>,
-    /// The family's result buffer (stores, atomics), cleared to zero before the dispatch;
-    /// empty for families without one.
-    pub written: Vec<u8>,
-}
-
-impl Readback {
-    /// The output lanes of thread `t` as raw 32-bit words (for kernels that write integers).
-    pub fn words(&self, t: usize) -> Option<[u32; 4]> {
-        self.sums.get(t).map(|s| s.map(f32::to_bits))
-    }
-
-    /// Word `i` of the result buffer (little-endian).
-    pub fn written_word(&self, i: usize) -> Option<u32> {
-        let b = self.written.get(4 * i..4 * i + 4)?;
-        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
-    /// Words in the result buffer.
-    pub fn written_words(&self) -> usize {
-        self.written.len() / 4
-    }
-}
-
-/// Outcome of checking one case.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VerifyOutcome {
-    /// Values compared (thread lanes, buffer elements or counters).
-    pub checked: usize,
-    /// Values that did not match.
-    pub mismatches: usize,
-    /// The first mismatch, described (`group 1 thread 7 lane 2: expected 1.5, got 2`).
-    pub first: Option<String>,
-}
-
-impl VerifyOutcome {
-    /// True when something was compared and everything matched.
-    pub fn passed(&self) -> bool {
-        self.checked > 0 && self.mismatches == 0
-    }
-
-    /// An empty outcome, to record comparisons into.
-    pub fn new() -> Self {
-        VerifyOutcome {
-            checked: 0,
-            mismatches: 0,
-            first: None,
-        }
-    }
-
-    /// Records one comparison; `describe` is called for the first mismatch only.
-    pub fn record(&mut self, ok: bool, describe: impl FnOnce() -> String) {
-        self.checked += 1;
-        if !ok {
-            self.mismatches += 1;
-            if self.first.is_none() {
-                self.first = Some(describe());
-            }
-        }
-    }
-
-    /// A failed outcome for a result that cannot be compared at all (e.g. too short).
-    pub fn unusable(why: impl Into<String>) -> Self {
-        VerifyOutcome {
-            checked: 1,
-            mismatches: 1,
-            first: Some(why.into()),
-        }
-    }
-}
-
-impl Default for VerifyOutcome {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub use crate::family::check_sums;
+pub use crate::readback::{
+    check_words, thread_at, Readback, VerifyOutcome, VERIFY_GROUPS, VERIFY_THREADS,
+};
 
 /// Checks what a verification dispatch of `case` left behind against its family's CPU model.
 pub fn verify(case: &Case, readback: &Readback) -> VerifyOutcome {
     case.family.verify(case, readback)
 }
 
-/// Where thread `t` of a verification dispatch sits: `(group, local index)`.
-pub fn thread_at(t: usize) -> (u32, u32) {
-    let per_group = THREADS_PER_GROUP as usize;
-    ((t / per_group) as u32, (t % per_group) as u32)
-}
-
-/// Checks every thread's four-lane sum against [`crate::Family::reference`], within
-/// `tolerance` (the original families' check).
-pub fn check_sums(case: &Case, sums: &[[f32; 4]], tolerance: Tolerance) -> VerifyOutcome {
-    let params = KernelParams::for_case(case);
-    let [wx, _] = case.workgroup_size();
-    // Every workgroup computes the same sums, so the model is evaluated once per local index.
-    let model: Vec<_> = (0..THREADS_PER_GROUP)
-        .map(|l| reference_sum(case, params, [l % wx, l / wx]))
-        .collect();
-    let mut outcome = VerifyOutcome::new();
-    for (t, got) in sums.iter().enumerate() {
-        let (group, local) = thread_at(t);
-        let want = &model[local as usize];
-        let bad =
-            (0..4).find(|&lane| !tolerance.accepts(got[lane], want.sum[lane], want.abs_sum[lane]));
-        outcome.record(bad.is_none(), || {
-            let lane = bad.unwrap_or(0);
-            format!(
-                "group {group} thread {local} lane {lane}: expected {}, got {}",
-                want.sum[lane], got[lane]
-            )
-        });
-    }
-    outcome
-}
-
-/// Checks every thread's four output words exactly against `model(group, local)` (for kernels
-/// that sum integers with wrapping adds).
-pub fn check_words(readback: &Readback, model: impl Fn(u32, u32) -> [u32; 4]) -> VerifyOutcome {
-    let mut outcome = VerifyOutcome::new();
-    for t in 0..readback.sums.len() {
-        let (group, local) = thread_at(t);
-        let want = model(group, local);
-        let got = readback.words(t).unwrap_or_default();
-        outcome.record(want == got, || {
-            format!("group {group} thread {local}: expected {want:08x?}, got {got:08x?}")
-        });
-    }
-    outcome
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::matrix::{find_case, original_cases};
+    use crate::reference::{reference_sum, KernelParams, Tolerance};
 
     #[test]
     fn model_output_passes_and_a_corrupted_thread_fails() {

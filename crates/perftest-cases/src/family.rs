@@ -1,9 +1,10 @@
 //! What a resource family is to the shared machinery: the [`Family`] trait each family module
-//! implements, and [`FamilyRef`], the handle a [`Case`] keeps to its family.
+//! implements, [`FamilyRef`], the handle a [`Case`] keeps to its family, and [`check_sums`],
+//! the check of [`Family::verify`] by default.
 
 use crate::case::Case;
-use crate::check::{check_sums, Readback, VerifyOutcome};
-use crate::reference::{KernelParams, ReferenceSum, Tolerance};
+use crate::kernel_params::{KernelParams, ReferenceSum, Tolerance, THREADS_PER_GROUP};
+use crate::readback::{thread_at, Readback, VerifyOutcome};
 use crate::support::DeviceNeed;
 
 /// A curve of the cache hierarchy: what the memory suite's sweeps measure over working sets.
@@ -158,6 +159,32 @@ pub trait Family: Send + Sync {
     }
 }
 
+/// Checks every thread's four-lane sum against [`crate::Family::reference`], within
+/// `tolerance` (the original families' check).
+pub fn check_sums(case: &Case, sums: &[[f32; 4]], tolerance: Tolerance) -> VerifyOutcome {
+    let params = KernelParams::for_case(case);
+    let [wx, _] = case.workgroup_size();
+    // Every workgroup computes the same sums, so the model is evaluated once per local index.
+    let model: Vec<_> = (0..THREADS_PER_GROUP)
+        .map(|l| case.family.reference(case, params, [l % wx, l / wx]))
+        .collect();
+    let mut outcome = VerifyOutcome::new();
+    for (t, got) in sums.iter().enumerate() {
+        let (group, local) = thread_at(t);
+        let want = &model[local as usize];
+        let bad =
+            (0..4).find(|&lane| !tolerance.accepts(got[lane], want.sum[lane], want.abs_sum[lane]));
+        outcome.record(bad.is_none(), || {
+            let lane = bad.unwrap_or(0);
+            format!(
+                "group {group} thread {local} lane {lane}: expected {}, got {}",
+                want.sum[lane], got[lane]
+            )
+        });
+    }
+    outcome
+}
+
 /// The unit of work a case counts (the report's "loads" column counts these).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
@@ -220,7 +247,7 @@ impl Work {
         if self.is_chain() {
             u64::from(self.per_thread)
         } else {
-            u64::from(crate::reference::THREADS_PER_GROUP) * u64::from(self.per_thread)
+            u64::from(THREADS_PER_GROUP) * u64::from(self.per_thread)
         }
     }
 }

@@ -26,10 +26,12 @@ mod family;
 mod feature;
 mod format;
 pub mod format_models;
+mod kernel_params;
 mod matrix;
 mod mip;
 mod one_line;
 mod portability;
+mod readback;
 mod reference;
 mod sampler;
 pub mod sampling;
@@ -38,7 +40,7 @@ mod support;
 
 pub use bc::{decode_bc1, decode_bc4, decode_bc5, BlockTexel};
 pub use bc7::{decode_bc7, BlockWriter};
-pub use case::{Case, Params, Pattern, SampleFilter};
+pub use case::{support, Case, Params, Pattern, SampleFilter};
 pub use check::{
     check_sums, check_words, thread_at, verify, Readback, VerifyOutcome, VERIFY_GROUPS,
     VERIFY_THREADS,
@@ -74,6 +76,6 @@ pub use sampler::{
 };
 pub use suite::{parse_suites, Suite, SuiteError};
 pub use support::{
-    support, vk_format_name, DeviceCaps, DeviceNeed, FormatFeature, FormatSupport, Support,
+    vk_format_name, DeviceCaps, DeviceNeed, FormatFeature, FormatSupport, Support,
     WORKING_SET_SHARE,
 };

@@ -1,6 +1,5 @@
 //! Whether a device can run a case: a pure decision over plain data about the device.
 
-use crate::case::Case;
 use crate::extra_format::ExtraFormat;
 use crate::feature::{Feature, FeatureSet};
 use crate::format::Format;
@@ -207,15 +206,6 @@ impl DeviceNeed {
     }
 }
 
-/// Decides whether `case` can run on a device with `caps`: the first missing need names the
-/// reason.
-pub fn support(case: &Case, caps: &DeviceCaps) -> Support {
-    match case.needs().into_iter().find_map(|need| need.missing(caps)) {
-        Some(reason) => Support::Skipped(reason),
-        None => Support::Supported,
-    }
-}
-
 /// The Vulkan name of the format used for `format` (for messages).
 pub fn vk_format_name(format: Format) -> &'static str {
     match format {
@@ -234,6 +224,7 @@ pub fn vk_format_name(format: Format) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::support;
     use crate::matrix::original_cases;
 
     const ALL: FormatSupport = FormatSupport {

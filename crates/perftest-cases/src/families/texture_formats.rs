@@ -204,8 +204,9 @@ mod tests {
 
     #[test]
     fn skips_follow_the_device_table_and_bc_compression() {
+        use crate::case::support;
         use crate::families::texel_buffer_formats::TexelBufferFormats;
-        use crate::support::{support, DeviceCaps, FormatSupport, Support};
+        use crate::support::{DeviceCaps, FormatSupport, Support};
         let all = FormatSupport {
             uniform_texel_buffer: true,
             sampled_image: true,

@@ -376,7 +376,7 @@ mod tests {
         };
         let skipped: Vec<&Case> = cases
             .iter()
-            .filter(|c| crate::support::support(c, &caps) != crate::support::Support::Supported)
+            .filter(|c| crate::case::support(c, &caps) != crate::support::Support::Supported)
             .collect();
         assert_eq!(skipped.len(), 27);
         assert!(skipped.iter().all(|c| mode(c) == MipMode::Aniso16));

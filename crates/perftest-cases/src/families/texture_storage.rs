@@ -129,9 +129,10 @@ impl Family for TextureStorage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::support;
     use crate::matrix::{find_case, original_cases};
     use crate::reference::reference_sum;
-    use crate::support::{support, DeviceCaps, FormatSupport, Support};
+    use crate::support::{DeviceCaps, FormatSupport, Support};
 
     #[test]
     fn cases_ids_names_and_needs() {

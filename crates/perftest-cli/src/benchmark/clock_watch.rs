@@ -10,7 +10,7 @@ use perftest_cases::{clock_case, verify, Case, Support};
 use perftest_core::{Bench, KernelId};
 
 use crate::benchmark::rounds::Entry;
-use crate::benchmark::suite::BenchTimer;
+use crate::benchmark::timer::BenchTimer;
 use perftest_report::policy::{measure_alone, size_case, LoopSettings, Sizing};
 use perftest_report::sizing::group_total;
 

@@ -10,13 +10,13 @@ use perftest_core::{Bench, Error, KernelId, PipelineCacheSource};
 
 use crate::benchmark::clock_watch::ClockWatch;
 use crate::benchmark::rounds::{measure_in_rounds_with, BatchTimer, Entry};
+pub use crate::benchmark::timer::{is_fatal, BenchTimer};
 use crate::benchmark::verify::describe_failure;
 use crate::options::Options;
 use crate::report::{CaseResult, Report, Settings};
 use crate::shader_stats::report_stats;
 use perftest_report::policy::{
-    chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, DispatchTimer, LoopError,
-    LoopSettings,
+    chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, LoopError, LoopSettings,
 };
 use perftest_report::sizing::group_total;
 
@@ -25,22 +25,6 @@ pub const CLOCK_WARMUP_MAX: u32 = 50;
 
 /// Tolerance of the initial clock warm-up: two consecutive measurements within 1%.
 pub const CLOCK_WARMUP_TOLERANCE: f64 = 0.01;
-
-/// A [`DispatchTimer`] over one prepared case of a [`Bench`].
-pub struct BenchTimer<'a> {
-    /// The bench.
-    pub bench: &'a mut Bench,
-    /// The case's kernel.
-    pub kernel: KernelId,
-}
-
-impl DispatchTimer for BenchTimer<'_> {
-    type Error = Error;
-    fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>, Error> {
-        let times = self.bench.time(self.kernel, dims, dispatches)?;
-        Ok(times.iter().map(|d| d.as_nanos() as f64).collect())
-    }
-}
 
 /// How a timing run ended.
 #[derive(Debug)]
@@ -51,11 +35,6 @@ pub enum RunEnd {
     Interrupted,
     /// A fatal device error (lost device, hung submission) stopped the run.
     Fatal(Error),
-}
-
-/// True for errors after which the device cannot be trusted for further cases.
-pub fn is_fatal(e: &Error) -> bool {
-    matches!(e, Error::DeviceLost { .. } | Error::Timeout { .. })
 }
 
 /// Wall time spent in each phase of a run (printed with `--verbose`).

@@ -3,7 +3,7 @@
 use perftest_cases::{verify, Case, Support};
 use perftest_core::{Bench, Error, VerifyOutcome};
 
-use crate::benchmark::suite::is_fatal;
+use crate::benchmark::timer::is_fatal;
 
 /// The verdict on one case.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::compare::Comparison;
+use crate::compare::{CompareSummary, Comparison};
 use crate::export::chart::change_bars;
 use crate::export::formats::html::{page_end, page_start};
 use crate::export::markup::escape;
@@ -21,6 +21,26 @@ pub fn comparison_html(
         &format!("perftest compare: {a_label} vs {b_label}"),
     )?;
     writeln!(out, "<h1>perftest compare</h1>")?;
+    write_meta(&mut out, comparison, a_label, b_label)?;
+    writeln!(
+        out,
+        "<p>Change = B's throughput / A's throughput - 1: green bars (positive) mean B is \
+         faster, red bars (negative) mean B is slower.</p>"
+    )?;
+    out.push_str(&change_bars(comparison)?);
+    write_only_in(&mut out, comparison, a_label, b_label)?;
+    write_table(&mut out, comparison)?;
+    page_end(&mut out, env!("CARGO_PKG_VERSION"))?;
+    Ok(out)
+}
+
+/// The table at the top: the two reports, how many cases match, and the summary.
+fn write_meta(
+    out: &mut String,
+    comparison: &Comparison,
+    a_label: &str,
+    b_label: &str,
+) -> std::fmt::Result {
     writeln!(out, r#"<table class="meta"><tbody>"#)?;
     for (key, label, device) in [
         ("A", a_label, &comparison.a_device),
@@ -39,48 +59,56 @@ pub fn comparison_html(
         comparison.matched()
     )?;
     match &comparison.summary {
-        Some(s) => {
-            writeln!(
-                out,
-                "<tr><th>Measured in both</th><td>{}</td></tr>",
-                s.compared
-            )?;
-            writeln!(
-                out,
-                "<tr><th>Median |change|</th><td>{:.2}%</td></tr>",
-                s.median_abs_change_pct
-            )?;
-            writeln!(
-                out,
-                "<tr><th>Whole-run shift</th><td>{}</td></tr>",
-                escape(&s.shift_text())
-            )?;
-            writeln!(
-                out,
-                "<tr><th>Largest change</th><td>{:+.2}% ({})</td></tr>",
-                s.largest.change_pct,
-                escape(&s.largest.name)
-            )?;
-            if let Some(text) = s.beyond_noise_text() {
-                writeln!(
-                    out,
-                    "<tr><th>Beyond noise</th><td>{}</td></tr>",
-                    escape(&text)
-                )?;
-            }
-        }
+        Some(s) => write_summary(out, s)?,
         None => writeln!(
             out,
             "<tr><th>Measured in both</th><td>no case was measured in both reports</td></tr>"
         )?,
     }
-    writeln!(out, "</tbody></table>")?;
+    writeln!(out, "</tbody></table>")
+}
+
+/// The summary's rows: how many cases were measured in both, the median, the whole-run
+/// shift, the largest change and how many are beyond noise.
+fn write_summary(out: &mut String, s: &CompareSummary) -> std::fmt::Result {
     writeln!(
         out,
-        "<p>Change = B's throughput / A's throughput - 1: green bars (positive) mean B is \
-         faster, red bars (negative) mean B is slower.</p>"
+        "<tr><th>Measured in both</th><td>{}</td></tr>",
+        s.compared
     )?;
-    out.push_str(&change_bars(comparison)?);
+    writeln!(
+        out,
+        "<tr><th>Median |change|</th><td>{:.2}%</td></tr>",
+        s.median_abs_change_pct
+    )?;
+    writeln!(
+        out,
+        "<tr><th>Whole-run shift</th><td>{}</td></tr>",
+        escape(&s.shift_text())
+    )?;
+    writeln!(
+        out,
+        "<tr><th>Largest change</th><td>{:+.2}% ({})</td></tr>",
+        s.largest.change_pct,
+        escape(&s.largest.name)
+    )?;
+    if let Some(text) = s.beyond_noise_text() {
+        writeln!(
+            out,
+            "<tr><th>Beyond noise</th><td>{}</td></tr>",
+            escape(&text)
+        )?;
+    }
+    Ok(())
+}
+
+/// The cases found in one report only, a note per report.
+fn write_only_in(
+    out: &mut String,
+    comparison: &Comparison,
+    a_label: &str,
+    b_label: &str,
+) -> std::fmt::Result {
     for (label, names) in [
         (a_label, &comparison.only_in_a),
         (b_label, &comparison.only_in_b),
@@ -95,6 +123,11 @@ pub fn comparison_html(
             )?;
         }
     }
+    Ok(())
+}
+
+/// The per-case table, open: both times, the ratio, the change and its noise label.
+fn write_table(out: &mut String, comparison: &Comparison) -> std::fmt::Result {
     let ms = |v: Option<f64>| v.map_or_else(|| "n/a".to_string(), |v| format!("{v:.3}"));
     writeln!(out, "<details open=\"open\"><summary>Table</summary>")?;
     writeln!(
@@ -119,9 +152,7 @@ pub fn comparison_html(
             }
         )?;
     }
-    writeln!(out, "</tbody></table></details>")?;
-    page_end(&mut out, env!("CARGO_PKG_VERSION"))?;
-    Ok(out)
+    writeln!(out, "</tbody></table></details>")
 }
 
 #[cfg(test)]

@@ -192,51 +192,94 @@ fn size_range(h: &Hierarchy) -> (f64, f64) {
     (lo - 0.25, hi.max(lo + 1.0) + 0.25)
 }
 
-/// Writes one chart as SVG elements with its top-left corner at (`x`, `y`), [`CURVE_SIZE`]
-/// large (no `<svg>` wrapper). Nothing is written when the curve has no point.
-pub(crate) fn write_curve(
-    out: &mut String,
-    h: &Hierarchy,
+/// One chart being drawn: the curve, its points and values, and the scales that place them.
+struct Chart<'a> {
+    h: &'a Hierarchy,
     curve: Curve,
-    (x, y): (f64, f64),
-) -> std::fmt::Result {
-    let points = curve.points(h);
-    if points.is_empty() {
-        return Ok(());
-    }
-    let (width, height) = CURVE_SIZE;
-    let (plot_w, plot_h) = (width - LEFT - RIGHT, height - TOP - BOTTOM);
-    let (lo, hi) = size_range(h);
-    let values: Vec<f64> = points.iter().map(|p| curve.value(p.cost)).collect();
-    let axis = Axis::new(curve, &values);
-    let sx = |bytes: u64| LEFT + ((bytes.max(1) as f64).log2() - lo) / (hi - lo) * plot_w;
-    let sy = |value: f64| TOP + (1.0 - axis.fraction(value).clamp(0.0, 1.0)) * plot_h;
+    points: &'a [Point],
+    /// The plotted value of each point.
+    values: Vec<f64>,
+    axis: Axis,
+    /// The log2 range of working sets ([`size_range`]).
+    lo: f64,
+    hi: f64,
+    plot_w: f64,
+    plot_h: f64,
+}
 
-    writeln!(
-        out,
-        r#"<g class="curve-chart" transform="translate({},{})">"#,
-        px(x),
-        px(y)
-    )?;
-    writeln!(
-        out,
-        r##"<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>"##,
-        px(width),
-        px(height)
-    )?;
-    writeln!(
-        out,
-        r#"<text x="0" y="16" class="t">{} <tspan class="s">{}</tspan></text>"#,
-        curve.title(),
-        curve.subtitle()
-    )?;
-    // The levels, shaded, their name and value above the plot (alternating rows when close).
-    for (i, named) in curve.levels(h).iter().enumerate() {
+impl<'a> Chart<'a> {
+    /// The chart of `curve` in `h`; `None` when the curve has no point.
+    fn new(h: &'a Hierarchy, curve: Curve) -> Option<Chart<'a>> {
+        let points = curve.points(h);
+        if points.is_empty() {
+            return None;
+        }
+        let (width, height) = CURVE_SIZE;
+        let (lo, hi) = size_range(h);
+        let values: Vec<f64> = points.iter().map(|p| curve.value(p.cost)).collect();
+        let axis = Axis::new(curve, &values);
+        Some(Chart {
+            h,
+            curve,
+            points,
+            values,
+            axis,
+            lo,
+            hi,
+            plot_w: width - LEFT - RIGHT,
+            plot_h: height - TOP - BOTTOM,
+        })
+    }
+
+    /// The x of a working set.
+    fn sx(&self, bytes: u64) -> f64 {
+        LEFT + ((bytes.max(1) as f64).log2() - self.lo) / (self.hi - self.lo) * self.plot_w
+    }
+
+    /// The y of a value.
+    fn sy(&self, value: f64) -> f64 {
+        TOP + (1.0 - self.axis.fraction(value).clamp(0.0, 1.0)) * self.plot_h
+    }
+
+    /// The group's opening tag, the background and the title.
+    fn write_head(&self, out: &mut String, (x, y): (f64, f64)) -> std::fmt::Result {
+        let (width, height) = CURVE_SIZE;
+        writeln!(
+            out,
+            r#"<g class="curve-chart" transform="translate({},{})">"#,
+            px(x),
+            px(y)
+        )?;
+        writeln!(
+            out,
+            r##"<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>"##,
+            px(width),
+            px(height)
+        )?;
+        writeln!(
+            out,
+            r#"<text x="0" y="16" class="t">{} <tspan class="s">{}</tspan></text>"#,
+            self.curve.title(),
+            self.curve.subtitle()
+        )
+    }
+
+    /// The levels, shaded, their name and value above the plot (alternating rows when close).
+    fn write_levels(&self, out: &mut String) -> std::fmt::Result {
+        for (i, named) in self.curve.levels(self.h).iter().enumerate() {
+            self.write_level(out, i, named)?;
+        }
+        Ok(())
+    }
+
+    /// Level `i`: its shade with a tooltip, its label and a dashed line at its value.
+    fn write_level(&self, out: &mut String, i: usize, named: &NamedLevel) -> std::fmt::Result {
+        let (width, _) = CURVE_SIZE;
         let level = &named.level;
-        let (x0, x1) = (sx(level.first), sx(level.last));
+        let (x0, x1) = (self.sx(level.first), self.sx(level.last));
         let (x0, x1) = (x0 - 3.0, x1.max(x0) + 3.0);
         let fill = LEVEL_FILLS[i % LEVEL_FILLS.len()];
-        let value = curve.value(level.cost);
+        let value = self.curve.value(level.cost);
         let name = if named.name.is_empty() {
             "-"
         } else {
@@ -248,14 +291,14 @@ pub(crate) fn write_curve(
             escape(name),
             size_text(level.first as f64),
             size_text(level.last as f64),
-            escape(&curve.text(value)),
+            escape(&self.curve.text(value)),
             px(x0),
             px(TOP),
             px(x1 - x0),
-            px(plot_h)
+            px(self.plot_h)
         )?;
         let centre = (x0 + x1) / 2.0;
-        let label = format!("{name} {}", curve.text(value));
+        let label = format!("{name} {}", self.curve.text(value));
         // Labels wider than their shade alternate between two rows.
         let fits = text_width(&label, 12.0) <= x1 - x0 + 8.0;
         let label_y = if fits || i % 2 == 1 {
@@ -277,93 +320,131 @@ pub(crate) fn write_curve(
             out,
             r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#777777" stroke-dasharray="4 3"/>"##,
             px(x0),
-            px(sy(value)),
+            px(self.sy(value)),
             px(x1),
-            px(sy(value))
-        )?;
+            px(self.sy(value))
+        )
     }
-    // Value grid and labels.
-    for tick in axis.ticks() {
-        let ty = sy(tick);
-        writeln!(
-            out,
-            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{GRID}"/><text x="{}" y="{}" class="l">{}</text>"#,
-            px(LEFT),
-            px(ty),
-            px(LEFT + plot_w),
-            px(ty),
-            px(LEFT - 6.0),
-            px(ty + 4.0),
-            escape(&curve.tick_text(tick))
-        )?;
-    }
-    // Size ticks at every power of two, labelled as often as there is room.
-    let octave_w = plot_w / (hi - lo);
-    let every = [1, 2, 4, 8]
-        .into_iter()
-        .find(|k| f64::from(*k) * octave_w >= MIN_LABEL_GAP)
-        .unwrap_or(8);
-    for power in (lo.ceil() as i32)..=(hi.floor() as i32) {
-        let Ok(shift) = u32::try_from(power) else {
-            continue;
-        };
-        let bytes = 1u64.checked_shl(shift).unwrap_or(u64::MAX);
-        let tx = sx(bytes);
-        writeln!(
-            out,
-            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>",
-            px(tx),
-            px(TOP + plot_h),
-            px(tx),
-            px(TOP + plot_h + 4.0)
-        )?;
-        if power % every == 0 {
+
+    /// Value grid and labels.
+    fn write_value_grid(&self, out: &mut String) -> std::fmt::Result {
+        for tick in self.axis.ticks() {
+            let ty = self.sy(tick);
             writeln!(
                 out,
-                r#"<text x="{}" y="{}" class="v">{}</text>"#,
-                px(tx),
-                px(TOP + plot_h + 17.0),
-                size_text(bytes as f64)
+                r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{GRID}"/><text x="{}" y="{}" class="l">{}</text>"#,
+                px(LEFT),
+                px(ty),
+                px(LEFT + self.plot_w),
+                px(ty),
+                px(LEFT - 6.0),
+                px(ty + 4.0),
+                escape(&self.curve.tick_text(tick))
             )?;
         }
+        Ok(())
     }
-    writeln!(
-        out,
-        r#"<text x="{}" y="{}" class="v n">working set (log2 scale)</text>"#,
-        px(LEFT + plot_w / 2.0),
-        px(height - 6.0)
-    )?;
-    writeln!(
-        out,
-        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#333333"/>"##,
-        px(LEFT),
-        px(TOP),
-        px(plot_w),
-        px(plot_h)
-    )?;
-    // The curve: a line through the points, then the points with their values as tooltips.
-    let line: Vec<String> = points
-        .iter()
-        .zip(&values)
-        .map(|(p, v)| format!("{},{}", px(sx(p.bytes)), px(sy(*v))))
-        .collect();
-    writeln!(
-        out,
-        r#"<polyline class="curve" points="{}" fill="none" stroke="{}" stroke-width="2"/>"#,
-        line.join(" "),
-        curve.line()
-    )?;
-    for (p, v) in points.iter().zip(&values) {
+
+    /// Size ticks at every power of two, labelled as often as there is room.
+    fn write_size_ticks(&self, out: &mut String) -> std::fmt::Result {
+        let (lo, hi, plot_h) = (self.lo, self.hi, self.plot_h);
+        let octave_w = self.plot_w / (hi - lo);
+        let every = [1, 2, 4, 8]
+            .into_iter()
+            .find(|k| f64::from(*k) * octave_w >= MIN_LABEL_GAP)
+            .unwrap_or(8);
+        for power in (lo.ceil() as i32)..=(hi.floor() as i32) {
+            let Ok(shift) = u32::try_from(power) else {
+                continue;
+            };
+            let bytes = 1u64.checked_shl(shift).unwrap_or(u64::MAX);
+            let tx = self.sx(bytes);
+            writeln!(
+                out,
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>",
+                px(tx),
+                px(TOP + plot_h),
+                px(tx),
+                px(TOP + plot_h + 4.0)
+            )?;
+            if power % every == 0 {
+                writeln!(
+                    out,
+                    r#"<text x="{}" y="{}" class="v">{}</text>"#,
+                    px(tx),
+                    px(TOP + plot_h + 17.0),
+                    size_text(bytes as f64)
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The size axis' title and the plot's frame.
+    fn write_frame(&self, out: &mut String) -> std::fmt::Result {
+        let (_, height) = CURVE_SIZE;
         writeln!(
             out,
-            r#"<g><title>{}: {}</title><circle cx="{}" cy="{}" r="3.5" fill="{}"/></g>"#,
-            size_text(p.bytes as f64),
-            escape(&curve.text(*v)),
-            px(sx(p.bytes)),
-            px(sy(*v)),
-            curve.line()
+            r#"<text x="{}" y="{}" class="v n">working set (log2 scale)</text>"#,
+            px(LEFT + self.plot_w / 2.0),
+            px(height - 6.0)
         )?;
+        writeln!(
+            out,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#333333"/>"##,
+            px(LEFT),
+            px(TOP),
+            px(self.plot_w),
+            px(self.plot_h)
+        )
     }
+
+    /// The curve: a line through the points, then the points with their values as tooltips.
+    fn write_line(&self, out: &mut String) -> std::fmt::Result {
+        let line: Vec<String> = self
+            .points
+            .iter()
+            .zip(&self.values)
+            .map(|(p, v)| format!("{},{}", px(self.sx(p.bytes)), px(self.sy(*v))))
+            .collect();
+        writeln!(
+            out,
+            r#"<polyline class="curve" points="{}" fill="none" stroke="{}" stroke-width="2"/>"#,
+            line.join(" "),
+            self.curve.line()
+        )?;
+        for (p, v) in self.points.iter().zip(&self.values) {
+            writeln!(
+                out,
+                r#"<g><title>{}: {}</title><circle cx="{}" cy="{}" r="3.5" fill="{}"/></g>"#,
+                size_text(p.bytes as f64),
+                escape(&self.curve.text(*v)),
+                px(self.sx(p.bytes)),
+                px(self.sy(*v)),
+                self.curve.line()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes one chart as SVG elements with its top-left corner at (`x`, `y`), [`CURVE_SIZE`]
+/// large (no `<svg>` wrapper). Nothing is written when the curve has no point.
+pub(crate) fn write_curve(
+    out: &mut String,
+    h: &Hierarchy,
+    curve: Curve,
+    at: (f64, f64),
+) -> std::fmt::Result {
+    let Some(chart) = Chart::new(h, curve) else {
+        return Ok(());
+    };
+    chart.write_head(out, at)?;
+    chart.write_levels(out)?;
+    chart.write_value_grid(out)?;
+    chart.write_size_ticks(out)?;
+    chart.write_frame(out)?;
+    chart.write_line(out)?;
     writeln!(out, "</g>")
 }
 

@@ -70,12 +70,30 @@ pub fn section(report: &Report, clock_mhz: Option<f64>) -> Option<String> {
 
 /// The section for a hierarchy (see [`section`]).
 pub(crate) fn hierarchy_text(h: &Hierarchy, clock_mhz: Option<f64>) -> String {
-    let cycles = |ns: f64| clock_mhz.map(|mhz| format!("{:.0}", ns * mhz / 1e3));
     let mut out = String::new();
     let _ = writeln!(
         out,
         "Cache hierarchy (the memory suite's sweep; Vulkan reports no cache sizes):"
     );
+    sizes_table(&mut out, h, clock_mhz);
+    if !h.latency.is_empty() {
+        latency_levels(&mut out, h, clock_mhz);
+    }
+    if !h.bandwidth.is_empty() {
+        bandwidth_levels(&mut out, h);
+    }
+    if !h.carveout.is_empty() {
+        carveout_table(&mut out, h, clock_mhz);
+    }
+    if !h.unsteady.is_empty() {
+        let _ = writeln!(out, "  {}", unsteady_text(&h.unsteady));
+    }
+    let _ = writeln!(out, "  {}", rule_text());
+    out
+}
+
+/// Every working set measured, steady or not, smallest first.
+fn measured_sizes(h: &Hierarchy) -> Vec<u64> {
     let mut sizes: Vec<u64> = h
         .latency
         .iter()
@@ -86,94 +104,99 @@ pub(crate) fn hierarchy_text(h: &Hierarchy, clock_mhz: Option<f64>) -> String {
         .collect();
     sizes.sort_unstable();
     sizes.dedup();
-    let find =
-        |curve: &[Point], bytes: u64| curve.iter().find(|p| p.bytes == bytes).map(|p| p.cost);
-    let latency_at = |bytes| find(&h.latency, bytes).or_else(|| find(&h.latency_unsteady, bytes));
-    let bandwidth_at =
-        |bytes| find(&h.bandwidth, bytes).or_else(|| find(&h.bandwidth_unsteady, bytes));
+    sizes
+}
+
+/// The table of working sets: latency (and cycles with a clock), bandwidth and level.
+fn sizes_table(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) {
+    let sizes = measured_sizes(h);
     let mut title = vec!["working set".to_string(), "latency ns".to_string()];
     if let Some(mhz) = clock_mhz {
         title.push(format!("cycles@{mhz:.0}MHz"));
     }
     title.extend(["bandwidth".to_string(), "level".to_string()]);
     let mut rows = vec![title];
-    for &bytes in &sizes {
-        let ns = latency_at(bytes);
-        let mut row = vec![
-            size_text(bytes as f64),
-            ns.map_or_else(|| "-".to_string(), |ns| format!("{ns:.1}")),
-        ];
-        if clock_mhz.is_some() {
-            row.push(ns.and_then(cycles).unwrap_or_else(|| "-".to_string()));
-        }
-        row.push(bandwidth_at(bytes).map_or_else(|| "-".to_string(), |c| bandwidth_text(1.0 / c)));
-        let is_unsteady = |curve: &[Point]| curve.iter().any(|p| p.bytes == bytes);
-        let unsteady_here = if h.latency.is_empty() {
-            is_unsteady(&h.bandwidth_unsteady)
-        } else {
-            is_unsteady(&h.latency_unsteady)
-        };
-        row.push(if unsteady_here {
-            "unsteady".to_string()
-        } else if h.latency.is_empty() {
-            place(&h.bandwidth_levels, &h.bandwidth_outliers, bytes)
-        } else {
-            place(&h.latency_levels, &h.latency_outliers, bytes)
-        });
-        rows.push(row);
-    }
+    rows.extend(sizes.iter().map(|&bytes| size_row(h, bytes, clock_mhz)));
     let right: Vec<bool> = (0..rows[0].len()).map(|c| c + 1 < rows[0].len()).collect();
     if !sizes.is_empty() {
         out.push_str(&aligned(&rows, &right, "  "));
     }
+}
 
-    if !h.latency.is_empty() {
-        latency_levels(&mut out, h, clock_mhz);
+/// The row of one working set in [`sizes_table`].
+fn size_row(h: &Hierarchy, bytes: u64, clock_mhz: Option<f64>) -> Vec<String> {
+    let cycles = |ns: f64| clock_mhz.map(|mhz| format!("{:.0}", ns * mhz / 1e3));
+    let find =
+        |curve: &[Point], bytes: u64| curve.iter().find(|p| p.bytes == bytes).map(|p| p.cost);
+    let latency_at = |bytes| find(&h.latency, bytes).or_else(|| find(&h.latency_unsteady, bytes));
+    let bandwidth_at =
+        |bytes| find(&h.bandwidth, bytes).or_else(|| find(&h.bandwidth_unsteady, bytes));
+    let ns = latency_at(bytes);
+    let mut row = vec![
+        size_text(bytes as f64),
+        ns.map_or_else(|| "-".to_string(), |ns| format!("{ns:.1}")),
+    ];
+    if clock_mhz.is_some() {
+        row.push(ns.and_then(cycles).unwrap_or_else(|| "-".to_string()));
     }
-    if !h.bandwidth.is_empty() {
-        let described: Vec<String> = h
-            .bandwidth_levels
+    row.push(bandwidth_at(bytes).map_or_else(|| "-".to_string(), |c| bandwidth_text(1.0 / c)));
+    let is_unsteady = |curve: &[Point]| curve.iter().any(|p| p.bytes == bytes);
+    let unsteady_here = if h.latency.is_empty() {
+        is_unsteady(&h.bandwidth_unsteady)
+    } else {
+        is_unsteady(&h.latency_unsteady)
+    };
+    row.push(if unsteady_here {
+        "unsteady".to_string()
+    } else if h.latency.is_empty() {
+        place(&h.bandwidth_levels, &h.bandwidth_outliers, bytes)
+    } else {
+        place(&h.latency_levels, &h.latency_outliers, bytes)
+    });
+    row
+}
+
+/// The bandwidth levels' line and the bandwidth outliers'.
+fn bandwidth_levels(out: &mut String, h: &Hierarchy) {
+    let described: Vec<String> = h
+        .bandwidth_levels
+        .iter()
+        .map(|b| {
+            let name = if b.name.is_empty() { "-" } else { &b.name };
+            format!(
+                "{name} {} ({} - {})",
+                bandwidth_text(1.0 / b.level.cost),
+                size_text(b.level.first as f64),
+                size_text(b.level.last as f64)
+            )
+        })
+        .collect();
+    let described = if described.is_empty() {
+        "none (no plateau)".to_string()
+    } else {
+        described.join("; ")
+    };
+    let _ = writeln!(out, "  Bandwidth levels: {described} (all SMs at once).");
+    outlier_line(out, "bandwidth", &h.bandwidth_outliers, |c| {
+        bandwidth_text(1.0 / c)
+    });
+}
+
+/// The carve-out table and the carve-outs not measured.
+fn carveout_table(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) {
+    let _ = writeln!(out, "  {}", CARVEOUT_TITLE);
+    let mut rows = vec![carveout_titles(clock_mhz)];
+    rows.extend(
+        h.carveout
             .iter()
-            .map(|b| {
-                let name = if b.name.is_empty() { "-" } else { &b.name };
-                format!(
-                    "{name} {} ({} - {})",
-                    bandwidth_text(1.0 / b.level.cost),
-                    size_text(b.level.first as f64),
-                    size_text(b.level.last as f64)
-                )
-            })
-            .collect();
-        let described = if described.is_empty() {
-            "none (no plateau)".to_string()
-        } else {
-            described.join("; ")
-        };
-        let _ = writeln!(out, "  Bandwidth levels: {described} (all SMs at once).");
-        outlier_line(&mut out, "bandwidth", &h.bandwidth_outliers, |c| {
-            bandwidth_text(1.0 / c)
-        });
+            .filter(|c| c.not_measured.is_none())
+            .map(|c| carveout_cells(c, clock_mhz)),
+    );
+    let right: Vec<bool> = rows[0].iter().map(|t| t != "shared memory").collect();
+    out.push_str(&aligned(&rows, &right, "    "));
+    for line in carveout_not_measured(&h.carveout) {
+        let _ = writeln!(out, "    {line}");
     }
-    if !h.carveout.is_empty() {
-        let _ = writeln!(out, "  {}", CARVEOUT_TITLE);
-        let mut rows = vec![carveout_titles(clock_mhz)];
-        rows.extend(
-            h.carveout
-                .iter()
-                .filter(|c| c.not_measured.is_none())
-                .map(|c| carveout_cells(c, clock_mhz)),
-        );
-        let right: Vec<bool> = rows[0].iter().map(|t| t != "shared memory").collect();
-        out.push_str(&aligned(&rows, &right, "    "));
-        for line in carveout_not_measured(&h.carveout) {
-            let _ = writeln!(out, "    {line}");
-        }
-    }
-    if !h.unsteady.is_empty() {
-        let _ = writeln!(out, "  {}", unsteady_text(&h.unsteady));
-    }
-    let _ = writeln!(out, "  {}", rule_text());
-    out
 }
 
 /// The line naming the points left out as unsteady measurements.

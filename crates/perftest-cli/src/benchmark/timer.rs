@@ -1,0 +1,26 @@
+//! Timing one prepared case of a [`Bench`] for the measurement policy, and the device errors
+//! that end a run. The suite driver, the clock watch and verification share them.
+
+use perftest_core::{Bench, Error, KernelId};
+use perftest_report::policy::DispatchTimer;
+
+/// A [`DispatchTimer`] over one prepared case of a [`Bench`].
+pub struct BenchTimer<'a> {
+    /// The bench.
+    pub bench: &'a mut Bench,
+    /// The case's kernel.
+    pub kernel: KernelId,
+}
+
+impl DispatchTimer for BenchTimer<'_> {
+    type Error = Error;
+    fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>, Error> {
+        let times = self.bench.time(self.kernel, dims, dispatches)?;
+        Ok(times.iter().map(|d| d.as_nanos() as f64).collect())
+    }
+}
+
+/// True for errors after which the device cannot be trusted for further cases.
+pub fn is_fatal(e: &Error) -> bool {
+    matches!(e, Error::DeviceLost { .. } | Error::Timeout { .. })
+}
