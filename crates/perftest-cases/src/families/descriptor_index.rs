@@ -3,7 +3,7 @@
 //! `typed_alias` and `eight_regions` share, is [`crate::descriptor_slots`]. Params: `width` = words per
 //! load (1 or 4), `variant` [`NON_UNIFORM`] for the non-uniform index.
 //!
-//! The working set is one 128 KB buffer of modern-suite words ([`modern_word`] `0, 1, 2...`);
+//! The working set is one 128 KB buffer of modern-suite words ([`crate::modern_word`] `0, 1, 2...`);
 //! binding 0 holds eight descriptors, slot `s` covering bytes `s * 16 KB .. (s + 1) * 16 KB`,
 //! so word `k` of slot `s` is `modern_word(s * 4096 + k)` and a wrong descriptor gives wrong
 //! words. Every thread performs 256 loads and sums the loaded words into a `uvec4` with
@@ -11,7 +11,7 @@
 //! `Load`).
 //!
 //! - **Uniform index** (`modern.slot.uniform.<load|load4>.<pattern>`): the slot is
-//!   [`UNIFORM_SLOT`] (3), read from the push constants (`KernelParams::index`), so it is
+//!   [`UNIFORM_SLOT`](crate::descriptor_slots::UNIFORM_SLOT) (3), read from the push constants (`KernelParams::index`), so it is
 //!   dynamically uniform but unknown to the compiler. Addressing is the original raw buffer's:
 //!   the thread starts at `start` = 0 (uniform), its local index (linear) or
 //!   `(local * 0x3504f333) & 15` (random), and load `i` reads element
