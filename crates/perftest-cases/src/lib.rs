@@ -37,6 +37,7 @@ mod sampler;
 pub mod sampling;
 mod suite;
 mod support;
+pub mod working_sets;
 
 pub use bc::{decode_bc1, decode_bc4, decode_bc5, BlockTexel};
 pub use bc7::{decode_bc7, BlockWriter};

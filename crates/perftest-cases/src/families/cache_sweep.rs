@@ -14,10 +14,10 @@
 use crate::case::{Case, Params, Pattern};
 use crate::chase::{size_words, sweep_sizes};
 use crate::check::{Readback, VerifyOutcome};
-use crate::families::working_set::{WorkingSet, ELEMENT_BYTES};
 use crate::family::{Curve, CurvePoint, Family, FamilyRef, Work};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
+use crate::working_sets::{self, loads_per_thread, ELEMENT_BYTES};
 
 /// The bytes one load of a workgroup covers (256 threads x 16 bytes): the sweep's working sets
 /// are larger.
@@ -71,30 +71,30 @@ impl Family for CacheSweep {
             .collect()
     }
 
-    // Everything else is the working-set family's, for its structured path (variant 0).
+    // Everything else is the working-set model's, for its structured path (variant 0).
     fn case_loop_trip(&self, case: &Case) -> u32 {
-        WorkingSet.case_loop_trip(case)
+        loads_per_thread(case.params.working_set)
     }
 
-    fn bytes_per_load(&self, case: &Case) -> u32 {
-        WorkingSet.bytes_per_load(case)
+    fn bytes_per_load(&self, _case: &Case) -> u32 {
+        ELEMENT_BYTES as u32
     }
 
     fn work(&self, case: &Case) -> Work {
-        WorkingSet.work(case)
+        working_sets::work(case)
     }
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        WorkingSet.needs(case)
+        working_sets::needs(case)
     }
 
     /// `FAMILY_A`: the element mask (elements - 1).
     fn constants(&self, case: &Case) -> [u32; 3] {
-        WorkingSet.constants(case)
+        working_sets::constants(case)
     }
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
-        WorkingSet.verify(case, readback)
+        working_sets::verify(case, self.kernel_params(case).elements_mask, readback)
     }
 }
 
@@ -113,8 +113,8 @@ mod tests {
         );
         assert_eq!(cases[16].id, "mem.sweep.bandwidth.512mb");
         assert_eq!(
-            crate::families::working_set::path(&cases[3]),
-            crate::families::working_set::Path::Structured
+            crate::working_sets::path(&cases[3]),
+            crate::working_sets::Path::Structured
         );
         assert_eq!(cases[16].work().per_thread, 32);
         assert_eq!(cases[0].work().per_thread, 256);

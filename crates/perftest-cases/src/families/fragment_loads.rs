@@ -9,9 +9,7 @@ use std::sync::OnceLock;
 
 use crate::case::Case;
 use crate::check::{Readback, VerifyOutcome};
-use crate::families::{
-    raw_buffer, structured_buffer, texture_load, texture_sample, typed_buffer, uniform_buffer,
-};
+use crate::families::family;
 use crate::family::{Family, FamilyRef, Work};
 use crate::reference::{KernelParams, ReferenceSum};
 use crate::suite::Suite;
@@ -20,20 +18,24 @@ use crate::support::DeviceNeed;
 /// The fragment-loads family.
 pub struct FragmentLoads;
 
+/// The families of the original suite, by their labels in the registry, in the original's
+/// order: their loops are the ones this family runs in a fragment shader.
+const TWIN_FAMILIES: [&str; 6] = [
+    "typed_buffer",
+    "raw_buffer",
+    "structured_buffer",
+    "uniform_buffer",
+    "texture_load",
+    "texture_sample",
+];
+
 /// The original cases, in the original's order: the twins, by index.
 fn twins() -> &'static [Case] {
     static TWINS: OnceLock<Vec<Case>> = OnceLock::new();
     TWINS.get_or_init(|| {
-        let families: [&dyn Family; 6] = [
-            &typed_buffer::TypedBuffer,
-            &raw_buffer::RawBuffer,
-            &structured_buffer::StructuredBuffer,
-            &uniform_buffer::UniformBuffer,
-            &texture_load::TextureLoad,
-            &texture_sample::TextureSample,
-        ];
-        families
+        TWIN_FAMILIES
             .into_iter()
+            .filter_map(family)
             .flat_map(|f| f.cases())
             .filter(|c| c.suite == Suite::Original)
             .collect()

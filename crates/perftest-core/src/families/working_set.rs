@@ -4,7 +4,7 @@
 //! device-address path.
 
 use ash::vk;
-use perftest_cases::families::working_set::{path, Path};
+use perftest_cases::working_sets::{path, Path};
 use perftest_cases::{Case, Feature};
 
 use crate::building_blocks::modern_buffer;
