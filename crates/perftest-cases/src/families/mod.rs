@@ -87,10 +87,12 @@ pub fn family(label: &str) -> Option<&'static dyn Family> {
 /// The case `id` names: a listed case of any suite, or one a family makes from its id (the
 /// sizes a refined curve adds, [`Family::case_for_id`]).
 pub fn case_for_id(id: &str) -> Option<Case> {
-    CaseIndex::new().get(id)
+    static INDEX: std::sync::OnceLock<CaseIndex> = std::sync::OnceLock::new();
+    INDEX.get_or_init(CaseIndex::new).get(id)
 }
 
-/// Every case of every suite by id, for many lookups ([`case_for_id`] builds one per call).
+/// Every case of every suite by id, for many lookups ([`case_for_id`] keeps one for the
+/// process).
 pub struct CaseIndex {
     by_id: std::collections::HashMap<String, Case>,
 }

@@ -4,7 +4,7 @@
 //! given (`textureGrad`), `shaders/texture_derivatives.frag`. What quads and implicit
 //! derivatives cost.
 //!
-//! Textures and samplers are the mip family's ([`super::texture_mips`]): six-level chains of
+//! Textures and samplers are the mip family's (`texture_mips`): six-level chains of
 //! the 32x32 textures, a trilinear sampler (LINEAR min, mag and mip filters, REPEAT) and an
 //! anisotropic one (`maxAnisotropy` 16).
 //!
@@ -30,11 +30,9 @@
 //! Params: `format`; `width` = the format's components; `variant` = the [`Mode`] index;
 //! `count` = k.
 
-use std::sync::OnceLock;
-
 use crate::case::{Case, Params, Pattern, SampleFilter};
 use crate::check::{check_sums, Readback, VerifyOutcome};
-use crate::families::texture_mips::{self, MipMode, TextureMips};
+use crate::families::case_for_id;
 use crate::family::{Family, FamilyRef};
 use crate::feature::Feature;
 use crate::format::Format;
@@ -86,23 +84,22 @@ pub fn mode(case: &Case) -> Mode {
         .unwrap_or(Mode::Implicit)
 }
 
-/// The texture_mips case whose texture and sampler a case uses.
-fn mip_case(case: &Case) -> Option<Case> {
-    static MIP_CASES: OnceLock<Vec<Case>> = OnceLock::new();
-    let wanted = if mode(case).anisotropic() {
-        MipMode::Aniso16
+/// The id of the mip family's case whose texture and sampler a case uses: its trilinear
+/// (or, for the anisotropic cases, its 16x anisotropic) linear case of the same format.
+fn mip_case_id(case: &Case) -> String {
+    let mode = if mode(case).anisotropic() {
+        "aniso16"
     } else {
-        MipMode::Trilinear
+        "trilinear"
     };
-    MIP_CASES
-        .get_or_init(|| TextureMips.cases())
-        .iter()
-        .find(|c| {
-            c.params.format == case.params.format
-                && texture_mips::mode(c) == wanted
-                && c.pattern == Pattern::Linear
-        })
-        .cloned()
+    let format = case.params.format.unwrap_or(Format::Rgba8);
+    format!("tex.mip.{mode}.{}.linear", format.id_token())
+}
+
+/// The mip family's case whose texture and sampler a case uses, found by its id in the
+/// registry.
+fn mip_case(case: &Case) -> Option<Case> {
+    case_for_id(&mip_case_id(case))
 }
 
 impl Family for TextureDerivatives {
@@ -238,6 +235,7 @@ impl Family for TextureDerivatives {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::texture_mips::{self, MipMode};
 
     #[test]
     fn cases_use_the_mip_family_textures() {
@@ -252,6 +250,7 @@ mod tests {
                 MipMode::Trilinear
             };
             assert_eq!(texture_mips::mode(&mip), wanted);
+            assert_eq!(mip.family.label(), "texture_mips");
             assert!(case.needs().contains(&DeviceNeed::GraphicsQueue));
         }
     }

@@ -1,7 +1,7 @@
 //! `cache_carveout`: the pointer chase's chains and binding (see [`super::pointer_chase`]), run
 //! by the kernel variant that declares the case's shared memory (`FAMILY_A` words).
 
-use super::pointer_chase::Chains;
+use super::chains::Chains;
 use crate::plan::{Plan, Stages};
 
 /// The family's plan.

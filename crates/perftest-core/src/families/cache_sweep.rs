@@ -1,14 +1,14 @@
-//! `cache_sweep`: the working-set family's buffers (one per size, filled with the modern data)
+//! `cache_sweep`: the working sets' buffers (one per size, filled with the modern data)
 //! read through its structured path.
 
-use super::working_set;
+use super::working_sets;
 use crate::plan::{Plan, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
     label: "cache_sweep",
     spirv: |_| include_bytes!("../../spirv/working_set_structured.spv"),
-    create: |ctx, _| Ok(working_set::sets(ctx)),
+    create: |ctx, _| Ok(working_sets::sets(ctx)),
     push_bytes: 32,
     stages: Stages::Compute,
 };

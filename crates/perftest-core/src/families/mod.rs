@@ -15,6 +15,7 @@ mod bindless_texture;
 mod buffer_path;
 mod cache_carveout;
 mod cache_sweep;
+mod chains;
 mod constant_paths;
 mod descriptor_index;
 mod eight_regions;
@@ -45,6 +46,7 @@ mod typed_buffer;
 mod uniform_buffer;
 mod vertex_fetch;
 mod working_set;
+mod working_sets;
 
 /// Every family's plan.
 pub(crate) static PLANS: &[Plan] = &[

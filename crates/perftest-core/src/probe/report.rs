@@ -101,7 +101,7 @@ impl ProbeReport {
     /// The probe's results as a run report of the `perftest` command's schema
     /// (`perftest-report/1`): measured cases with their dispatch times, cases left out as
     /// skipped (with the reason), settings from the probe. `perftest render` and `perftest
-    /// compare` read its JSON ([`Report::to_json`]) like any other report, so an engine can log
+    /// compare` read its JSON (`Report::to_json`, with the `serde` feature) like any other report, so an engine can log
     /// it and compare launches, drivers or GPUs with the command-line tool.
     pub fn to_report(&self) -> Report {
         let settings = Settings {
