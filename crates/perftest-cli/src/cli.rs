@@ -463,8 +463,8 @@ pub struct RunArgs {
 
     /// Print the wall time of each phase on stderr.
     ///
-    /// The phases: pipelines, verification, warm-up, measurements; and a line once every case
-    /// has had its first measurement round.
+    /// The phases: pipelines, verification, warm-up, measurements; a line once every case has
+    /// had its first measurement round, and one when a stop signal is received.
     #[arg(long, short = 'v', help_heading = "Diagnostics")]
     pub verbose: bool,
 

@@ -56,6 +56,15 @@ pub const STOP_GRACE: Duration = Duration::from_secs(5);
 /// Raised by [`finishing`].
 static FINISHING: AtomicBool = AtomicBool::new(false);
 
+/// Raised by [`announce_requests`].
+static ANNOUNCE: AtomicBool = AtomicBool::new(false);
+
+/// Makes the watchdog say on stderr when it sees a stop request (`--verbose`): the line tells
+/// that the request was received, before the run finishes its current step.
+pub fn announce_requests() {
+    ANNOUNCE.store(true, Ordering::SeqCst);
+}
+
 /// Says that the process has seen the stop request (or is past the work that could block
 /// without checking it) and writes its results now: the watchdog then leaves it alone.
 pub fn finishing() {
@@ -93,6 +102,9 @@ impl StopSignals {
     fn watch(&self) {
         while !self.stop.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(50));
+        }
+        if ANNOUNCE.load(Ordering::SeqCst) {
+            crate::say!("perftest: {} received, stopping", self.name());
         }
         let since = Instant::now();
         while since.elapsed() < STOP_GRACE {

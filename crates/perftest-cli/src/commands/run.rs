@@ -39,6 +39,9 @@ pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
         Mode::Time { .. } => StopSignals::install().unwrap_or_default(),
         _ => StopSignals::default(),
     };
+    if options.verbose {
+        perftest_cli::stop_signals::announce_requests();
+    }
 
     let instance_options = InstanceOptions {
         validation: options.validation,
