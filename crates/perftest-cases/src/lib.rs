@@ -36,6 +36,8 @@ mod reference;
 mod sampler;
 pub mod sampling;
 mod suite;
+#[cfg(test)]
+mod suite_tests;
 mod support;
 pub mod working_sets;
 
@@ -54,7 +56,7 @@ pub use extra_format::{
     bc_block, srgb_slack, srgb_to_linear, ufloat_to_f32, ExtraFormat, TexelValue,
 };
 pub use families::shader_clock::clock_case;
-pub use families::{all_cases, case_for_id, cases_in, family, CaseIndex, FAMILIES};
+pub use families::{all_cases, case_for_id, case_index, cases_in, family, CaseIndex, FAMILIES};
 pub use family::{Curve, CurvePoint, Family, FamilyRef, Unit, Work};
 pub use feature::{Feature, FeatureSet};
 pub use format::{half_to_f32, ChannelKind, Format};

@@ -5,8 +5,6 @@
 //! within [`Tolerance`] of the model.
 
 use crate::case::{Case, Pattern};
-#[cfg(test)]
-use crate::data::input_bytes;
 use crate::data::{texture_bytes, TEXTURE_SIZE};
 use crate::format::Format;
 
@@ -147,107 +145,4 @@ pub(crate) fn texture_sum(
         let t = texel(format, texels, (ey * TEXTURE_SIZE + ex) as usize);
         widen(t, format.components())
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::matrix::{find_case, original_cases};
-
-    fn case(id: &str) -> Case {
-        find_case(&original_cases(), id)
-            .cloned()
-            .unwrap_or_else(|| unreachable!("{id}"))
-    }
-
-    #[test]
-    fn uniform_pattern_is_the_same_for_every_thread() {
-        let c = case("raw.load2.uniform");
-        let p = KernelParams::for_case(&c);
-        assert_eq!(reference_sum(&c, p, [0, 0]), reference_sum(&c, p, [200, 0]));
-    }
-
-    #[test]
-    fn linear_threads_differ_and_shift_by_one_element() {
-        let c = case("structured.float.linear");
-        let p = KernelParams::for_case(&c);
-        let a = reference_sum(&c, p, [0, 0]);
-        let b = reference_sum(&c, p, [1, 0]);
-        assert_ne!(a.sum, b.sum);
-        let bytes = input_bytes();
-        // Thread 1 reads elements 1..=256, thread 0 reads 0..=255.
-        let diff = word_at(bytes, 256 * 4) - word_at(bytes, 0);
-        assert!(((b.sum[0] - a.sum[0]) - diff).abs() <= 1e-3 * a.abs_sum[0]);
-    }
-
-    #[test]
-    fn raw_widths_widen_like_the_original() {
-        let c = case("raw.load3.uniform");
-        let s = reference_sum(&c, KernelParams::for_case(&c), [0, 0]);
-        assert_eq!(s.sum[3], s.sum[0]);
-        let c4 = case("raw.load4.uniform");
-        let s4 = reference_sum(&c4, KernelParams::for_case(&c4), [0, 0]);
-        assert_ne!(s4.sum[3], s4.sum[0]);
-        let one = case("raw.load.uniform");
-        let s1 = reference_sum(&one, KernelParams::for_case(&one), [0, 0]);
-        assert!(s1.sum.iter().all(|&v| v == s1.sum[0]));
-    }
-
-    #[test]
-    fn unaligned_start_shifts_by_one_word() {
-        let aligned = case("raw.load.uniform");
-        let mut p = KernelParams::for_case(&aligned);
-        p.read_start_address = 4;
-        let shifted = reference_sum(&aligned, p, [0, 0]);
-        let c = case("raw.load2.unaligned.uniform");
-        assert_eq!(KernelParams::for_case(&c).read_start_address, 4);
-        // Load (W=1) starting at byte 4 equals the sum of words 1..=256.
-        let bytes = input_bytes();
-        let direct: f32 = (1..=256).map(|k| word_at(bytes, 4 * k)).sum();
-        assert_eq!(shifted.sum[0], direct);
-    }
-
-    #[test]
-    fn random_pattern_offsets_stay_small() {
-        let starts: std::collections::HashSet<u32> = (0..256).map(|l| hash(l) & 0xf).collect();
-        assert!(starts.len() > 4, "random starts should vary: {starts:?}");
-        let c = case("typed.rgba8.random");
-        let p = KernelParams::for_case(&c);
-        let sums: std::collections::HashSet<u32> = (0..256)
-            .map(|l| reference_sum(&c, p, [l, 0]).sum[0].to_bits())
-            .collect();
-        assert!(sums.len() > 1 && sums.len() <= 16);
-    }
-
-    #[test]
-    fn texture_linear_depends_on_both_axes() {
-        let c = case("tex.load.rg16f.linear");
-        let p = KernelParams::for_case(&c);
-        let a = reference_sum(&c, p, [3, 5]);
-        let b = reference_sum(&c, p, [5, 3]);
-        assert_ne!(a.sum, b.sum);
-        assert_eq!(a.sum[0], a.sum[2]);
-        assert!(a.sum.iter().all(|v| v.is_finite()));
-    }
-
-    #[test]
-    fn every_case_has_a_finite_non_zero_model() {
-        for c in original_cases() {
-            let s = reference_sum(&c, KernelParams::for_case(&c), [7, 3]);
-            assert!(s.sum.iter().all(|v| v.is_finite()), "{}", c.id);
-            assert!(s.abs_sum.iter().all(|&v| v > 0.0), "{}", c.id);
-        }
-    }
-
-    #[test]
-    fn tolerance_rejects_one_wrong_load() {
-        let c = case("structured.float4.linear");
-        let s = reference_sum(&c, KernelParams::for_case(&c), [0, 0]);
-        let bytes = input_bytes();
-        // Replace the first load's x with the value of another element.
-        let wrong = s.sum[0] - word_at(bytes, 0) + word_at(bytes, 16 * 700);
-        assert!(!Tolerance::DEFAULT.accepts(wrong, s.sum[0], s.abs_sum[0]));
-        assert!(Tolerance::DEFAULT.accepts(s.sum[0], s.sum[0], s.abs_sum[0]));
-        assert!(!Tolerance::DEFAULT.accepts(f32::NAN, s.sum[0], s.abs_sum[0]));
-    }
 }

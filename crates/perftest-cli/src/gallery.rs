@@ -85,17 +85,18 @@ fn slug(file: &str) -> String {
 /// A GPU's page: where its figures come from, then what `perftest render --format markdown`
 /// writes (findings, advice, table).
 fn gpu_page(file: &str, report: &Report) -> Result<Page, String> {
-    let columns = perftest_report::across::matrix(&[(file, report)]).columns;
-    let column = columns.first().ok_or("no column")?;
-    let title = format!("{} ({})", report.device.name, column.api);
+    let (api, tool) = (
+        perftest_report::across::api(report),
+        perftest_report::across::tool(report),
+    );
+    let title = format!("{} ({api})", report.device.name);
     let table = MarkdownExporter
         .serialize(report)
         .map_err(|e| e.to_string())?;
     let table = String::from_utf8(table).map_err(|e| e.to_string())?;
     let text = format!(
-        "# {title}\n\nMeasured with {} ({}); from `{file}`, rendered by `perftest render {file} \
-         --format markdown`.\n\n{table}",
-        column.tool, column.api
+        "# {title}\n\nMeasured with {tool} ({api}); from `{file}`, rendered by `perftest render {file} \
+         --format markdown`.\n\n{table}"
     );
     Ok(Page {
         path: format!("{FOLDER}/{}.md", slug(file)),

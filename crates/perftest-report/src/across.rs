@@ -3,7 +3,7 @@
 //! choice is best, or within a margin of the best, on how many of the GPUs, and where it
 //! fails, with the numbers.
 
-use perftest_cases::all_cases;
+use perftest_cases::{all_cases, case_for_id};
 
 use crate::derived::ReportFigures;
 use crate::findings::{findings, Rates};
@@ -419,12 +419,7 @@ fn path_verdict(
         .enumerate()
         .max_by_key(|(i, id)| (holds_for(id), std::cmp::Reverse(*i)))
         .map_or(q.candidates[0], |(_, id)| *id);
-    let name = |id: &str| {
-        all_cases()
-            .into_iter()
-            .find(|c| c.id == id)
-            .map_or_else(|| id.to_string(), |c| resource(&c.name))
-    };
+    let name = |id: &str| case_for_id(id).map_or_else(|| id.to_string(), |c| resource(&c.name));
     // The GPUs that measured the choice beside another candidate say whether it holds; the
     // others are counted apart.
     let (with, lacking): (Vec<_>, Vec<_>) = per_gpu

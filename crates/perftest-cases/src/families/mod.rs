@@ -87,8 +87,13 @@ pub fn family(label: &str) -> Option<&'static dyn Family> {
 /// The case `id` names: a listed case of any suite, or one a family makes from its id (the
 /// sizes a refined curve adds, [`Family::case_for_id`]).
 pub fn case_for_id(id: &str) -> Option<Case> {
+    case_index().get(id)
+}
+
+/// The index of every case, built once per process.
+pub fn case_index() -> &'static CaseIndex {
     static INDEX: std::sync::OnceLock<CaseIndex> = std::sync::OnceLock::new();
-    INDEX.get_or_init(CaseIndex::new).get(id)
+    INDEX.get_or_init(CaseIndex::new)
 }
 
 /// Every case of every suite by id, for many lookups ([`case_for_id`] keeps one for the

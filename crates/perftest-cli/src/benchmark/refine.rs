@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use perftest_cases::{Case, CaseIndex, Curve};
+use perftest_cases::{case_index, Case, CaseIndex, Curve};
 
 use crate::report::Report;
 use crate::sweep::{carveouts, curves, levels, refine, refine_edge, RefineLimits};
@@ -29,7 +29,7 @@ pub fn next_cases(report: &Report, max_working_set: Option<u64>) -> Vec<Case> {
     let measured: HashSet<&str> = report.cases.iter().map(|c| c.id.as_str()).collect();
     let granule = RefineLimits::default().granule;
     let mut wanted: Vec<Case> = Vec::new();
-    let index = CaseIndex::new();
+    let index = case_index();
     // A case of each latency curve the report holds: its family makes the curve's other sizes.
     let on_curve = |shared: u64, bytes: u64| {
         let template = report.cases.iter().find_map(|c| {
@@ -81,24 +81,24 @@ fn chase_point(index: &CaseIndex, id: &str) -> Option<(Curve, u64)> {
 /// working set, from where the curve's first case stands (refined sizes are measured after
 /// the sweep, and read best among their neighbours).
 pub fn order_chase_cases(report: &mut Report) {
-    let index = CaseIndex::new();
+    let index = case_index();
     let mut curves: Vec<Curve> = Vec::new();
     for case in &report.cases {
-        if let Some((curve, _)) = chase_point(&index, &case.id) {
+        if let Some((curve, _)) = chase_point(index, &case.id) {
             if !curves.contains(&curve) {
                 curves.push(curve);
             }
         }
     }
     for curve in curves {
-        let in_curve = |id: &str| chase_point(&index, id).is_some_and(|(c, _)| c == curve);
+        let in_curve = |id: &str| chase_point(index, id).is_some_and(|(c, _)| c == curve);
         let Some(first) = report.cases.iter().position(|c| in_curve(&c.id)) else {
             continue;
         };
         let (mut chase, mut rest): (Vec<_>, Vec<_>) = std::mem::take(&mut report.cases)
             .into_iter()
             .partition(|c| in_curve(&c.id));
-        chase.sort_by_key(|c| chase_point(&index, &c.id).map_or(u64::MAX, |(_, bytes)| bytes));
+        chase.sort_by_key(|c| chase_point(index, &c.id).map_or(u64::MAX, |(_, bytes)| bytes));
         rest.splice(first..first, chase);
         report.cases = rest;
     }

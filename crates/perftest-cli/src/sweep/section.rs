@@ -393,7 +393,7 @@ fn outlier_line(out: &mut String, curve: &str, outliers: &[Point], value: impl F
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use perftest_report::samples::curves::{grid, h200, sample};
+    use perftest_report::hierarchy::curves::{grid, h200, sample};
 
     #[test]
     fn a_level_faster_than_the_one_before_is_flagged() {

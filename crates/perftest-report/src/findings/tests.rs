@@ -173,7 +173,7 @@ fn every_rule_id_is_unique_and_its_cases_exist() {
 
 #[test]
 fn the_sweep_gives_a_finding_per_cache_level() {
-    use crate::samples::curves::h200;
+    use crate::hierarchy::curves::h200;
     let mut r = sample_report();
     r.cases = (12..=29)
         .map(|shift| {

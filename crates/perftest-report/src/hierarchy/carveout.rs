@@ -3,7 +3,7 @@
 //! declared), each cut into levels by the same rule as the sweep ([`levels()`]); the first
 //! level's capacity is the L1 that declaration leaves one SM.
 
-use perftest_cases::{CaseIndex, Curve};
+use perftest_cases::{case_index, Curve};
 
 use super::levels::{clean, levels, Level, Point};
 use crate::derived::ReportFigures;
@@ -53,7 +53,7 @@ type Declaration = (u64, Vec<(Point, bool)>, Option<String>);
 pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
     let mut by_shared: Vec<Declaration> = Vec::new();
     let mut largest = 0u64;
-    let index = CaseIndex::new();
+    let index = case_index();
     for case in &report.cases {
         // A latency curve beside declared shared memory (the sweep's, with none, is not one).
         let Some((_, point)) = index.curve_point(&case.id) else {

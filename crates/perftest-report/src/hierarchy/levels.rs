@@ -292,7 +292,7 @@ fn trim_edges(points: &[Point], mut a: usize, mut b: usize) -> (usize, usize) {
 pub(crate) mod tests {
     use super::*;
 
-    pub(crate) use crate::samples::curves::*;
+    pub(crate) use super::super::curves::*;
 
     fn spans(levels: &[Level]) -> Vec<(u64, u64)> {
         levels.iter().map(|l| (l.first, l.last)).collect()

@@ -13,11 +13,13 @@
 //! (`cache.*`) read it too.
 
 pub mod carveout;
+#[cfg(any(test, feature = "samples"))]
+pub mod curves;
 pub mod levels;
 pub mod names;
 pub mod refine;
 
-use perftest_cases::{CaseIndex, Curve};
+use perftest_cases::{case_index, Curve};
 
 pub use self::carveout::{carveouts, Carveout};
 pub use self::levels::{levels, outliers, Level, Point};
@@ -139,7 +141,7 @@ pub fn hierarchy(report: &Report) -> Option<Hierarchy> {
     if latency.is_empty() && bandwidth.is_empty() && carveout.is_empty() {
         return None;
     }
-    let top = CaseIndex::new().curve_top().unwrap_or(u64::MAX);
+    let top = case_index().curve_top().unwrap_or(u64::MAX);
     let mut h = Hierarchy {
         carveout,
         latency_unsteady,
@@ -231,7 +233,7 @@ pub fn curves(report: &Report) -> (Vec<Point>, Vec<Point>) {
 /// The names of the measured sweep and carve-out cases left out of the levels as unsteady.
 fn unsteady_names(report: &Report, hierarchy: &Hierarchy) -> Vec<String> {
     let left_out = |curve: &[Point], bytes: u64| curve.iter().any(|p| p.bytes == bytes);
-    let index = CaseIndex::new();
+    let index = case_index();
     report
         .cases
         .iter()
@@ -262,7 +264,7 @@ type SteadyPoints = (Vec<(Point, bool)>, Vec<(Point, bool)>);
 /// sweep, with whether its measurement was steady; the families say which curve a case is on
 /// ([`perftest_cases::Family::curve_point`]), including the sizes a refined sweep adds.
 fn curve_points(report: &Report) -> SteadyPoints {
-    let index = CaseIndex::new();
+    let index = case_index();
     let mut latency = Vec::new();
     let mut bandwidth = Vec::new();
     for case in &report.cases {

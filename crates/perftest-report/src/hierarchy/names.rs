@@ -68,7 +68,7 @@ mod tests {
     /// cache's capacity to 1/16 octave.
     #[test]
     fn the_h200s_refined_sweep_reads_as_four_levels() {
-        use crate::hierarchy::{levels, Point};
+        use crate::hierarchy::levels::{levels, Point};
         let measured: [(u64, f64); 59] = [
             (4096, 17.7),
             (8192, 17.8),

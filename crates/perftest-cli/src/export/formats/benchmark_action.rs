@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
+use crate::export::exporter::{ExportError, Exporter};
 use crate::export::spread::throughput_spread;
-use crate::export::{ExportError, Exporter};
 use crate::report::{Report, ReportFigures};
 
 /// Unit of every entry.

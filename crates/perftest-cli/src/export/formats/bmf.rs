@@ -2,8 +2,8 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::export::exporter::{ExportError, Exporter};
 use crate::export::spread::throughput_spread;
-use crate::export::{ExportError, Exporter};
 use crate::report::{Report, ReportFigures};
 
 /// The BMF measure perftest reports: billions of loads per second (higher is better).

@@ -1,6 +1,6 @@
 //! One CSV row per case.
 
-use crate::export::{ExportError, Exporter};
+use crate::export::exporter::{ExportError, Exporter};
 use crate::output::printable::printable;
 use crate::report::{Report, ReportFigures};
 

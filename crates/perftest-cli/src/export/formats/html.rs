@@ -7,12 +7,12 @@ use std::fmt::Write;
 use crate::export::chart::{max_relative, relative_bars};
 use crate::export::columns::{self, Cells, TITLES};
 use crate::export::curves::{has_curve, write_curve, Curve, CURVE_SIZE};
+use crate::export::exporter::{ExportError, Exporter};
 use crate::export::heatmap::{
     family_grids, heatmap_size, label_width, write_heatmap, write_legend, FamilyGrid, CHART_CSS,
     LEGEND_SIZE,
 };
 use crate::export::markup::{escape, svg_open};
-use crate::export::{ExportError, Exporter};
 use crate::report::{CaseStatus, Report};
 use crate::sweep::{bandwidth_text, resolution_text, size_text, Hierarchy};
 

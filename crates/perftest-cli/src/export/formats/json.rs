@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::export::{ExportError, Exporter};
+use crate::export::exporter::{ExportError, Exporter};
 use crate::report::{ClockSamples, ReportSource};
 use perftest_report::findings::{findings, Advice, Finding, Missing};
 

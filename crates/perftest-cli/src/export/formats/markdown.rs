@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use crate::export::columns::{self, Cells, TITLES};
-use crate::export::{ExportError, Exporter};
+use crate::export::exporter::{ExportError, Exporter};
 use crate::output::printable::printable;
 use crate::report::Report;
 

@@ -2,7 +2,8 @@
 
 use std::fmt::Write;
 
-use crate::export::{columns, ExportError, Exporter};
+use crate::export::columns;
+use crate::export::exporter::{ExportError, Exporter};
 use crate::output::printable::printable;
 use crate::report::{CaseStatus, Report, ReportFigures};
 

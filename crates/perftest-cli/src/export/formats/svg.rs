@@ -4,11 +4,11 @@ use std::fmt::Write;
 
 use crate::export::columns;
 use crate::export::curves::{has_curve, write_curve, Curve, CURVE_SIZE};
+use crate::export::exporter::{ExportError, Exporter};
 use crate::export::heatmap::{
     family_grids, heatmap_size, label_width, write_heatmap, write_legend, CHART_CSS, LEGEND_SIZE,
 };
 use crate::export::markup::{escape, px, svg_open, text_width};
-use crate::export::{ExportError, Exporter};
 use crate::report::Report;
 
 /// Margin around the chart.

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use crate::export::columns::{self, Cells, TITLES};
-use crate::export::{ExportError, Exporter};
+use crate::export::exporter::{ExportError, Exporter};
 use crate::output::printable::{cell_width, push_left, push_right};
 use crate::report::Report;
 
