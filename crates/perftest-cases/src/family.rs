@@ -207,6 +207,12 @@ pub enum Unit {
     /// One vertex through the vertex stage (all of its attributes): the graphics suite's vertex
     /// fetch, whose "threads" are vertices and whose bytes are the vertex's.
     Vertex,
+    /// One transfer of the case's bytes (a copy, a write or a read by the host): the transfer
+    /// suite's copies, whose "group" is one transfer ([`Work::per_thread`] is 1).
+    Transfer,
+    /// One launch: a submission waited for, a dispatch, a semaphore signal seen by the host
+    /// (the transfer suite's launch costs, one per "group").
+    Launch,
 }
 
 impl Unit {
@@ -219,6 +225,8 @@ impl Unit {
             Unit::DependentLoad => "dependent-load",
             Unit::ClockTick => "clock-tick",
             Unit::Vertex => "vertex",
+            Unit::Transfer => "transfer",
+            Unit::Launch => "launch",
         }
     }
 }
@@ -240,11 +248,23 @@ impl Work {
         matches!(self.unit, Unit::DependentLoad | Unit::ClockTick)
     }
 
+    /// Whether one "group" of the case is one operation rather than a workgroup of 256
+    /// threads (a transfer or a launch: [`Work::per_group`] is [`Work::per_thread`]).
+    pub fn is_operation(&self) -> bool {
+        matches!(self.unit, Unit::Transfer | Unit::Launch)
+    }
+
+    /// Whether the case is measured alone rather than interleaved with others: a chain (which
+    /// anything else would evict from the caches) or an operation (which is not a dispatch).
+    pub fn measured_alone(&self) -> bool {
+        self.is_chain() || self.is_operation()
+    }
+
     /// The units one workgroup (one block of a chain) counts: the threads times
     /// [`Work::per_thread`], or [`Work::per_thread`] alone for a chain, whose threads all
     /// follow the same addresses.
     pub fn per_group(&self) -> u64 {
-        if self.is_chain() {
+        if self.is_chain() || self.is_operation() {
             u64::from(self.per_thread)
         } else {
             u64::from(THREADS_PER_GROUP) * u64::from(self.per_thread)

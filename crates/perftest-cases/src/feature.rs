@@ -43,11 +43,13 @@ pub enum Feature {
     ShaderFloat16,
     /// `shaderSubgroupClock` (`VK_KHR_shader_clock`): a clock that counts within a subgroup.
     ShaderSubgroupClock,
+    /// `timelineSemaphore` (Vulkan 1.2): semaphores with a 64-bit counter the host can wait on.
+    TimelineSemaphore,
 }
 
 impl Feature {
     /// Every feature, in declaration order.
-    pub const ALL: [Feature; 17] = [
+    pub const ALL: [Feature; 18] = [
         Feature::ShaderInt64,
         Feature::ShaderInt16,
         Feature::SampledImageDynamic,
@@ -65,6 +67,7 @@ impl Feature {
         Feature::ShaderInt8,
         Feature::ShaderFloat16,
         Feature::ShaderSubgroupClock,
+        Feature::TimelineSemaphore,
     ];
 
     /// The feature's member name in Vulkan's feature structures.
@@ -87,6 +90,7 @@ impl Feature {
             Feature::ShaderInt8 => "shaderInt8",
             Feature::ShaderFloat16 => "shaderFloat16",
             Feature::ShaderSubgroupClock => "shaderSubgroupClock",
+            Feature::TimelineSemaphore => "timelineSemaphore",
         }
     }
 

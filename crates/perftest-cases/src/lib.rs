@@ -28,6 +28,7 @@ mod format;
 pub mod format_models;
 mod kernel_params;
 mod matrix;
+pub mod memory_kind;
 mod mip;
 mod one_line;
 mod portability;
@@ -64,6 +65,7 @@ pub use matrix::{
     find_case, original_cases, quick_cases, select_cases, SelectError, BASELINE_CASE_ID,
     QUICK_PROFILE,
 };
+pub use memory_kind::{MemoryKind, MemoryTypeInfo};
 pub use mip::{
     flat_numerator, level_size, mip_level_bytes, mip_texel, sample_mip, MipChain, MipSample,
     MIP_LEVELS,

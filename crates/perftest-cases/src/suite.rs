@@ -13,16 +13,20 @@ pub enum Suite {
     Memory,
     /// The same loads in fragment and vertex shaders, and fixed-function vertex fetch.
     Graphics,
+    /// Where the data lives: loads from every memory type, uploads and readbacks, and what a
+    /// dispatch costs to launch.
+    Transfer,
 }
 
 impl Suite {
     /// Every suite, in the order `--suite all` runs them.
-    pub const ALL: [Suite; 5] = [
+    pub const ALL: [Suite; 6] = [
         Suite::Original,
         Suite::Modern,
         Suite::Texture,
         Suite::Memory,
         Suite::Graphics,
+        Suite::Transfer,
     ];
 
     /// The word `--suite` takes and reports record (`original`).
@@ -33,6 +37,7 @@ impl Suite {
             Suite::Texture => "texture",
             Suite::Memory => "memory",
             Suite::Graphics => "graphics",
+            Suite::Transfer => "transfer",
         }
     }
 }

@@ -3,6 +3,7 @@
 use crate::extra_format::ExtraFormat;
 use crate::feature::{Feature, FeatureSet};
 use crate::format::Format;
+use crate::memory_kind::{MemoryKind, MemoryTypeInfo};
 use crate::portability::{PortabilityFeature, PortabilitySubset};
 
 /// What a device supports for one format (read from `vkGetPhysicalDeviceFormatProperties`:
@@ -90,6 +91,12 @@ pub struct DeviceCaps {
     /// What a device with `VK_KHR_portability_subset` (MoltenVK) offers of the features that
     /// subset makes optional; `None` on a device with all of Vulkan.
     pub portability: Option<PortabilitySubset>,
+    /// The memory type each [`MemoryKind`] resolved to (in [`MemoryKind::ALL`] order), `None`
+    /// where the device has none of that kind.
+    pub memory_kinds: [Option<MemoryTypeInfo>; 4],
+    /// A queue of a transfer-only family (no graphics, no compute) with timestamps is open
+    /// beside the compute queue.
+    pub transfer_queue: bool,
 }
 
 impl DeviceCaps {
@@ -132,6 +139,10 @@ pub enum DeviceNeed {
     /// A feature that `VK_KHR_portability_subset` makes optional (always there on a device
     /// without that extension).
     Portability(PortabilityFeature),
+    /// A memory type of this kind.
+    Memory(MemoryKind),
+    /// A transfer-only queue with timestamps beside the compute queue.
+    TransferQueue,
 }
 
 /// The largest share of the largest device-local heap one working set may take: a quarter, so
@@ -202,6 +213,22 @@ impl DeviceNeed {
                 )),
                 _ => None,
             },
+            DeviceNeed::Memory(kind) => caps.memory_kinds[kind.index()].is_none().then(|| {
+                format!(
+                    "the device has no {} memory type{}",
+                    kind.display(),
+                    match kind {
+                        MemoryKind::HostUncached => " (host-visible and coherent, not cached)",
+                        MemoryKind::DeviceLocalMapped => " (device-local, host-visible, coherent)",
+                        _ => "",
+                    }
+                )
+            }),
+            DeviceNeed::TransferQueue => (!caps.transfer_queue).then(|| {
+                "the device has no transfer-only queue family with timestamps (or perftest \
+                 runs on a borrowed device)"
+                    .to_string()
+            }),
         }
     }
 }

@@ -68,7 +68,7 @@ Examples:
 ///
 /// Resource types: typed, raw, structured and uniform buffers, texture loads and samples;
 /// formats R8 to RGBA32F; access patterns uniform, linear and random. A Vulkan re-creation of
-/// sebbbi/perftest, with four more suites (modern, texture, memory, graphics).
+/// sebbbi/perftest, with five more suites (modern, texture, memory, graphics, transfer).
 #[derive(Debug, Parser)]
 #[command(
     name = "perftest",
@@ -269,7 +269,8 @@ pub struct RunArgs {
     ///
     /// Repeat or separate with commas for several. original: the original's 138 cases; modern: descriptor indexing, device addresses,
     /// large working sets; texture: sampler state and image shapes; memory: latency, bandwidth
-    /// and cache sizes; graphics: fragment and vertex shaders, vertex fetch; all: every suite.
+    /// and cache sizes; graphics: fragment and vertex shaders, vertex fetch; transfer: loads
+    /// from every memory type, uploads, readbacks and launch costs; all: every suite.
     /// Suites run in that order whatever the order given; --filter selects within them.
     #[arg(
         long,
@@ -881,7 +882,7 @@ mod tests {
             ),
             (
                 &["--suite", "bogus"][..],
-                &["--suite", "'bogus'", "graphics, all"][..],
+                &["--suite", "'bogus'", "transfer, all"][..],
             ),
             (
                 &["compare", "a", "b", "--fail-median", "inf"][..],

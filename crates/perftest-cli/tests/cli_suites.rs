@@ -83,7 +83,7 @@ fn unknown_suite_is_a_usage_error_listing_the_names() {
     ] {
         perftest(args).expect_usage_error(&[
             "'--suite <SUITE>'",
-            "original, modern, texture, memory, graphics, all",
+            "original, modern, texture, memory, graphics, transfer, all",
         ]);
     }
 }
@@ -129,7 +129,7 @@ fn reports_record_the_suites_and_each_case_suite() {
     assert_eq!(report["schema"], "perftest-report/1");
     assert_eq!(
         report["settings"]["suites"],
-        serde_json::json!(["original", "modern", "texture", "memory", "graphics"])
+        serde_json::json!(["original", "modern", "texture", "memory", "graphics", "transfer"])
     );
     let cases = report["cases"].as_array().unwrap();
     // The three original cases, then their fragment-shader twins in the graphics suite.

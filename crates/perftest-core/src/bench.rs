@@ -341,6 +341,11 @@ impl Bench {
         dispatches: u32,
     ) -> Result<Vec<Duration>> {
         let count = usize::try_from(dispatches).unwrap_or(usize::MAX);
+        if self.kernel(id)?.stages == Stages::Operation {
+            let case = self.kernel(id)?.case.clone();
+            let operation = self.resources.operation(&case)?;
+            return operation.time(&mut self.ctx, group_total(groups), dispatches);
+        }
         if count > MAX_DISPATCHES_PER_SUBMIT as usize {
             return Err(Error::InvalidArgument(format!(
                 "dispatches per submission must be 1..={MAX_DISPATCHES_PER_SUBMIT}, got {dispatches}"
@@ -363,6 +368,10 @@ impl Bench {
     /// it has one. A chain case runs one block of steps in every thread.
     pub fn verify(&mut self, id: KernelId) -> Result<Readback> {
         let kernel = self.kernel(id)?;
+        if kernel.stages == Stages::Operation {
+            let case = kernel.case.clone();
+            return self.resources.operation(&case)?.readback(&mut self.ctx);
+        }
         let binding = Binding::new(kernel, 0, 1);
         let stages = shader_stages(&[kernel]);
         let tiles = (kernel.stages == Stages::Fragment)
@@ -573,6 +582,12 @@ fn timed_bindings<'k>(
     let mut used = Vec::with_capacity(batch.len());
     for &(id, groups) in batch {
         let kernel = kernel_at(kernels, id)?;
+        if kernel.stages == Stages::Operation {
+            return Err(Error::InvalidArgument(format!(
+                "{} is an operation, timed alone (Bench::time), not in a batch of dispatches",
+                kernel.case.id
+            )));
+        }
         used.push(kernel);
         if kernel.stages.is_graphics() {
             check_instances(groups)?;

@@ -54,6 +54,9 @@ pub struct Context {
     /// The functions of `VK_KHR_dynamic_rendering`, when dynamic rendering comes from that
     /// extension (a Vulkan 1.2 device) rather than from Vulkan 1.3.
     pub(crate) dynamic_rendering_khr: Option<ash::khr::dynamic_rendering::Device>,
+    /// A queue of a transfer-only family (its index and the queue), where perftest created the
+    /// device and the device has one ([`perftest_cases::DeviceCaps::transfer_queue`]).
+    pub(crate) transfer_queue: Option<(u32, vk::Queue)>,
     /// When the last submission was handed to the queue.
     submitted_at: Instant,
     /// How long the last submission took, from `vkQueueSubmit` to its fence.
@@ -68,11 +71,22 @@ impl Context {
     /// [`crate::Bench::pipeline_executables`] can report each pipeline's statistics.
     pub fn new(instance: Arc<Instance>, target: &ComputeTarget) -> Result<Self> {
         let priorities = [1.0f32];
-        let queue_info = [vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(target.summary.queue_family)
-            .queue_priorities(&priorities)];
-        let ash_instance = instance.handle().clone();
         let adapter = &target.adapter;
+        // A transfer-only family's queue too, where the device has one: the transfer suite
+        // copies on it beside the compute queue.
+        let transfer_family = adapter
+            .transfer_family()
+            .filter(|&f| f != target.summary.queue_family);
+        let queue_info: Vec<vk::DeviceQueueCreateInfo> =
+            std::iter::once(target.summary.queue_family)
+                .chain(transfer_family)
+                .map(|family| {
+                    vk::DeviceQueueCreateInfo::default()
+                        .queue_family_index(family)
+                        .queue_priorities(&priorities)
+                })
+                .collect();
+        let ash_instance = instance.handle().clone();
         let enabled = Enabled::everything_offered(adapter);
         let vulkan11 = adapter.at_least(vk::API_VERSION_1_1);
         let levels = adapter.levels();
@@ -133,7 +147,10 @@ impl Context {
             .call("vkCreateDevice")?;
         // SAFETY: queue 0 of this family was requested above.
         let queue = unsafe { device.get_device_queue(target.summary.queue_family, 0) };
-        let caps = adapter.caps(target.summary.queue_family, &enabled);
+        // SAFETY: queue 0 of the transfer family was requested above, where there is one.
+        let transfer_queue = transfer_family.map(|f| (f, unsafe { device.get_device_queue(f, 0) }));
+        let mut caps = adapter.caps(target.summary.queue_family, &enabled);
+        caps.transfer_queue = transfer_queue.is_some();
         let mut context = Self::finish(
             ash_instance,
             Some(instance),
@@ -151,6 +168,7 @@ impl Context {
         let dynamic = enabled.dynamic_rendering.core || enabled.dynamic_rendering.khr;
         context.dynamic_rendering = dynamic;
         context.dynamic_rendering_enabled = dynamic;
+        context.transfer_queue = transfer_queue;
         if statistics {
             context.executables = Some(ash::khr::pipeline_executable_properties::Device::new(
                 &context.instance,
@@ -281,6 +299,7 @@ impl Context {
             dynamic_rendering: false,
             dynamic_rendering_enabled: false,
             dynamic_rendering_khr: None,
+            transfer_queue: None,
             submitted_at: Instant::now(),
             last_submission: Duration::ZERO,
         })

@@ -24,10 +24,12 @@ pub fn spirv_for(case: &Case) -> &'static [u8] {
 /// The vertex shader of fragment-shader kernels: instance i covers tile i of the attachment.
 const TILES_SPIRV: &[u8] = include_bytes!("../spirv/tiles.spv");
 
-/// Whether `case`'s kernel is a draw (a graphics pipeline: the graphics suite) rather than a
-/// compute dispatch. A draw of N groups draws N instances (see [`crate::Bench::time`]).
-pub fn draws(case: &Case) -> bool {
-    plan_for(case).is_ok_and(|plan| plan.stages.is_graphics())
+/// Whether `case`'s size is counted in waves of resident workgroups: true for a compute
+/// dispatch; false for a draw (whose instances run on the graphics part of the GPU, a draw of
+/// N groups drawing N instances) and for an operation (N groups: N copies or launches), see
+/// [`crate::Bench::time`].
+pub fn in_waves(case: &Case) -> bool {
+    plan_for(case).is_ok_and(|plan| plan.stages == Stages::Compute)
 }
 
 /// Values of the kernels' specialization constants 0..=7 for `case`:
@@ -196,6 +198,11 @@ impl Kernel {
             draw: None,
             push: ([0; 4], 16),
         };
+        // An operation has no pipeline: the family's resources perform it.
+        if plan_for(case)?.stages == Stages::Operation {
+            k.stages = Stages::Operation;
+            return Ok(k);
+        }
         match k.build(builder, resources) {
             Ok(()) => Ok(k),
             Err(e) => {
@@ -365,7 +372,7 @@ impl Kernel {
     /// The shader stages that see the kernel's descriptors and push constants.
     pub(crate) fn stage_flags(&self) -> vk::ShaderStageFlags {
         match self.stages {
-            Stages::Compute => vk::ShaderStageFlags::COMPUTE,
+            Stages::Compute | Stages::Operation => vk::ShaderStageFlags::COMPUTE,
             Stages::Fragment => vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
             Stages::Vertex => vk::ShaderStageFlags::VERTEX,
         }

@@ -41,6 +41,7 @@ mod instance;
 mod kernels;
 mod library_file;
 mod memory;
+mod operation;
 pub mod pipeline_cache;
 mod plan;
 mod platform;
@@ -61,7 +62,7 @@ pub use executables::{
 };
 pub use formats::{format_support, vk_format};
 pub use instance::{Instance, InstanceOptions};
-pub use kernels::{draws, specialization, spirv_for};
+pub use kernels::{in_waves, specialization, spirv_for};
 pub use perftest_cases::{Readback, VerifyOutcome, VERIFY_GROUPS, VERIFY_THREADS};
 /// The report's data types, shared with the `perftest` command (see perftest-report).
 pub use perftest_report::schema as report;

@@ -9,11 +9,45 @@ use crate::barriers::memory_barrier;
 use crate::context::{Context, DEFAULT_FENCE_TIMEOUT};
 use crate::error::{Error, Result, VkResultExt};
 
-/// A buffer and its memory.
+/// A buffer and its memory: an allocation of gpu-allocator, or memory of one chosen type
+/// ([`Context::create_buffer_of_type`]).
 pub(crate) struct Buffer {
     pub(crate) buffer: vk::Buffer,
     pub(crate) allocation: Option<Allocation>,
     pub(crate) size: u64,
+    /// Memory allocated for this buffer alone, in a chosen memory type.
+    pub(crate) dedicated: Option<Dedicated>,
+}
+
+/// Memory allocated for one buffer in a chosen memory type, mapped for its lifetime where the
+/// type is host-visible.
+pub(crate) struct Dedicated {
+    memory: vk::DeviceMemory,
+    /// The host address of the mapping (0: not host-visible).
+    mapped: usize,
+    /// Bytes mapped.
+    len: usize,
+}
+
+impl Buffer {
+    /// The buffer's memory as the host sees it, where the host can map it.
+    pub(crate) fn mapped(&self) -> Option<&[u8]> {
+        if let Some(d) = self.dedicated.as_ref().filter(|d| d.mapped != 0) {
+            // SAFETY: the mapping covers `len` bytes and lives as long as the memory, which
+            // `self` owns; the borrow of `self` keeps it alive.
+            return Some(unsafe { std::slice::from_raw_parts(d.mapped as *const u8, d.len) });
+        }
+        self.allocation.as_ref().and_then(|a| a.mapped_slice())
+    }
+
+    /// [`Buffer::mapped`], writable.
+    pub(crate) fn mapped_mut(&mut self) -> Option<&mut [u8]> {
+        if let Some(d) = self.dedicated.as_ref().filter(|d| d.mapped != 0) {
+            // SAFETY: as in `mapped`; the mutable borrow of `self` makes this the only view.
+            return Some(unsafe { std::slice::from_raw_parts_mut(d.mapped as *mut u8, d.len) });
+        }
+        self.allocation.as_mut().and_then(|a| a.mapped_slice_mut())
+    }
 }
 
 /// A 2D image, its memory and a view of it.
@@ -59,6 +93,7 @@ impl Context {
             buffer,
             allocation: Some(allocation),
             size,
+            dedicated: None,
         };
         // SAFETY: memory and offset come from an allocation sized for this buffer.
         let bound = unsafe {
@@ -78,6 +113,79 @@ impl Context {
         Ok(made)
     }
 
+    /// Creates a buffer bound to memory of its own in the memory type `memory` (mapped for its
+    /// lifetime where the type is host-visible): how the transfer suite places a buffer in
+    /// each kind of memory, which gpu-allocator's locations do not choose between.
+    pub(crate) fn create_buffer_of_type(
+        &mut self,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        memory: perftest_cases::MemoryTypeInfo,
+    ) -> Result<Buffer> {
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: valid device and create info.
+        let buffer = unsafe { self.device.create_buffer(&info, None) }.call("vkCreateBuffer")?;
+        let mut made = Buffer {
+            buffer,
+            allocation: None,
+            size,
+            dedicated: None,
+        };
+        match self.bind_dedicated(&mut made, memory) {
+            Ok(()) => Ok(made),
+            Err(e) => {
+                self.destroy_buffer(&mut made);
+                Err(e)
+            }
+        }
+    }
+
+    /// Allocates, binds and (where host-visible) maps memory of type `memory` for `made`.
+    fn bind_dedicated(
+        &mut self,
+        made: &mut Buffer,
+        memory: perftest_cases::MemoryTypeInfo,
+    ) -> Result<()> {
+        // SAFETY: the buffer was just created on this device.
+        let requirements = unsafe { self.device.get_buffer_memory_requirements(made.buffer) };
+        if memory.index >= 32 || requirements.memory_type_bits & (1 << memory.index) == 0 {
+            return Err(Error::InvalidArgument(format!(
+                "memory type {} cannot hold this buffer (memoryTypeBits {:#x})",
+                memory.index, requirements.memory_type_bits
+            )));
+        }
+        let info = vk::MemoryAllocateInfo::default()
+            .allocation_size(requirements.size)
+            .memory_type_index(memory.index);
+        // SAFETY: valid device and allocate info.
+        let handle =
+            unsafe { self.device.allocate_memory(&info, None) }.call("vkAllocateMemory")?;
+        made.dedicated = Some(Dedicated {
+            memory: handle,
+            mapped: 0,
+            len: 0,
+        });
+        // SAFETY: the memory was allocated for this buffer's requirements, at offset 0.
+        unsafe { self.device.bind_buffer_memory(made.buffer, handle, 0) }
+            .call("vkBindBufferMemory")?;
+        if memory.host_visible() {
+            // SAFETY: host-visible memory, not mapped yet, mapped whole.
+            let ptr = unsafe {
+                self.device
+                    .map_memory(handle, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+            }
+            .call("vkMapMemory")?;
+            if let Some(d) = made.dedicated.as_mut() {
+                d.mapped = ptr as usize;
+                d.len = usize::try_from(made.size).unwrap_or(usize::MAX);
+            }
+        }
+        Ok(())
+    }
+
     /// Destroys a buffer and frees its memory (idempotent).
     pub(crate) fn destroy_buffer(&mut self, buffer: &mut Buffer) {
         // SAFETY: no unfinished submission uses the buffer: it was never submitted, or the
@@ -86,6 +194,10 @@ impl Context {
         buffer.buffer = vk::Buffer::null();
         if let Some(a) = buffer.allocation.take() {
             let _ = self.allocator.free(a);
+        }
+        if let Some(d) = buffer.dedicated.take() {
+            // SAFETY: the buffer bound to this memory is destroyed; freeing unmaps it.
+            unsafe { self.device.free_memory(d.memory, None) };
         }
     }
 
@@ -116,11 +228,7 @@ impl Context {
             vk::BufferUsageFlags::TRANSFER_SRC,
             MemoryLocation::CpuToGpu,
         )?;
-        let filled = match staging
-            .allocation
-            .as_mut()
-            .and_then(|a| a.mapped_slice_mut())
-        {
+        let filled = match staging.mapped_mut() {
             Some(slice) if slice.len() >= bytes.len() => {
                 slice[..bytes.len()].copy_from_slice(bytes);
                 true

@@ -9,6 +9,7 @@ use perftest_cases::{Case, DeviceCaps};
 
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::operation::Operation;
 
 /// The descriptors of one binding, in the form their descriptor write needs (one entry per
 /// array element; a plain binding has one).
@@ -130,6 +131,12 @@ pub(crate) trait FamilyResources: Send + Sync {
         VertexInput::default()
     }
 
+    /// The operation `case` names, for a family whose plan runs in [`Stages::Operation`];
+    /// default none.
+    fn operation(&mut self, _case: &Case) -> Option<&mut dyn Operation> {
+        None
+    }
+
     /// Destroys every object (only after `ctx.settle()` returned true; idempotent).
     fn destroy(&mut self, ctx: &mut Context);
 }
@@ -147,12 +154,15 @@ pub(crate) enum Stages {
     /// A vertex shader ([`Plan::spirv`]) with rasterization discarded: a draw of N instances
     /// of [`FamilyResources::geometry`]'s vertices (256, one group, each).
     Vertex,
+    /// No kernel: each case is an [`Operation`] of the family's resources (a copy, a write by
+    /// the host, a submission), one "group" being one operation.
+    Operation,
 }
 
 impl Stages {
     /// Whether the kernel is a graphics pipeline.
     pub(crate) fn is_graphics(self) -> bool {
-        self != Stages::Compute
+        matches!(self, Stages::Fragment | Stages::Vertex)
     }
 }
 

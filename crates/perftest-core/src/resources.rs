@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::families::plan_for;
 use crate::graphics::RenderTarget;
 use crate::memory::Buffer;
+use crate::operation::Operation;
 use crate::plan::{Bind, FamilyResources, Geometry, Shared, VertexInput};
 
 /// Everything the kernels bind: shared parts, and the resources of every family prepared so
@@ -130,6 +131,19 @@ impl Resources {
     pub(crate) fn vertex_input(&self, case: &Case) -> Result<VertexInput> {
         let case = &resource_case(case);
         Ok(self.family(case)?.vertex_input(case))
+    }
+
+    /// The operation of `case`, a case of a [`crate::plan::Stages::Operation`] family.
+    pub(crate) fn operation(&mut self, case: &Case) -> Result<&mut dyn Operation> {
+        let label = case.family.label();
+        let missing = || Error::Unsupported {
+            id: case.id.clone(),
+            reason: format!("the {label} family has no operation for this case"),
+        };
+        let family = self.families.iter_mut().find(|(l, _)| *l == label);
+        family
+            .and_then(|(_, r)| r.operation(case))
+            .ok_or_else(missing)
     }
 
     /// The attachment graphics cases draw into (created with the first graphics case).

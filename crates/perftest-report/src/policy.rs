@@ -51,12 +51,13 @@ pub struct LoopSettings {
 }
 
 impl LoopSettings {
-    /// The settings for a case whose kernel is a draw (`draws`) or a dispatch: a draw's
+    /// The settings for a case whose size is counted in no waves (`no_waves`: a draw, whose
     /// instances run on the graphics-capable part of the GPU, whose resident count Vulkan does
-    /// not report, so its size is counted in no waves.
-    pub fn for_kernel(&self, draws: bool) -> LoopSettings {
+    /// not report; or an operation, whose "groups" are copies or launches) or in waves (a
+    /// compute dispatch).
+    pub fn for_kernel(&self, no_waves: bool) -> LoopSettings {
         LoopSettings {
-            wave: if draws { 0 } else { self.wave },
+            wave: if no_waves { 0 } else { self.wave },
             ..*self
         }
     }

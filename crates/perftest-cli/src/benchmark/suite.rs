@@ -310,13 +310,14 @@ fn size_all(
     for (i, (case, slot)) in cases.iter().zip(slots.iter_mut()).enumerate() {
         let Slot::Ready(kernel) = *slot else { continue };
         progress(i, total, case);
-        let loop_settings = loop_settings.for_kernel(perftest_core::draws(case));
+        let loop_settings = loop_settings.for_kernel(!perftest_core::in_waves(case));
         let mut timer = BenchTimer { bench, kernel };
         let sized = size_case(&mut timer, &loop_settings, groups, stop).and_then(|sizing| {
-            if !case.work().is_chain() {
+            if !case.work().measured_alone() {
                 return Ok((sizing, None));
             }
-            // A chain is measured alone, right after it is sized (see `measure_alone`).
+            // A chain or an operation is measured alone, right after it is sized (see
+            // `measure_alone`).
             let per_dispatch = group_total(sizing.dims).saturating_mul(case.work().per_group());
             let warm = chain_warm_dispatches(case.chain_length(), per_dispatch);
             let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT;

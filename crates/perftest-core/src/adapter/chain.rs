@@ -88,6 +88,7 @@ impl FeatureChain {
             Feature::StorageBuffer8Bit => (Level::Vulkan12, &mut v12.storage_buffer8_bit_access),
             Feature::ShaderInt8 => (Level::Vulkan12, &mut v12.shader_int8),
             Feature::ShaderFloat16 => (Level::Vulkan12, &mut v12.shader_float16),
+            Feature::TimelineSemaphore => (Level::Vulkan12, &mut v12.timeline_semaphore),
             Feature::ShaderSubgroupClock => (Level::ShaderClock, &mut clock.shader_subgroup_clock),
         }
     }

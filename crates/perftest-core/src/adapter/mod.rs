@@ -9,7 +9,9 @@ mod chain;
 mod query;
 
 use ash::vk;
-use perftest_cases::{DeviceCaps, Feature, FeatureSet, FormatSupport, PortabilitySubset};
+use perftest_cases::{
+    DeviceCaps, Feature, FeatureSet, FormatSupport, MemoryKind, MemoryTypeInfo, PortabilitySubset,
+};
 
 pub(crate) use chain::{FeatureChain, Levels};
 
@@ -44,6 +46,8 @@ pub struct Adapter {
     pub queue_families: Vec<vk::QueueFamilyProperties>,
     /// The memory heaps.
     pub memory_heaps: Vec<vk::MemoryHeap>,
+    /// The memory types, by index.
+    pub memory_types: Vec<vk::MemoryType>,
     /// The device extensions offered, by name.
     pub extensions: Vec<String>,
     /// Driver name (`VkPhysicalDeviceDriverProperties`), empty before Vulkan 1.2.
@@ -123,6 +127,35 @@ impl Adapter {
             .unwrap_or(0)
     }
 
+    /// The memory type each [`MemoryKind`] resolves to, in [`MemoryKind::ALL`] order (any
+    /// type a buffer may use; allocation checks the buffer's own `memoryTypeBits`).
+    pub fn memory_kinds(&self) -> [Option<MemoryTypeInfo>; 4] {
+        let types: Vec<(u32, u64)> = self
+            .memory_types
+            .iter()
+            .map(|t| {
+                let heap = self.memory_heaps.get(t.heap_index as usize);
+                (t.property_flags.as_raw(), heap.map_or(0, |h| h.size))
+            })
+            .collect();
+        MemoryKind::ALL.map(|kind| kind.resolve(&types, u32::MAX))
+    }
+
+    /// The first queue family that only transfers (neither graphics nor compute) and writes
+    /// timestamps: where copies run beside the compute queue.
+    pub fn transfer_family(&self) -> Option<u32> {
+        let busy = vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE;
+        self.queue_families
+            .iter()
+            .position(|f| {
+                f.queue_flags.contains(vk::QueueFlags::TRANSFER)
+                    && !f.queue_flags.intersects(busy)
+                    && f.timestamp_valid_bits > 0
+                    && f.queue_count > 0
+            })
+            .map(|i| i as u32)
+    }
+
     /// Workgroups of 256 threads the device runs at once at full occupancy, where the units
     /// are known.
     pub fn resident_workgroups(&self) -> Option<u32> {
@@ -152,6 +185,8 @@ impl Adapter {
                 .get(queue_family as usize)
                 .is_some_and(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS)),
             portability: enabled.portability,
+            memory_kinds: self.memory_kinds(),
+            transfer_queue: false,
         }
     }
 }

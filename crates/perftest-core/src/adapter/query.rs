@@ -28,12 +28,14 @@ impl Adapter {
             )
         };
         let heap_count = memory.memory_heap_count.min(vk::MAX_MEMORY_HEAPS as u32) as usize;
+        let type_count = memory.memory_type_count.min(vk::MAX_MEMORY_TYPES as u32) as usize;
         let mut adapter = Adapter {
             physical_device,
             instance_api,
             properties,
             queue_families,
             memory_heaps: memory.memory_heaps[..heap_count].to_vec(),
+            memory_types: memory.memory_types[..type_count].to_vec(),
             extensions: extensions
                 .iter()
                 .filter_map(|e| e.extension_name_as_c_str().ok())
