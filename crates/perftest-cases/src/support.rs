@@ -143,6 +143,8 @@ pub enum DeviceNeed {
     Memory(MemoryKind),
     /// A transfer-only queue with timestamps beside the compute queue.
     TransferQueue,
+    /// Host memory the device can copy from and into: a host-visible type, cached or not.
+    HostMemory,
 }
 
 /// The largest share of the largest device-local heap one working set may take: a quarter, so
@@ -224,6 +226,12 @@ impl DeviceNeed {
                     }
                 )
             }),
+            DeviceNeed::HostMemory => {
+                let host = [MemoryKind::HostUncached, MemoryKind::HostCached];
+                host.iter()
+                    .all(|k| caps.memory_kinds[k.index()].is_none())
+                    .then(|| "the device has no host-visible memory type".to_string())
+            }
             DeviceNeed::TransferQueue => (!caps.transfer_queue).then(|| {
                 "the device has no transfer-only queue family with timestamps (or perftest \
                  runs on a borrowed device)"

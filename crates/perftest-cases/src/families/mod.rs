@@ -14,6 +14,7 @@ pub mod buffer_path;
 pub mod cache_carveout;
 pub mod cache_sweep;
 pub mod constant_paths;
+pub mod copies;
 pub mod descriptor_index;
 pub mod eight_regions;
 pub mod fragment_loads;
@@ -77,6 +78,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &fragment_loads::FragmentLoads,
     &texture_derivatives::TextureDerivatives,
     &vertex_fetch::VertexFetch,
+    &copies::Copies,
 ];
 
 /// The family registered under `label`.

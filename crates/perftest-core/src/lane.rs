@@ -1,0 +1,225 @@
+//! A queue with a command buffer, fence and timestamp pool of its own: what an operation (a
+//! copy, a launch) submits to, on the compute queue or on a transfer-only queue, apart from
+//! the context's own command buffer.
+
+use std::time::{Duration, Instant};
+
+use ash::vk;
+
+use crate::context::Context;
+use crate::error::{vk_error, Error, Result, VkResultExt};
+use crate::timing::elapsed;
+
+/// Timestamps one lane's pool holds: two per timed run.
+pub(crate) const LANE_QUERIES: u32 = 256;
+
+/// A queue and what is needed to submit timed work to it and wait.
+pub(crate) struct Lane {
+    queue: vk::Queue,
+    pool: vk::CommandPool,
+    cb: vk::CommandBuffer,
+    fence: vk::Fence,
+    queries: vk::QueryPool,
+    /// `timestampValidBits` of the queue's family.
+    valid_bits: u32,
+    /// The family can reset queries in a command buffer (graphics or compute; a transfer-only
+    /// family cannot, so its pool is reset on the compute queue first).
+    resets_itself: bool,
+    /// The fence of the last submission is unsignalled: the GPU may still use the lane.
+    pending: bool,
+}
+
+/// Which queue a [`Lane`] submits to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Queue {
+    /// The context's compute queue.
+    Compute,
+    /// The context's transfer-only queue ([`Context::transfer_queue`]).
+    Transfer,
+}
+
+impl Lane {
+    /// A lane on `which` queue of `ctx`; an error where the context has no such queue.
+    pub(crate) fn new(ctx: &Context, which: Queue) -> Result<Lane> {
+        let (family, queue) = match which {
+            Queue::Compute => (ctx.target.summary.queue_family, ctx.queue),
+            Queue::Transfer => ctx.transfer_queue.ok_or_else(|| {
+                Error::InvalidArgument("the device has no transfer-only queue open".into())
+            })?,
+        };
+        let props = ctx.target.adapter.queue_families.get(family as usize);
+        let valid_bits = props.map_or(0, |p| p.timestamp_valid_bits);
+        let resets_itself = props.is_some_and(|p| {
+            p.queue_flags
+                .intersects(vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE)
+        });
+        let mut lane = Lane {
+            queue,
+            pool: vk::CommandPool::null(),
+            cb: vk::CommandBuffer::null(),
+            fence: vk::Fence::null(),
+            queries: vk::QueryPool::null(),
+            valid_bits,
+            resets_itself,
+            pending: false,
+        };
+        match lane.create(&ctx.device, family) {
+            Ok(()) => Ok(lane),
+            Err(e) => {
+                lane.destroy(&ctx.device);
+                Err(e)
+            }
+        }
+    }
+
+    /// Creates the pool, command buffer, fence and query pool.
+    fn create(&mut self, device: &ash::Device, family: u32) -> Result<()> {
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(family)
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+        // SAFETY: valid device; the create infos point at locals.
+        unsafe {
+            self.pool =
+                device.create_command_pool(&pool_info, None).call("vkCreateCommandPool")?;
+            let alloc = vk::CommandBufferAllocateInfo::default()
+                .command_pool(self.pool)
+                .level(vk::CommandBufferLevel::PRIMARY)
+                .command_buffer_count(1);
+            self.cb = device
+                .allocate_command_buffers(&alloc)
+                .call("vkAllocateCommandBuffers")?
+                .first()
+                .copied()
+                .unwrap_or_default();
+            self.fence = device
+                .create_fence(&vk::FenceCreateInfo::default(), None)
+                .call("vkCreateFence")?;
+            let query_info = vk::QueryPoolCreateInfo::default()
+                .query_type(vk::QueryType::TIMESTAMP)
+                .query_count(LANE_QUERIES);
+            self.queries = device
+                .create_query_pool(&query_info, None)
+                .call("vkCreateQueryPool")?;
+        }
+        Ok(())
+    }
+
+    /// The lane's timestamp pool (the first `2 * runs` queries are reset before `record`).
+    pub(crate) fn queries(&self) -> vk::QueryPool {
+        self.queries
+    }
+
+    /// Whether the queue writes timestamps.
+    pub(crate) fn has_timestamps(&self) -> bool {
+        self.valid_bits > 0
+    }
+
+    /// Resets the first `queries` timestamps, records with `record`, submits to the lane's
+    /// queue and waits for it (the context's fence timeout). Returns the host time from the
+    /// submission to the fence.
+    pub(crate) fn submit_and_wait(
+        &mut self,
+        ctx: &mut Context,
+        queries: u32,
+        record: impl FnOnce(&ash::Device, vk::CommandBuffer),
+    ) -> Result<Duration> {
+        self.wait(ctx)?;
+        let pool = self.queries;
+        if queries > 0 && !self.resets_itself {
+            ctx.submit_and_wait(|device, cb| {
+                // SAFETY: recording on the compute queue; the pool is not in use.
+                unsafe { device.cmd_reset_query_pool(cb, pool, 0, queries) }
+            })?;
+        }
+        let device = &ctx.device;
+        // SAFETY: the lane's last submission finished (waited above), so its command buffer and
+        // fence are free; every handle belongs to this device.
+        unsafe {
+            device.reset_fences(&[self.fence]).call("vkResetFences")?;
+            device
+                .reset_command_buffer(self.cb, vk::CommandBufferResetFlags::empty())
+                .call("vkResetCommandBuffer")?;
+            let begin = vk::CommandBufferBeginInfo::default()
+                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+            device
+                .begin_command_buffer(self.cb, &begin)
+                .call("vkBeginCommandBuffer")?;
+            if queries > 0 && self.resets_itself {
+                device.cmd_reset_query_pool(self.cb, pool, 0, queries);
+            }
+            record(device, self.cb);
+            device.end_command_buffer(self.cb).call("vkEndCommandBuffer")?;
+            let buffers = [self.cb];
+            let submit = [vk::SubmitInfo::default().command_buffers(&buffers)];
+            let start = Instant::now();
+            device
+                .queue_submit(self.queue, &submit, self.fence)
+                .call("vkQueueSubmit")?;
+            self.pending = true;
+            self.wait(ctx)?;
+            Ok(start.elapsed())
+        }
+    }
+
+    /// Waits for the lane's last submission, if any, within the context's fence timeout.
+    fn wait(&mut self, ctx: &Context) -> Result<()> {
+        if !self.pending {
+            return Ok(());
+        }
+        let timeout = ctx.fence_timeout();
+        let ns = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
+        // SAFETY: the fence belongs to this device.
+        match unsafe { ctx.device.wait_for_fences(&[self.fence], true, ns) } {
+            Ok(()) => {
+                self.pending = false;
+                Ok(())
+            }
+            Err(vk::Result::TIMEOUT) => Err(Error::Timeout {
+                what: "a transfer submission",
+                timeout,
+            }),
+            Err(r) => Err(vk_error("vkWaitForFences", r)),
+        }
+    }
+
+    /// The times between timestamps `2k` and `2k + 1` for `k` in `0..runs`, as the last
+    /// submission wrote them.
+    pub(crate) fn times(&self, ctx: &Context, runs: u32) -> Result<Vec<Duration>> {
+        let mut raw = vec![0u64; 2 * runs as usize];
+        // SAFETY: the submission that wrote these queries finished; the slice matches the
+        // count asked for.
+        unsafe {
+            ctx.device.get_query_pool_results(
+                self.queries,
+                0,
+                &mut raw,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+            )
+        }
+        .call("vkGetQueryPoolResults")?;
+        let period = ctx.target.adapter.properties.limits.timestamp_period;
+        raw.chunks_exact(2)
+            .map(|p| elapsed(p[0], p[1], self.valid_bits, period))
+            .collect()
+    }
+
+    /// Whether nothing submitted to the lane can still be running (waiting a bounded time).
+    pub(crate) fn settle(&mut self, ctx: &Context) -> bool {
+        let _ = self.wait(ctx);
+        !self.pending
+    }
+
+    /// Destroys the lane's objects (idempotent; only once [`Lane::settle`] returned true).
+    pub(crate) fn destroy(&mut self, device: &ash::Device) {
+        // SAFETY: nothing submitted to the lane is running (caller); null handles are ignored.
+        unsafe {
+            device.destroy_query_pool(self.queries, None);
+            device.destroy_fence(self.fence, None);
+            device.destroy_command_pool(self.pool, None);
+        }
+        self.queries = vk::QueryPool::null();
+        self.fence = vk::Fence::null();
+        self.pool = vk::CommandPool::null();
+        self.cb = vk::CommandBuffer::null();
+    }
+}
