@@ -122,6 +122,7 @@ fn family_pages(cross: &CrossGpu) -> Vec<Page> {
             let one = CrossGpu {
                 matrix,
                 advice: Vec::new(),
+                same_gpu: Vec::new(),
             };
             Page {
                 path: format!("{FOLDER}/family-{family}.md"),
@@ -132,7 +133,8 @@ fn family_pages(cross: &CrossGpu) -> Vec<Page> {
         .collect()
 }
 
-/// The index: the advice across every GPU of the collection and links to every page.
+/// The index: the advice across every GPU of the collection, the GPUs it has under two or more
+/// APIs or tools, and links to every page.
 fn index_page(cross: &CrossGpu, gpus: &[Page], families: &[Page]) -> Page {
     let mut text = String::from(
         "# Every GPU side by side\n\nGenerated from the results collection (see \
@@ -142,6 +144,7 @@ fn index_page(cross: &CrossGpu, gpus: &[Page], families: &[Page]) -> Page {
     let mut advice_only = CrossGpu {
         matrix: cross.matrix.clone(),
         advice: cross.advice.clone(),
+        same_gpu: cross.same_gpu.clone(),
     };
     advice_only.matrix.rows.clear();
     text.push_str(&cross::markdown(&advice_only));

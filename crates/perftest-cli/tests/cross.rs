@@ -199,3 +199,113 @@ fn the_collection_holds_25_gpus_of_three_vendors_and_compares_in_one_command() {
         assert!(apis.iter().any(|a| a.starts_with(api)), "{api}: {apis:?}");
     }
 }
+
+/// Case name (lowercase) -> median milliseconds of perftest-vk's CSV (its `original` rows).
+fn csv_milliseconds(file: &Path) -> HashMap<String, f64> {
+    let mut reader = csv::Reader::from_path(file).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let at = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let (suite, test, median) = (at("suite"), at("test"), at("median_ms"));
+    reader
+        .records()
+        .map(Result::unwrap)
+        .filter(|r| &r[suite] == "original")
+        .map(|r| (r[test].to_lowercase(), r[median].parse().unwrap()))
+        .collect()
+}
+
+/// `Buffer<R8>.Load linear`'s time over `Buffer<R8>.Load uniform`'s (the uniform-address
+/// speed-up), read from the file itself; the 2017 output names them `Load R8 ...`.
+fn uniform_speedup(file: &Path) -> f64 {
+    let ms = if file.extension().is_some_and(|e| e == "csv") {
+        csv_milliseconds(file)
+    } else {
+        milliseconds(file)
+    };
+    let get = |new: &str, old: &str| *ms.get(new).or_else(|| ms.get(old)).unwrap();
+    get("buffer<r8>.load linear", "load r8 linear")
+        / get("buffer<r8>.load uniform", "load r8 invariant")
+}
+
+/// The GPUs the collection has under two tools are paired, and only those: the H200 under
+/// perftest and perftest-vk, the Titan V and the RTX 2080 Ti under the original's 2017 and
+/// current output (not the HD 530 and HD 630 tables, whose names differ). Each answer to the
+/// uniform-address question is the speed-up the files give.
+#[test]
+fn the_same_gpu_under_two_tools_is_set_side_by_side_with_the_files_figures() {
+    let mut files = inputs();
+    files.insert(
+        1,
+        root().join("crates/perftest-cli/tests/fixtures/perftest-vk/nvidia-h200.csv"),
+    );
+    let mut published: Vec<PathBuf> = std::fs::read_dir(root().join("results/published"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt" || e == "csv"))
+        .collect();
+    published.sort();
+    files.extend(published);
+    let json: Value = serde_json::from_str(&compare(&files, "json")).unwrap();
+    let same = json["same_gpu"].as_array().unwrap();
+    let file_of = |label: &str| {
+        let n: usize = label.trim_start_matches('G').parse().unwrap();
+        files[n - 1].clone()
+    };
+    let mut paired: Vec<Vec<String>> = same
+        .iter()
+        .map(|g| {
+            let labels = g["labels"].as_array().unwrap();
+            let mut names: Vec<String> = labels
+                .iter()
+                .map(|l| {
+                    let f = file_of(l.as_str().unwrap());
+                    f.file_name().unwrap().to_str().unwrap().to_string()
+                })
+                .collect();
+            names.sort();
+            names
+        })
+        .collect();
+    paired.sort();
+    assert_eq!(
+        paired,
+        [
+            vec!["nvidia-h200.csv", "nvidia-h200.json"],
+            vec![
+                "nvidia-rtx-2080-ti-d3d11-perftest-legacy.txt",
+                "nvidia-turing-rtx-2080-ti.txt"
+            ],
+            vec![
+                "nvidia-titan-v-d3d11-perftest-legacy.txt",
+                "nvidia-volta-titan-v.txt"
+            ],
+        ],
+        "{same:#?}"
+    );
+    for g in same {
+        let uniform = g["differences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["id"] == "across.uniform_fast_path")
+            .unwrap();
+        let answers = uniform["answers"].as_array().unwrap();
+        assert_eq!(answers.len(), 2, "{uniform}");
+        for a in answers {
+            let expected = uniform_speedup(&file_of(a["label"].as_str().unwrap()));
+            let value = a["value"].as_f64().unwrap();
+            assert!(
+                (value - expected).abs() < 1e-3 * expected,
+                "{a} vs {expected}"
+            );
+            assert_eq!(a["holds"].as_bool().unwrap(), expected >= 2.0, "{a}");
+        }
+        let flips = answers.iter().any(|a| a["holds"] != answers[0]["holds"]);
+        assert_eq!(uniform["flips"].as_bool().unwrap(), flips);
+    }
+    for format in ["text", "markdown", "html"] {
+        let out = compare(&files, format);
+        assert!(out.contains("Same GPU across APIs and tools"), "{format}");
+        assert!(out.contains("NVidia Volta (Titan V) as G"), "{format}");
+    }
+}

@@ -177,13 +177,13 @@ pub struct ApiCount {
 
 /// A path question: which of these cases (the same data through different resource types) to
 /// use.
-struct PathQuestion {
-    id: &'static str,
-    question: &'static str,
-    candidates: &'static [&'static str],
+pub(crate) struct PathQuestion {
+    pub(crate) id: &'static str,
+    pub(crate) question: &'static str,
+    pub(crate) candidates: &'static [&'static str],
 }
 
-const PATHS: [PathQuestion; 3] = [
+pub(crate) const PATHS: [PathQuestion; 3] = [
     PathQuestion {
         id: "across.16byte",
         question: "Which resource type to load 16 bytes per lane from (linear)?",
@@ -212,17 +212,17 @@ const PATHS: [PathQuestion; 3] = [
 ];
 
 /// A finding question: on how many GPUs a finding's value passes a threshold.
-struct FindingQuestion {
-    id: &'static str,
-    finding: &'static str,
-    question: &'static str,
+pub(crate) struct FindingQuestion {
+    pub(crate) id: &'static str,
+    pub(crate) finding: &'static str,
+    pub(crate) question: &'static str,
     /// The value passes when `value >= at_least` (or `<=` when `below` is true).
     threshold: f64,
     below: bool,
     holds: &'static str,
 }
 
-const FINDINGS: [FindingQuestion; 4] = [
+pub(crate) const FINDINGS: [FindingQuestion; 4] = [
     FindingQuestion {
         id: "across.cbuffer_per_lane",
         finding: "cbuffer.divergent",
@@ -257,6 +257,17 @@ const FINDINGS: [FindingQuestion; 4] = [
     },
 ];
 
+impl FindingQuestion {
+    /// Whether a finding's value passes the question's threshold.
+    pub(crate) fn passes(&self, v: f64) -> bool {
+        if self.below {
+            v <= self.threshold
+        } else {
+            v >= self.threshold
+        }
+    }
+}
+
 /// The advice that holds across the GPUs of `matrix`'s reports: for each path question the
 /// choice that is best or within `margin` (0.05 = 5%) of the best on the most GPUs, with the
 /// GPUs where it is not; for each finding question on how many GPUs it holds.
@@ -289,13 +300,7 @@ fn finding_verdict(
     if values.is_empty() {
         return None;
     }
-    let passes = |v: f64| {
-        if q.below {
-            v <= q.threshold
-        } else {
-            v >= q.threshold
-        }
-    };
+    let passes = |v: f64| q.passes(v);
     let holds = values.iter().filter(|(_, v)| passes(*v)).count();
     let (low, high) = values
         .iter()
@@ -369,7 +374,7 @@ fn by_api(
 }
 
 /// An API without its version where the version is the driver's (`Vulkan 1.4.312`: `Vulkan`).
-fn api_family(api: &str) -> &str {
+pub(crate) fn api_family(api: &str) -> &str {
     if api.starts_with("Vulkan") {
         "Vulkan"
     } else {
@@ -479,7 +484,7 @@ fn except_list(exceptions: &[Exception], detail: impl Fn(&Exception) -> String) 
 }
 
 /// A case name without its access pattern (`StructuredBuffer<float4>.Load`).
-fn resource(name: &str) -> String {
+pub(crate) fn resource(name: &str) -> String {
     name.rsplit_once(' ').map_or(name, |(n, _)| n).to_string()
 }
 

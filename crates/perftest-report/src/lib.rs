@@ -9,6 +9,7 @@
 //! - [`statistics`] and [`modes`]: medians, intervals and the levels samples fall into,
 //! - [`derived`]: the figures printed from a report (rates, the original's two columns).
 //! - [`across`]: reports of different GPUs side by side, and advice that holds across them,
+//! - [`apis`]: one GPU under several APIs or tools, and which answers of that advice differ,
 //! - [`hierarchy`]: the cache levels, capacities and latencies of the memory suite's sweep,
 //! - [`findings`]: what a report says about the GPU (findings with their numbers, and advice),
 //! - [`clock`]: the shader clock a run measured, per run and per case, and throttled cases,
@@ -19,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod across;
+pub mod apis;
 pub mod clock;
 pub mod derived;
 pub mod findings;

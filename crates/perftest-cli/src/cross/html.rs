@@ -1,10 +1,10 @@
 //! The cross-GPU comparison as a self-contained HTML page: the legend, the advice across GPUs,
-//! and per family a heatmap table of the cases by GPU (each cell the case's throughput over its
+//! the GPUs under two or more APIs or tools, and per family a heatmap table of the cases by GPU (each cell the case's throughput over its
 //! GPU's baseline case, coloured by its share of the row's best).
 
 use std::fmt::Write;
 
-use crate::cross::CrossGpu;
+use crate::cross::{CrossGpu, SAME_GPU_TITLE};
 use crate::export::formats::html::{page_end, page_start};
 use crate::export::markup::escape;
 
@@ -60,9 +60,33 @@ pub fn cross_html(cross: &CrossGpu) -> Result<String, std::fmt::Error> {
         }
         writeln!(out, "</ul>")?;
     }
+    write_same_gpu(&mut out, cross)?;
     write_families(&mut out, cross)?;
     page_end(&mut out, env!("CARGO_PKG_VERSION"))?;
     Ok(out)
+}
+
+/// The GPUs under two or more APIs or tools: per GPU its columns and what each answers.
+fn write_same_gpu(out: &mut String, cross: &CrossGpu) -> std::fmt::Result {
+    if cross.same_gpu.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "<h2>{SAME_GPU_TITLE}</h2>")?;
+    writeln!(out, "<ul>")?;
+    for g in &cross.same_gpu {
+        writeln!(out, "<li>{}<ul>", escape(&g.text))?;
+        for d in &g.differences {
+            writeln!(
+                out,
+                "<li><strong>{}</strong> {} (<code>{}</code>)</li>",
+                escape(&d.question),
+                escape(&d.text),
+                escape(&d.id)
+            )?;
+        }
+        writeln!(out, "</ul></li>")?;
+    }
+    writeln!(out, "</ul>")
 }
 
 /// One heatmap table per family.

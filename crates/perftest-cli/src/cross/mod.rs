@@ -1,11 +1,14 @@
 //! `perftest compare` of reports from different GPUs, APIs or tools: the matrix of cases by GPU
 //! (each GPU relative to its own baseline case) under short column labels with a legend, and
-//! the advice that holds across the GPUs ([`perftest_report::across`]).
+//! the advice that holds across the GPUs ([`perftest_report::across`]), and for a GPU that
+//! appears under two or more APIs or tools what its reports answer differently
+//! ([`perftest_report::apis`]).
 
 // The matrix as an HTML page.
 pub mod html;
 
 use perftest_report::across::{advice, matrix, Matrix, Verdict};
+use perftest_report::apis::{same_gpu, SameGpu};
 
 use crate::output::printable::{cell_width, printable, push_left, push_right, wrap};
 use crate::report::Report;
@@ -22,14 +25,24 @@ pub struct CrossGpu {
     pub matrix: Matrix,
     /// Advice across the GPUs.
     pub advice: Vec<Verdict>,
+    /// The GPUs that appear under two or more APIs or tools.
+    pub same_gpu: Vec<SameGpu>,
 }
+
+/// The title of the section of the GPUs under two or more APIs or tools.
+pub const SAME_GPU_TITLE: &str = "Same GPU across APIs and tools";
 
 /// Compares reports of different GPUs.
 pub fn cross_gpu(reports: &[(&str, &Report)]) -> CrossGpu {
     let matrix = matrix(reports);
     let refs: Vec<&Report> = reports.iter().map(|(_, r)| *r).collect();
     let advice = advice(&refs, &matrix.columns, MARGIN);
-    CrossGpu { matrix, advice }
+    let same_gpu = same_gpu(&refs, &matrix.columns, MARGIN);
+    CrossGpu {
+        matrix,
+        advice,
+        same_gpu,
+    }
 }
 
 /// The legend: one line per column.
@@ -60,6 +73,7 @@ pub fn render(cross: &CrossGpu) -> String {
             wrap(&mut out, &printable(&line), "- ", "  ", WRAP);
         }
     }
+    same_gpu_text(&mut out, &cross.same_gpu);
     let name_width = m
         .rows
         .iter()
@@ -130,6 +144,7 @@ pub fn markdown(cross: &CrossGpu) -> String {
             ));
         }
     }
+    same_gpu_markdown(&mut out, &cross.same_gpu);
     let mut family = "";
     for row in &m.rows {
         if row.family != family {
@@ -156,18 +171,56 @@ pub fn markdown(cross: &CrossGpu) -> String {
     out
 }
 
+/// The section of the GPUs under two or more APIs or tools, as text (nothing when none is).
+fn same_gpu_text(out: &mut String, same: &[SameGpu]) {
+    if same.is_empty() {
+        return;
+    }
+    out.push_str(&format!("\n{SAME_GPU_TITLE}:\n"));
+    for g in same {
+        wrap(out, &printable(&g.text), "- ", "  ", WRAP);
+        for d in &g.differences {
+            let line = format!("{} {} [{}]", d.question, d.text, d.id);
+            wrap(out, &printable(&line), "  - ", "    ", WRAP);
+        }
+    }
+}
+
+/// The section of the GPUs under two or more APIs or tools, as Markdown (nothing when none is).
+fn same_gpu_markdown(out: &mut String, same: &[SameGpu]) {
+    use crate::export::formats::markdown::escape as cell;
+    if same.is_empty() {
+        return;
+    }
+    out.push_str(&format!("\n**{SAME_GPU_TITLE}**\n\n"));
+    for g in same {
+        out.push_str(&format!("- {}\n", cell(&g.text)));
+        for d in &g.differences {
+            out.push_str(&format!(
+                "  - **{}** {} (`{}`)\n",
+                cell(&d.question),
+                cell(&d.text),
+                d.id
+            ));
+        }
+    }
+}
+
 /// The comparison as JSON: `columns`, `rows` (each case's values relative to its GPU's
-/// baseline, `null` where not measured) and `advice`.
+/// baseline, `null` where not measured), `advice` and `same_gpu` (the GPUs under two or more
+/// APIs or tools).
 pub fn json(cross: &CrossGpu) -> Result<String, String> {
     #[derive(serde::Serialize)]
     struct Json<'a> {
         columns: &'a [perftest_report::across::Column],
         advice: &'a [Verdict],
+        same_gpu: &'a [SameGpu],
         rows: &'a [perftest_report::across::Row],
     }
     let doc = Json {
         columns: &cross.matrix.columns,
         advice: &cross.advice,
+        same_gpu: &cross.same_gpu,
         rows: &cross.matrix.rows,
     };
     serde_json::to_string_pretty(&doc)
