@@ -22,7 +22,7 @@ pub enum MemoryKind {
     /// Host memory the device reads and writes over the bus, not cached by the host (the
     /// write-combined upload memory).
     HostUncached,
-    /// Host memory cached by the host (the readback memory).
+    /// Host memory cached by the host and coherent (the readback memory).
     HostCached,
 }
 
@@ -67,7 +67,7 @@ impl MemoryKind {
             MemoryKind::DeviceLocal => (DEVICE_LOCAL, 0, HOST_VISIBLE),
             MemoryKind::DeviceLocalMapped => (DEVICE_LOCAL | HOST_VISIBLE | HOST_COHERENT, 0, 0),
             MemoryKind::HostUncached => (HOST_VISIBLE | HOST_COHERENT, HOST_CACHED, DEVICE_LOCAL),
-            MemoryKind::HostCached => (HOST_VISIBLE | HOST_CACHED, 0, DEVICE_LOCAL),
+            MemoryKind::HostCached => (HOST_VISIBLE | HOST_COHERENT | HOST_CACHED, 0, DEVICE_LOCAL),
         }
     }
 

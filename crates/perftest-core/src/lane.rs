@@ -11,7 +11,7 @@ use crate::error::{vk_error, Error, Result, VkResultExt};
 use crate::timing::elapsed;
 
 /// Timestamps one lane's pool holds: two per timed run.
-pub(crate) const LANE_QUERIES: u32 = 256;
+pub(crate) const LANE_QUERIES: u32 = 512;
 
 /// A queue and what is needed to submit timed work to it and wait.
 pub(crate) struct Lane {
@@ -79,8 +79,9 @@ impl Lane {
             .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
         // SAFETY: valid device; the create infos point at locals.
         unsafe {
-            self.pool =
-                device.create_command_pool(&pool_info, None).call("vkCreateCommandPool")?;
+            self.pool = device
+                .create_command_pool(&pool_info, None)
+                .call("vkCreateCommandPool")?;
             let alloc = vk::CommandBufferAllocateInfo::default()
                 .command_pool(self.pool)
                 .level(vk::CommandBufferLevel::PRIMARY)
@@ -107,11 +108,6 @@ impl Lane {
     /// The lane's timestamp pool (the first `2 * runs` queries are reset before `record`).
     pub(crate) fn queries(&self) -> vk::QueryPool {
         self.queries
-    }
-
-    /// Whether the queue writes timestamps.
-    pub(crate) fn has_timestamps(&self) -> bool {
-        self.valid_bits > 0
     }
 
     /// Resets the first `queries` timestamps, records with `record`, submits to the lane's
@@ -148,7 +144,9 @@ impl Lane {
                 device.cmd_reset_query_pool(self.cb, pool, 0, queries);
             }
             record(device, self.cb);
-            device.end_command_buffer(self.cb).call("vkEndCommandBuffer")?;
+            device
+                .end_command_buffer(self.cb)
+                .call("vkEndCommandBuffer")?;
             let buffers = [self.cb];
             let submit = [vk::SubmitInfo::default().command_buffers(&buffers)];
             let start = Instant::now();

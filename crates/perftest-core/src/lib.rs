@@ -39,6 +39,7 @@ mod graphics;
 mod image_shapes;
 mod instance;
 mod kernels;
+mod lane;
 mod library_file;
 mod memory;
 mod operation;

@@ -17,6 +17,9 @@ pub(crate) struct Buffer {
     pub(crate) size: u64,
     /// Memory allocated for this buffer alone, in a chosen memory type.
     pub(crate) dedicated: Option<Dedicated>,
+    /// Created with `SHADER_DEVICE_ADDRESS` usage (its dedicated memory is allocated with the
+    /// device-address flag).
+    pub(crate) addressed: bool,
 }
 
 /// Memory allocated for one buffer in a chosen memory type, mapped for its lifetime where the
@@ -94,6 +97,7 @@ impl Context {
             allocation: Some(allocation),
             size,
             dedicated: None,
+            addressed: false,
         };
         // SAFETY: memory and offset come from an allocation sized for this buffer.
         let bound = unsafe {
@@ -115,17 +119,25 @@ impl Context {
 
     /// Creates a buffer bound to memory of its own in the memory type `memory` (mapped for its
     /// lifetime where the type is host-visible): how the transfer suite places a buffer in
-    /// each kind of memory, which gpu-allocator's locations do not choose between.
+    /// each kind of memory, which gpu-allocator's locations do not choose between. The buffer
+    /// is shared by the compute and the transfer queue where the context has both (so no
+    /// ownership transfer is needed between them).
     pub(crate) fn create_buffer_of_type(
         &mut self,
         size: u64,
         usage: vk::BufferUsageFlags,
         memory: perftest_cases::MemoryTypeInfo,
     ) -> Result<Buffer> {
-        let info = vk::BufferCreateInfo::default()
-            .size(size)
-            .usage(usage)
-            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let families: Vec<u32> = std::iter::once(self.target.summary.queue_family)
+            .chain(self.transfer_queue.map(|(f, _)| f))
+            .collect();
+        let info = vk::BufferCreateInfo::default().size(size).usage(usage);
+        let info = if families.len() > 1 {
+            info.sharing_mode(vk::SharingMode::CONCURRENT)
+                .queue_family_indices(&families)
+        } else {
+            info.sharing_mode(vk::SharingMode::EXCLUSIVE)
+        };
         // SAFETY: valid device and create info.
         let buffer = unsafe { self.device.create_buffer(&info, None) }.call("vkCreateBuffer")?;
         let mut made = Buffer {
@@ -133,6 +145,7 @@ impl Context {
             allocation: None,
             size,
             dedicated: None,
+            addressed: usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS),
         };
         match self.bind_dedicated(&mut made, memory) {
             Ok(()) => Ok(made),
@@ -157,9 +170,14 @@ impl Context {
                 memory.index, requirements.memory_type_bits
             )));
         }
-        let info = vk::MemoryAllocateInfo::default()
+        let mut flags =
+            vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+        let mut info = vk::MemoryAllocateInfo::default()
             .allocation_size(requirements.size)
             .memory_type_index(memory.index);
+        if made.addressed {
+            info = info.push_next(&mut flags);
+        }
         // SAFETY: valid device and allocate info.
         let handle =
             unsafe { self.device.allocate_memory(&info, None) }.call("vkAllocateMemory")?;

@@ -154,16 +154,21 @@ pub fn readback_destination(caps: &DeviceCaps) -> MemoryKind {
     }
 }
 
-/// The memory kinds `case` copies from and into on a device with `caps` (`None` for the host's
-/// own memory: the mapped read's destination).
-pub fn kinds(case: &Case, caps: &DeviceCaps) -> (MemoryKind, Option<MemoryKind>) {
+/// The memory kinds of the buffers `case` copies from and into on a device with `caps`; `None`
+/// for the host's own memory (the mapped write's source, the mapped read's destination). The
+/// staged upload's source is its staging buffer; the cached readback's destination is the
+/// host-cached buffer the host then copies out of.
+pub fn kinds(case: &Case, caps: &DeviceCaps) -> (Option<MemoryKind>, Option<MemoryKind>) {
     match method(case) {
         (_, Method::MappedWrite | Method::MappedScattered) => {
-            (MemoryKind::DeviceLocal, Some(MemoryKind::DeviceLocalMapped))
+            (None, Some(MemoryKind::DeviceLocalMapped))
         }
-        (_, Method::MappedRead) => (MemoryKind::DeviceLocalMapped, None),
-        (Direction::Upload, _) => (upload_source(caps), Some(MemoryKind::DeviceLocal)),
-        (Direction::Readback, _) => (MemoryKind::DeviceLocal, Some(readback_destination(caps))),
+        (_, Method::MappedRead) => (Some(MemoryKind::DeviceLocalMapped), None),
+        (Direction::Upload, _) => (Some(upload_source(caps)), Some(MemoryKind::DeviceLocal)),
+        (Direction::Readback, _) => (
+            Some(MemoryKind::DeviceLocal),
+            Some(readback_destination(caps)),
+        ),
     }
 }
 
@@ -259,7 +264,10 @@ pub fn check_destination(bytes: u64, written: &[u8]) -> VerifyOutcome {
     let mut outcome = VerifyOutcome::new();
     if written.len() as u64 != bytes {
         outcome.record(false, || {
-            format!("the destination read back has {} bytes, not {bytes}", written.len())
+            format!(
+                "the destination read back has {} bytes, not {bytes}",
+                written.len()
+            )
         });
         return outcome;
     }
@@ -267,7 +275,10 @@ pub fn check_destination(bytes: u64, written: &[u8]) -> VerifyOutcome {
         let got = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
         let want = source_word(i as u64);
         outcome.record(got == want, || {
-            format!("byte {}: expected word {want:#010x}, got {got:#010x}", 4 * i)
+            format!(
+                "byte {}: expected word {want:#010x}, got {got:#010x}",
+                4 * i
+            )
         });
     }
     outcome
@@ -290,7 +301,9 @@ mod tests {
         assert_eq!(c.name, "Upload 4KB: vkCmdCopyBuffer (transfer queue)");
         assert_eq!(c.footprint(), 4096);
         let readback = cases.iter().filter(|c| method(c).0 == Direction::Readback);
-        assert!(readback.clone().all(|c| c.id.starts_with("xfer.copy.readback.")));
+        assert!(readback
+            .clone()
+            .all(|c| c.id.starts_with("xfer.copy.readback.")));
         assert_eq!(readback.count(), 30);
     }
 
@@ -320,16 +333,21 @@ mod tests {
         };
         let cases = Copies.cases();
         let up = cases.iter().find(|c| c.id == "xfer.copy.upload.staged.1mb");
-        let down = cases.iter().find(|c| c.id == "xfer.copy.readback.shader.1mb");
+        let down = cases
+            .iter()
+            .find(|c| c.id == "xfer.copy.readback.shader.1mb");
         let (up, down) = (up.unwrap_or(&cases[0]), down.unwrap_or(&cases[0]));
         assert_eq!(
             kinds(up, &discrete),
-            (MemoryKind::HostUncached, Some(MemoryKind::DeviceLocal))
+            (
+                Some(MemoryKind::HostUncached),
+                Some(MemoryKind::DeviceLocal)
+            )
         );
-        assert_eq!(kinds(up, &unified).0, MemoryKind::HostCached);
+        assert_eq!(kinds(up, &unified).0, Some(MemoryKind::HostCached));
         assert_eq!(
             kinds(down, &discrete),
-            (MemoryKind::DeviceLocal, Some(MemoryKind::HostCached))
+            (Some(MemoryKind::DeviceLocal), Some(MemoryKind::HostCached))
         );
     }
 }

@@ -10,6 +10,7 @@ use perftest_cases::Case;
 use crate::error::{Error, Result};
 use crate::plan::Plan;
 
+mod address_kernel;
 mod atomic;
 mod bindless_texture;
 mod buffer_path;
@@ -17,6 +18,7 @@ mod cache_carveout;
 mod cache_sweep;
 mod chains;
 mod constant_paths;
+mod copies;
 mod descriptor_index;
 mod eight_regions;
 mod fragment_loads;
@@ -83,6 +85,7 @@ pub(crate) static PLANS: &[Plan] = &[
     fragment_loads::PLAN,
     texture_derivatives::PLAN,
     vertex_fetch::PLAN,
+    copies::PLAN,
 ];
 
 /// The plan of `case`'s family.
