@@ -6,9 +6,19 @@ use std::time::{Duration, Instant};
 
 use ash::vk;
 
+use crate::barriers::{memory_barrier, Scope};
 use crate::context::Context;
 use crate::error::{vk_error, Error, Result, VkResultExt};
 use crate::timing::elapsed;
+
+/// Every write, as a barrier's source scope.
+const ALL_WRITES: Scope = (
+    vk::PipelineStageFlags::ALL_COMMANDS,
+    vk::AccessFlags::MEMORY_WRITE,
+);
+
+/// What the host reads once a submission's fence is signalled.
+pub(crate) const HOST_READS: Scope = (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ);
 
 /// Timestamps one lane's pool holds: two per timed run.
 pub(crate) const LANE_QUERIES: u32 = 512;
@@ -119,6 +129,22 @@ impl Lane {
         queries: u32,
         record: impl FnOnce(&ash::Device, vk::CommandBuffer),
     ) -> Result<Duration> {
+        let start = self.submit(ctx, queries, None, record)?;
+        self.wait(ctx)?;
+        Ok(start.elapsed())
+    }
+
+    /// Resets the first `queries` timestamps, records with `record` and submits to the lane's
+    /// queue, signalling the timeline semaphore `signal` (with its value) where given; returns
+    /// when it was submitted. The submission is waited for by the next call, or
+    /// [`Lane::settle`].
+    pub(crate) fn submit(
+        &mut self,
+        ctx: &mut Context,
+        queries: u32,
+        signal: Option<(vk::Semaphore, u64)>,
+        record: impl FnOnce(&ash::Device, vk::CommandBuffer),
+    ) -> Result<Instant> {
         self.wait(ctx)?;
         let pool = self.queries;
         if queries > 0 && !self.resets_itself {
@@ -147,20 +173,29 @@ impl Lane {
             device
                 .end_command_buffer(self.cb)
                 .call("vkEndCommandBuffer")?;
-            let buffers = [self.cb];
-            let submit = [vk::SubmitInfo::default().command_buffers(&buffers)];
-            let start = Instant::now();
-            device
-                .queue_submit(self.queue, &submit, self.fence)
-                .call("vkQueueSubmit")?;
-            self.pending = true;
-            self.wait(ctx)?;
-            Ok(start.elapsed())
         }
+        let buffers = [self.cb];
+        let (semaphores, values) = match signal {
+            Some((s, v)) => (vec![s], vec![v]),
+            None => (Vec::new(), Vec::new()),
+        };
+        let mut timeline =
+            vk::TimelineSemaphoreSubmitInfo::default().signal_semaphore_values(&values);
+        let mut submit = vk::SubmitInfo::default()
+            .command_buffers(&buffers)
+            .signal_semaphores(&semaphores);
+        if signal.is_some() {
+            submit = submit.push_next(&mut timeline);
+        }
+        let start = Instant::now();
+        // SAFETY: the command buffer was recorded above; the infos point at live locals.
+        unsafe { device.queue_submit(self.queue, &[submit], self.fence) }.call("vkQueueSubmit")?;
+        self.pending = true;
+        Ok(start)
     }
 
     /// Waits for the lane's last submission, if any, within the context's fence timeout.
-    fn wait(&mut self, ctx: &Context) -> Result<()> {
+    pub(crate) fn wait(&mut self, ctx: &Context) -> Result<()> {
         if !self.pending {
             return Ok(());
         }
@@ -219,5 +254,42 @@ impl Lane {
         self.fence = vk::Fence::null();
         self.pool = vk::CommandPool::null();
         self.cb = vk::CommandBuffer::null();
+    }
+}
+
+/// Records `runs` runs of `count` steps: each run between timestamps `2k` and `2k + 1` of
+/// `pool`, each step after a barrier from `scopes.0` to `scopes.1` on the one before (none
+/// where `scopes` is `None`: independent steps), and a barrier making the last writes visible
+/// to the host at the end.
+///
+/// # Safety
+/// `cb` is recording on `device`; `pool` has `2 * runs` reset queries; `step` records valid
+/// commands.
+pub(crate) unsafe fn record_runs(
+    device: &ash::Device,
+    cb: vk::CommandBuffer,
+    pool: vk::QueryPool,
+    (runs, count): (u32, u64),
+    step: &dyn Fn(&ash::Device, vk::CommandBuffer),
+    scopes: Option<(Scope, Scope)>,
+) {
+    let (writes, access) = scopes.unwrap_or((ALL_WRITES, ALL_WRITES));
+    let bottom = vk::PipelineStageFlags::BOTTOM_OF_PIPE;
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        for k in 0..runs {
+            if k > 0 && scopes.is_some() {
+                memory_barrier(device, cb, writes, access);
+            }
+            device.cmd_write_timestamp(cb, bottom, pool, 2 * k);
+            for c in 0..count {
+                if c > 0 && scopes.is_some() {
+                    memory_barrier(device, cb, writes, access);
+                }
+                step(device, cb);
+            }
+            device.cmd_write_timestamp(cb, bottom, pool, 2 * k + 1);
+        }
+        memory_barrier(device, cb, writes, HOST_READS);
     }
 }

@@ -18,6 +18,7 @@ pub mod copies;
 pub mod descriptor_index;
 pub mod eight_regions;
 pub mod fragment_loads;
+pub mod launches;
 pub mod narrow_loads;
 pub mod pointer_chase;
 pub mod raw_buffer;
@@ -79,6 +80,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &texture_derivatives::TextureDerivatives,
     &vertex_fetch::VertexFetch,
     &copies::Copies,
+    &launches::Launches,
 ];
 
 /// The family registered under `label`.

@@ -74,6 +74,22 @@ fn cells(case: &CaseResult, derived: Option<&Derived>) -> Cells {
                     format!("{:.1}%{noisy}", d.summary.cv * 100.0),
                 ]);
             }
+            if case.unit == Unit::Transfer.name() || case.unit == Unit::Launch.name() {
+                // One operation per group: its time, and for a transfer its bandwidth.
+                let bandwidth = if case.unit == Unit::Transfer.name() {
+                    giga(d.bytes_per_s)
+                } else {
+                    "n/a".to_string()
+                };
+                return Cells::Figures([
+                    "n/a".to_string(),
+                    "n/a".to_string(),
+                    duration(d.ns_per_group),
+                    bandwidth,
+                    plus_minus(d),
+                    format!("{:.1}%{noisy}", d.summary.cv * 100.0),
+                ]);
+            }
             Cells::Figures([
                 format!("{:.3}", d.original_ms),
                 relative(d.relative),
@@ -105,6 +121,16 @@ fn plus_minus(d: &Derived) -> String {
         _ => 1,
     };
     format!("{percent:.decimals$}%")
+}
+
+/// A time of `ns` nanoseconds in the unit that reads best (`850 ns`, `12.4 us`, `3.21 ms`).
+pub(crate) fn duration(ns: f64) -> String {
+    match ns {
+        n if !n.is_finite() => "n/a".to_string(),
+        n if n < 1e3 => format!("{n:.0} ns"),
+        n if n < 1e6 => format!("{:.1} us", n / 1e3),
+        n => format!("{:.2} ms", n / 1e6),
+    }
 }
 
 /// A per-second figure in units of 10^9 with two decimals, `n/a` when unknown.

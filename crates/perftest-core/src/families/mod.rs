@@ -22,6 +22,7 @@ mod copies;
 mod descriptor_index;
 mod eight_regions;
 mod fragment_loads;
+mod launches;
 mod narrow_loads;
 mod pointer_chase;
 mod raw_buffer;
@@ -86,6 +87,7 @@ pub(crate) static PLANS: &[Plan] = &[
     texture_derivatives::PLAN,
     vertex_fetch::PLAN,
     copies::PLAN,
+    launches::PLAN,
 ];
 
 /// The plan of `case`'s family.

@@ -8,11 +8,11 @@ use perftest_cases::families::copies::{kinds, method, Method};
 use perftest_cases::Case;
 
 use super::{Copies, Role};
-use crate::barriers::{memory_barrier, Scope};
+use crate::barriers::Scope;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::families::address_kernel::{AddressPush, ELEMENTS_PER_GROUP};
-use crate::lane::LANE_QUERIES;
+use crate::lane::{record_runs, LANE_QUERIES};
 
 /// The transfers of a copy, as a barrier sees them.
 const COPY_WRITES: Scope = (
@@ -36,8 +36,6 @@ const SHADER_ACCESS: Scope = (
         vk::AccessFlags::SHADER_READ.as_raw() | vk::AccessFlags::SHADER_WRITE.as_raw(),
     ),
 );
-/// What the host reads once the submission's fence is signalled.
-pub(super) const HOST_READS: Scope = (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ);
 
 impl Copies {
     /// `runs` runs of `count` copies of `case` on its queue, each run between two timestamps;
@@ -107,44 +105,16 @@ impl Copies {
                 if let Some(k) = kernel.filter(|_| shader) {
                     k.bind(device, cb);
                 }
-                record_runs(device, cb, pool, (runs, count), &step, (writes, access));
+                record_runs(
+                    device,
+                    cb,
+                    pool,
+                    (runs, count),
+                    &step,
+                    Some((writes, access)),
+                );
             }
         })?;
         lane.times(ctx, runs)
-    }
-}
-
-/// Records `runs` runs of `count` steps: each run between timestamps `2k` and `2k + 1` of
-/// `pool`, each step after a barrier from `scopes.0` to `scopes.1` on the one before, and a
-/// barrier making the last writes visible to the host at the end.
-///
-/// # Safety
-/// `cb` is recording on `device`; `pool` has `2 * runs` reset queries; `step` records valid
-/// commands.
-pub(super) unsafe fn record_runs(
-    device: &ash::Device,
-    cb: vk::CommandBuffer,
-    pool: vk::QueryPool,
-    (runs, count): (u32, u64),
-    step: &dyn Fn(&ash::Device, vk::CommandBuffer),
-    (writes, access): (Scope, Scope),
-) {
-    let bottom = vk::PipelineStageFlags::BOTTOM_OF_PIPE;
-    // SAFETY: guaranteed by the caller.
-    unsafe {
-        for k in 0..runs {
-            if k > 0 {
-                memory_barrier(device, cb, writes, access);
-            }
-            device.cmd_write_timestamp(cb, bottom, pool, 2 * k);
-            for c in 0..count {
-                if c > 0 {
-                    memory_barrier(device, cb, writes, access);
-                }
-                step(device, cb);
-            }
-            device.cmd_write_timestamp(cb, bottom, pool, 2 * k + 1);
-        }
-        memory_barrier(device, cb, writes, HOST_READS);
     }
 }

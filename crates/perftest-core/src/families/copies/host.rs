@@ -9,11 +9,11 @@ use ash::vk;
 use perftest_cases::families::copies::{kinds, method, Method};
 use perftest_cases::{Case, MemoryKind};
 
-use super::gpu::HOST_READS;
 use super::{host_bytes, Copies, Role};
 use crate::barriers::memory_barrier;
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::lane::HOST_READS;
 use crate::memory::Buffer;
 
 /// 4-byte words in a 64-byte line: the scattered writes' passes.
