@@ -17,6 +17,7 @@ pub mod constant_paths;
 pub mod descriptor_index;
 pub mod eight_regions;
 pub mod fragment_loads;
+pub mod memory_loads;
 pub mod narrow_loads;
 pub mod pointer_chase;
 pub mod raw_buffer;
@@ -77,6 +78,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &fragment_loads::FragmentLoads,
     &texture_derivatives::TextureDerivatives,
     &vertex_fetch::VertexFetch,
+    &memory_loads::MemoryLoads,
 ];
 
 /// The family registered under `label`.

@@ -20,6 +20,7 @@ mod constant_paths;
 mod descriptor_index;
 mod eight_regions;
 mod fragment_loads;
+mod memory_loads;
 mod narrow_loads;
 mod pointer_chase;
 mod raw_buffer;
@@ -83,6 +84,7 @@ pub(crate) static PLANS: &[Plan] = &[
     fragment_loads::PLAN,
     texture_derivatives::PLAN,
     vertex_fetch::PLAN,
+    memory_loads::PLAN,
 ];
 
 /// The plan of `case`'s family.
