@@ -4,10 +4,24 @@
 //! carve-out family's 48 KB and larger declarations). Every skip must come from a rule that
 //! names what the device lacks, and everything else must run.
 
+use perftest_cases::memory_kind;
 use perftest_cases::{
     all_cases, support, DeviceCaps, DeviceNeed, ExtraFormat, Feature, FeatureSet, Format,
-    FormatSupport, PortabilityFeature, PortabilitySubset, Suite, Support,
+    FormatSupport, MemoryKind, PortabilityFeature, PortabilitySubset, Suite, Support,
 };
+
+/// The memory types of the synthetic device, with their heap (one, shared with the host).
+const UNIFIED_TYPES: [(u32, u64); 3] = [
+    (memory_kind::DEVICE_LOCAL, 6 << 30),
+    (
+        memory_kind::DEVICE_LOCAL | memory_kind::HOST_VISIBLE | memory_kind::HOST_COHERENT,
+        6 << 30,
+    ),
+    (
+        memory_kind::HOST_VISIBLE | memory_kind::HOST_COHERENT | memory_kind::HOST_CACHED,
+        6 << 30,
+    ),
+];
 
 /// What MoltenVK reports on an iOS-class Apple GPU (values as MoltenVK documents them, rounded
 /// to what the rules look at).
@@ -44,6 +58,11 @@ fn moltenvk_like() -> DeviceCaps {
             }
         }),
         graphics_queue: true,
+        // Unified memory with a private, a shared and a cached shared type: every kind of
+        // memory the transfer suite reads resolves (the resolution itself is tested beside
+        // `MemoryKind`).
+        memory_kinds: MemoryKind::ALL.map(|kind| kind.resolve(&UNIFIED_TYPES, u32::MAX)),
+        transfer_queue: false,
         portability: Some(PortabilitySubset {
             events: true,
             image_view_format_reinterpretation: true,

@@ -1075,7 +1075,7 @@ mod tests {
         let words: Vec<&str> = SuiteChoice::VARIANTS.iter().map(|c| c.name()).collect();
         assert_eq!(
             words,
-            ["original", "modern", "texture", "memory", "graphics", "all"]
+            ["original", "modern", "texture", "memory", "graphics", "transfer", "all"]
         );
     }
 }

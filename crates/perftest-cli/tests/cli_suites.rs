@@ -46,9 +46,10 @@ fn suite_all_lists_each_case_with_its_suite() {
             .map(|l| l.split_whitespace().next().unwrap_or(""))
             .collect();
         assert!(
-            suites
-                .iter()
-                .all(|s| ["original", "modern", "texture", "memory", "graphics"].contains(s)),
+            suites.iter().all(|s| [
+                "original", "modern", "texture", "memory", "graphics", "transfer"
+            ]
+            .contains(s)),
             "{args:?}:\n{run}"
         );
         assert_eq!(

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use ash::vk;
 
-use perftest_report::DeviceInfo;
+use perftest_report::{DeviceInfo, MemoryTypeEntry};
 
 use crate::adapter::Adapter;
 use crate::error::{Result, VkResultExt};
@@ -75,6 +75,7 @@ impl ComputeTarget {
             peak_per_unit: self.adapter.peak_per_unit,
             pci_bus: self.pci_bus.clone(),
             device_uuid: self.device_uuid.clone(),
+            memory_types: MemoryTypeEntry::all(&self.adapter.memory_kinds()),
         }
     }
 

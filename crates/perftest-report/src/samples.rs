@@ -25,6 +25,7 @@ pub fn device() -> DeviceInfo {
         peak_per_unit: None,
         pci_bus: Some("00000000:18:00.0".to_string()),
         device_uuid: None,
+        memory_types: Vec::new(),
     }
 }
 

@@ -150,6 +150,64 @@ pub struct DeviceInfo {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub device_uuid: Option<String>,
+    /// The memory type each kind of memory resolved to (the transfer suite's memory loads read
+    /// from each), in `MemoryKind::ALL` order, kinds the device lacks left out; empty in
+    /// reports written before it was recorded.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub memory_types: Vec<MemoryTypeEntry>,
+}
+
+/// The memory type one kind of memory resolved to on a device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MemoryTypeEntry {
+    /// The kind's word (`device`, `bar`, `host`, `cached`).
+    pub kind: String,
+    /// The type's index in the device's memory types.
+    pub index: u32,
+    /// Its property flags in words (`device-local, host-visible, host-coherent`).
+    pub flags: String,
+    /// The size of its heap, in bytes.
+    pub heap_bytes: u64,
+}
+
+impl MemoryTypeEntry {
+    /// The entry of `kind`, resolved to `info`.
+    pub fn new(kind: perftest_cases::MemoryKind, info: &perftest_cases::MemoryTypeInfo) -> Self {
+        MemoryTypeEntry {
+            kind: kind.word().to_string(),
+            index: info.index,
+            flags: info.flag_words(),
+            heap_bytes: info.heap_bytes,
+        }
+    }
+
+    /// The entries of every kind that resolved (`kinds` in `MemoryKind::ALL` order, as
+    /// `DeviceCaps::memory_kinds` holds them).
+    pub fn all(kinds: &[Option<perftest_cases::MemoryTypeInfo>; 4]) -> Vec<Self> {
+        perftest_cases::MemoryKind::ALL
+            .iter()
+            .zip(kinds)
+            .filter_map(|(&kind, info)| info.as_ref().map(|i| MemoryTypeEntry::new(kind, i)))
+            .collect()
+    }
+
+    /// One line for people: `device-local: type 0 (device-local, host-visible), heap 2.0 GiB`.
+    pub fn describe(&self) -> String {
+        let kind = perftest_cases::MemoryKind::ALL
+            .iter()
+            .find(|k| k.word() == self.kind)
+            .map_or(self.kind.as_str(), |k| k.display());
+        format!(
+            "{kind}: type {} ({}), heap {:.1} GiB",
+            self.index,
+            self.flags,
+            self.heap_bytes as f64 / f64::from(1u32 << 30)
+        )
+    }
 }
 
 /// The rates a vendor publishes for one shader unit per clock (Arm's
@@ -552,6 +610,7 @@ impl DeviceInfo {
             peak_per_unit: None,
             pci_bus: None,
             device_uuid: None,
+            memory_types: Vec::new(),
         }
     }
 }
@@ -582,5 +641,47 @@ mod tests {
         assert_eq!(rfc3339_utc(half), "1969-12-31T23:59:59Z");
         let later = UNIX_EPOCH + Duration::from_millis(1_999);
         assert_eq!(rfc3339_utc(later), "1970-01-01T00:00:01Z");
+    }
+
+    /// A unified-memory device's one type serves every kind but uncached host memory.
+    fn unified_types() -> Vec<MemoryTypeEntry> {
+        let one = perftest_cases::MemoryTypeInfo {
+            index: 0,
+            flags: 0xf,
+            heap_bytes: 2 << 30,
+        };
+        MemoryTypeEntry::all(&[Some(one), Some(one), None, Some(one)])
+    }
+
+    #[test]
+    fn memory_types_list_the_kinds_that_resolved() {
+        let types = unified_types();
+        let kinds: Vec<&str> = types.iter().map(|t| t.kind.as_str()).collect();
+        assert_eq!(kinds, ["device", "bar", "cached"]);
+        assert_eq!(
+            types[2].describe(),
+            "host cached: type 0 (device-local, host-visible, host-coherent, host-cached), \
+             heap 2.0 GiB"
+        );
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn memory_types_round_trip_and_stay_out_when_empty() {
+        let mut report = crate::samples::sample_report();
+        let plain = serde_json::to_string(&report).unwrap_or_default();
+        assert!(!plain.contains("memory_types"), "{plain}");
+        // A report written before the field existed still loads.
+        let old: Report = serde_json::from_str(&plain).unwrap_or_else(|e| panic!("{e}"));
+        assert!(old.device.memory_types.is_empty());
+        report.device.memory_types = unified_types();
+        let text = serde_json::to_string(&report).unwrap_or_default();
+        assert!(
+            text.contains(r#""memory_types":[{"kind":"device","index":0,"#),
+            "{text}"
+        );
+        assert!(text.contains(r#""heap_bytes":2147483648"#), "{text}");
+        let back: Report = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, report);
     }
 }

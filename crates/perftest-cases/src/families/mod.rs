@@ -19,6 +19,7 @@ pub mod descriptor_index;
 pub mod eight_regions;
 pub mod fragment_loads;
 pub mod launches;
+pub mod memory_loads;
 pub mod narrow_loads;
 pub mod pointer_chase;
 pub mod raw_buffer;
@@ -79,6 +80,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &fragment_loads::FragmentLoads,
     &texture_derivatives::TextureDerivatives,
     &vertex_fetch::VertexFetch,
+    &memory_loads::MemoryLoads,
     &copies::Copies,
     &launches::Launches,
 ];

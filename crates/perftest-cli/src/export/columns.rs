@@ -161,6 +161,26 @@ pub(crate) fn device_line(report: &Report) -> String {
     printable(&line).into_owned()
 }
 
+/// The lines under the device line of a run with transfer-suite cases: what each kind of
+/// memory resolved to (`Memory device-local: type 0 (device-local), heap 80.0 GiB`), control
+/// characters escaped; none for other runs, or reports that do not record the types.
+pub(crate) fn memory_type_lines(report: &Report) -> Vec<String> {
+    let transfer = perftest_cases::Suite::Transfer.name();
+    let has_transfer = report
+        .cases
+        .iter()
+        .any(|c| c.suite.as_deref() == Some(transfer));
+    if !has_transfer {
+        return Vec::new();
+    }
+    report
+        .device
+        .memory_types
+        .iter()
+        .map(|t| printable(&format!("Memory {}", t.describe())).into_owned())
+        .collect()
+}
+
 /// Notes below a table: an interrupted run, a missing baseline.
 pub(crate) fn footnotes(report: &Report) -> Vec<String> {
     let mut notes = Vec::new();

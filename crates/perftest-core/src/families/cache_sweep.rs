@@ -7,7 +7,7 @@ use crate::plan::{Plan, Stages};
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
     label: "cache_sweep",
-    spirv: |_| include_bytes!("../../spirv/working_set_structured.spv"),
+    spirv: working_sets::structured_spirv,
     create: |ctx, _| Ok(working_sets::sets(ctx)),
     push_bytes: 32,
     stages: Stages::Compute,

@@ -23,6 +23,7 @@ mod descriptor_index;
 mod eight_regions;
 mod fragment_loads;
 mod launches;
+mod memory_loads;
 mod narrow_loads;
 mod pointer_chase;
 mod raw_buffer;
@@ -86,6 +87,7 @@ pub(crate) static PLANS: &[Plan] = &[
     fragment_loads::PLAN,
     texture_derivatives::PLAN,
     vertex_fetch::PLAN,
+    memory_loads::PLAN,
     copies::PLAN,
     launches::PLAN,
 ];

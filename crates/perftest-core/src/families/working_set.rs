@@ -6,7 +6,7 @@
 use perftest_cases::working_sets::{path, Path};
 use perftest_cases::Case;
 
-use super::working_sets::sets;
+use super::working_sets::{sets, structured_spirv};
 use crate::plan::{Plan, Stages};
 
 /// The family's plan.
@@ -20,7 +20,7 @@ pub(super) const PLAN: Plan = Plan {
 
 fn spirv(case: &Case) -> &'static [u8] {
     match path(case) {
-        Path::Structured => include_bytes!("../../spirv/working_set_structured.spv"),
+        Path::Structured => structured_spirv(case),
         Path::Raw => include_bytes!("../../spirv/working_set_raw.spv"),
         Path::Aligned => include_bytes!("../../spirv/working_set_aligned.spv"),
         Path::Bda => include_bytes!("../../spirv/working_set_bda.spv"),

@@ -13,6 +13,12 @@ use crate::error::Result;
 use crate::memory::Buffer;
 use crate::plan::{Bind, FamilyResources};
 
+/// The structured path's kernel (`StructuredBuffer<uint4>.Load`), which every family that
+/// reads a working set through a `uvec4[]` storage buffer runs.
+pub(super) fn structured_spirv(_: &Case) -> &'static [u8] {
+    include_bytes!("../../spirv/working_set_structured.spv")
+}
+
 /// No working sets yet: each is made when the first case of its size (`Params::working_set`)
 /// is prepared; `Params::variant` picks the path as in the working-set family (also used by
 /// the memory suite's bandwidth sweep).

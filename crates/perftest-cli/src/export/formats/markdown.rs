@@ -47,6 +47,13 @@ impl Exporter for MarkdownExporter {
     fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
         let mut out = String::new();
         writeln!(out, "{}", escape(&columns::device_line(report)))?;
+        let memory = columns::memory_type_lines(report);
+        if !memory.is_empty() {
+            writeln!(out)?;
+            for line in memory {
+                writeln!(out, "- {}", escape(&line))?;
+            }
+        }
         writeln!(out)?;
         write_findings(&mut out, report)?;
         writeln!(out, "| Case | {} |", TITLES.join(" | "))?;

@@ -34,6 +34,9 @@ impl Exporter for TextExporter {
 
         let mut out = String::new();
         writeln!(out, "{}", columns::device_line(report))?;
+        for line in columns::memory_type_lines(report) {
+            writeln!(out, "{line}")?;
+        }
         writeln!(out)?;
         if let Some(section) = crate::export::findings::text(report) {
             out.push_str(&section);
@@ -149,6 +152,29 @@ mod tests {
         // Fewer than six samples: no interval, and no note about one.
         let plain = String::from_utf8(TextExporter.serialize(&sample_report()).unwrap()).unwrap();
         assert!(!plain.contains("±:"), "{plain}");
+    }
+
+    /// The memory types each kind resolved to show under the device line, only in a run with
+    /// transfer-suite cases (Markdown lists them).
+    #[test]
+    fn memory_types_show_in_transfer_runs() {
+        let mut report = sample_report();
+        report.device.memory_types = vec![perftest_report::MemoryTypeEntry {
+            kind: "bar".to_string(),
+            index: 3,
+            flags: "device-local, host-visible, host-coherent".to_string(),
+            heap_bytes: 80 << 30,
+        }];
+        let line = "Memory device-local mapped: type 3 (device-local, host-visible, \
+                    host-coherent), heap 80.0 GiB";
+        let plain = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
+        assert!(!plain.contains("Memory "), "{plain}");
+        report.cases[0].suite = Some("transfer".to_string());
+        let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
+        assert_eq!(text.lines().nth(1), Some(line), "{text}");
+        let md = exporter(ExportFormat::Markdown).serialize(&report).unwrap();
+        let md = String::from_utf8(md).unwrap();
+        assert!(md.contains(&format!("\n\n- {line}\n\n")), "{md}");
     }
 
     #[test]
