@@ -20,7 +20,10 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
     ("xfer.memload.bar.256mb.", "maxStorageBufferRange"),
     ("xfer.memload.cached.256mb.", "maxStorageBufferRange"),
     ("xfer.copy.upload.transfer_queue.", "no transfer-only queue"),
-    ("xfer.copy.readback.transfer_queue.", "no transfer-only queue"),
+    (
+        "xfer.copy.readback.transfer_queue.",
+        "no transfer-only queue",
+    ),
     (".1gb", "device-local heap"),
 ];
 

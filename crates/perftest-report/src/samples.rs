@@ -44,10 +44,12 @@ pub fn settings() -> Settings {
     }
 }
 
-/// The original case `id`; panics when there is none (a mistyped id in a test).
+/// The case `id` (of the original suite, else of any suite); panics when there is none (a
+/// mistyped id in a test).
 pub fn case(id: &str) -> Case {
     find_case(&original_cases(), id)
         .cloned()
+        .or_else(|| perftest_cases::case_for_id(id))
         .unwrap_or_else(|| unreachable!("{id}"))
 }
 

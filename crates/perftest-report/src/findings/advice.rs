@@ -108,6 +108,7 @@ pub fn advice(findings: &[Finding], rates: &Rates) -> Vec<Advice> {
         ranked.push((factor, advise(text, &["texture.vs_typed"])));
     }
     ranked.extend(best_paths(findings, rates, &get));
+    ranked.extend(super::transfer::advice(&|id| get(id).cloned()));
     ranked.retain(|(factor, _)| *factor >= MIN_FACTOR);
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
     ranked.into_iter().map(|(_, a)| a).collect()

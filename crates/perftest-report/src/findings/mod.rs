@@ -16,12 +16,14 @@ mod best;
 mod cache;
 mod rates;
 mod rules;
+mod transfer;
 mod types;
 
 use crate::schema::Report;
 
 pub use rates::{Rate, Rates};
 pub use rules::RULES;
+pub use transfer::TRANSFER_RULES;
 pub use types::{Advice, Finding, Findings, Missing};
 
 /// The findings and advice of `report`.
@@ -45,6 +47,10 @@ pub fn findings(report: &Report) -> Findings {
             Err(_) => {}
         }
     }
+    let transfer = transfer::TRANSFER_RULES.iter();
+    out.findings
+        .extend(transfer.filter_map(|rule| rule.apply(&rates).ok()));
+    out.findings.extend(transfer::value_findings(&rates));
     out.findings.extend(best::best_paths(report, &rates));
     out.findings.extend(cache::cache_findings(report));
     out.advice = advice::advice(&out.findings, &rates);

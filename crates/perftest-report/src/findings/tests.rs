@@ -241,3 +241,59 @@ fn a_published_texel_rate_is_set_beside_the_fastest_sampling() {
     r.device.peak_per_unit = None;
     assert!(findings(&r).get("peak.texel").is_none());
 }
+
+#[test]
+fn transfer_findings_say_where_uploads_go_and_what_a_launch_costs() {
+    let r = report(
+        &[
+            ("xfer.copy.upload.mapped_write.64kb", 5_000.0),
+            ("xfer.copy.upload.staged.64kb", 50_000.0),
+            ("xfer.copy.readback.mapped_read.1mb", 10_000_000.0),
+            ("xfer.copy.readback.cached_read.1mb", 500_000.0),
+            ("xfer.copy.upload.transfer_queue.256mb", 12_000_000.0),
+            ("xfer.copy.upload.compute_queue.256mb", 10_000_000.0),
+            ("xfer.launch.submit_wait", 20_000.0),
+            ("xfer.launch.dispatch.1", 5_002.0),
+            ("xfer.launch.dispatch.1024", 5_000.0 + 2.0 * 1024.0),
+        ],
+        0.01,
+    );
+    let f = findings(&r);
+    let staged = f.get("upload.mapped_vs_staged").unwrap();
+    assert!((staged.value - 10.0).abs() < 1e-9, "{}", staged.value);
+    let mapped_read = f.get("readback.mapped_vs_cached").unwrap();
+    assert!((mapped_read.value - 0.05).abs() < 1e-9);
+    let queue = f.get("copy.transfer_queue").unwrap();
+    assert!(
+        queue.statement.contains("1.20x slower"),
+        "{}",
+        queue.statement
+    );
+    let upload = f.get("upload.bandwidth").unwrap();
+    assert_eq!(upload.cases, ["xfer.copy.upload.compute_queue.256mb"]);
+    assert!((upload.value - 26.8435456).abs() < 1e-6, "{}", upload.value);
+    assert!(
+        f.get("readback.bandwidth").is_none(),
+        "no readback at 16 MB or more"
+    );
+    let fixed = f.get("launch.fixed_cost").unwrap();
+    assert!((fixed.value - 5_000.0).abs() < 1e-6, "{}", fixed.value);
+    assert!(
+        fixed.statement.contains("5.00 us once"),
+        "{}",
+        fixed.statement
+    );
+    assert!((f.get("launch.submit").unwrap().value - 20.0).abs() < 1e-9);
+    let texts: Vec<&str> = f.advice.iter().map(|a| a.text.as_str()).collect();
+    assert!(
+        texts[0].starts_with("Never read mapped device-local memory"),
+        "{texts:?}"
+    );
+    assert!(texts[0].contains("20.0x slower"), "{texts:?}");
+    assert!(
+        texts[1].contains("write mapped device-local memory directly: 10.0x faster"),
+        "{texts:?}"
+    );
+    // The transfer findings are not the original's: a transfer report names none missing.
+    assert!(f.missing.is_empty(), "{:?}", f.missing);
+}
