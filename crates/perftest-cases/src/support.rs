@@ -139,8 +139,9 @@ pub enum DeviceNeed {
     /// A feature that `VK_KHR_portability_subset` makes optional (always there on a device
     /// without that extension).
     Portability(PortabilityFeature),
-    /// A memory type of this kind.
-    Memory(MemoryKind),
+    /// A memory type of this kind whose heap holds twice this many bytes (a buffer of them,
+    /// with room for others).
+    Memory(MemoryKind, u64),
     /// A transfer-only queue with timestamps beside the compute queue.
     TransferQueue,
     /// Host memory the device can copy from and into: a host-visible type, cached or not.
@@ -215,8 +216,8 @@ impl DeviceNeed {
                 )),
                 _ => None,
             },
-            DeviceNeed::Memory(kind) => caps.memory_kinds[kind.index()].is_none().then(|| {
-                format!(
+            DeviceNeed::Memory(kind, bytes) => match caps.memory_kinds[kind.index()] {
+                None => Some(format!(
                     "the device has no {} memory type{}",
                     kind.display(),
                     match kind {
@@ -224,8 +225,15 @@ impl DeviceNeed {
                         MemoryKind::DeviceLocalMapped => " (device-local, host-visible, coherent)",
                         _ => "",
                     }
-                )
-            }),
+                )),
+                Some(t) if t.heap_bytes < bytes.saturating_mul(2) => Some(format!(
+                    "the {} memory heap has {} MB; a {} MB buffer needs twice that",
+                    kind.display(),
+                    t.heap_bytes >> 20,
+                    bytes >> 20
+                )),
+                Some(_) => None,
+            },
             DeviceNeed::HostMemory => {
                 let host = [MemoryKind::HostUncached, MemoryKind::HostCached];
                 host.iter()

@@ -100,7 +100,7 @@ impl Family for MemoryLoads {
 
     /// A memory type of the case's kind, and what a working set of its size needs.
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        let mut needs = vec![DeviceNeed::Memory(kind(case))];
+        let mut needs = vec![DeviceNeed::Memory(kind(case), case.params.working_set)];
         needs.extend(working_sets::needs(case));
         needs
     }
@@ -166,7 +166,7 @@ mod tests {
         assert_eq!(
             c.needs(),
             vec![
-                DeviceNeed::Memory(MemoryKind::HostUncached),
+                DeviceNeed::Memory(MemoryKind::HostUncached, 256 << 20),
                 DeviceNeed::StorageBufferRange(256 << 20),
                 DeviceNeed::DeviceMemory(256 << 20)
             ]
