@@ -257,8 +257,8 @@ impl Lane {
     }
 }
 
-/// Records `runs` runs of `count` steps: each run between timestamps `2k` and `2k + 1` of
-/// `pool`, each step after a barrier from `scopes.0` to `scopes.1` on the one before (none
+/// Records `runs` runs of `count` steps (`step` is told each step's index, counted over the
+/// runs): each run between timestamps `2k` and `2k + 1` of `pool`, each step after a barrier from `scopes.0` to `scopes.1` on the one before (none
 /// where `scopes` is `None`: independent steps), and a barrier making the last writes visible
 /// to the host at the end.
 ///
@@ -270,7 +270,7 @@ pub(crate) unsafe fn record_runs(
     cb: vk::CommandBuffer,
     pool: vk::QueryPool,
     (runs, count): (u32, u64),
-    step: &dyn Fn(&ash::Device, vk::CommandBuffer),
+    step: &dyn Fn(&ash::Device, vk::CommandBuffer, u64),
     scopes: Option<(Scope, Scope)>,
 ) {
     let (writes, access) = scopes.unwrap_or((ALL_WRITES, ALL_WRITES));
@@ -286,7 +286,7 @@ pub(crate) unsafe fn record_runs(
                 if c > 0 && scopes.is_some() {
                     memory_barrier(device, cb, writes, access);
                 }
-                step(device, cb);
+                step(device, cb, u64::from(k) * count + c);
             }
             device.cmd_write_timestamp(cb, bottom, pool, 2 * k + 1);
         }

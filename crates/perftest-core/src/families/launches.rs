@@ -126,8 +126,9 @@ impl Launches {
         lane.submit_and_wait(ctx, 2 * runs, |device, cb| {
             // SAFETY: recording on the lane's command buffer; the kernel and the marker are
             // alive.
-            let step =
-                |device: &ash::Device, cb| unsafe { kernel.dispatch(device, cb, push, groups) };
+            let step = |device: &ash::Device, cb, _: u64| unsafe {
+                kernel.dispatch(device, cb, push, groups)
+            };
             // SAFETY: as above; the pool's first `2 * runs` queries are reset by the lane.
             unsafe {
                 kernel.bind(device, cb);

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use ash::vk;
-use perftest_cases::families::copies::{kinds, method, Method};
+use perftest_cases::families::copies::{kinds, method, source_span, Method};
 use perftest_cases::Case;
 
 use super::{Copies, Role};
@@ -77,6 +77,9 @@ impl Copies {
         };
         let groups = u32::try_from(u64::from(push.elements).div_ceil(ELEMENTS_PER_GROUP))
             .unwrap_or(u32::MAX);
+        // Step n reads slot n of the source, so that no cache holds what it copies.
+        let slots = (source_span(bytes) / bytes.max(1)).max(1);
+        let offset = move |n: u64| (n % slots) * bytes;
         let kernel = self.shader.as_ref();
         let lane = match method(case).1 {
             Method::TransferQueue => self.transfer.as_mut(),
@@ -90,13 +93,20 @@ impl Copies {
             (COPY_WRITES, COPY_ACCESS)
         };
         lane.submit_and_wait(ctx, 2 * runs, |device, cb| {
-            let step = |device: &ash::Device, cb: vk::CommandBuffer| match kernel {
+            let step = |device: &ash::Device, cb: vk::CommandBuffer, n: u64| match kernel {
                 // SAFETY: recording; the kernel is bound below and the addresses name live
-                // buffers of this device.
-                Some(k) if shader => unsafe { k.dispatch(device, cb, push, groups) },
-                // SAFETY: recording; both buffers are alive and `bytes` long.
+                // buffers of this device (the source's slot lies inside it).
+                Some(k) if shader => unsafe {
+                    let from = AddressPush {
+                        src: push.src + offset(n),
+                        ..push
+                    };
+                    k.dispatch(device, cb, from, groups)
+                },
+                // SAFETY: recording; both buffers are alive, the source's slot and the
+                // destination `bytes` long.
                 _ => unsafe {
-                    let region = [vk::BufferCopy::default().size(bytes)];
+                    let region = [vk::BufferCopy::default().src_offset(offset(n)).size(bytes)];
                     device.cmd_copy_buffer(cb, src_buffer, dst_buffer, &region);
                 },
             };

@@ -57,7 +57,8 @@ impl Copies {
             Method::MappedRead => {
                 let src = self.mapped(Role::Source, source, bytes)?;
                 let from = dst_of(&mut self.buffers, src)?;
-                host_bytes(&mut self.host_destination, bytes).copy_from_slice(from);
+                let len = usize::try_from(bytes).unwrap_or(usize::MAX).min(from.len());
+                host_bytes(&mut self.host_destination, bytes).copy_from_slice(&from[..len]);
             }
             Method::Staged => self.staged(ctx, case)?,
             Method::CachedRead => self.cached_read(ctx, case)?,
@@ -75,9 +76,10 @@ impl Copies {
     /// Where the buffer of (`role`, `kind`, `bytes`) is in the family's list, when mapped.
     fn mapped(&self, role: Role, kind: Option<MemoryKind>, bytes: u64) -> Result<usize> {
         let kind = kind.ok_or_else(|| Error::InvalidArgument("no mapped buffer".into()))?;
+        let key = super::stored((role, kind, bytes));
         self.buffers
             .iter()
-            .position(|(k, b)| *k == (role, kind, bytes) && b.mapped().is_some())
+            .position(|(k, b)| *k == key && b.mapped().is_some())
             .ok_or_else(|| Error::InvalidArgument("the mapped buffer was not prepared".into()))
     }
 
@@ -88,7 +90,7 @@ impl Copies {
         let (source, destination) = kinds(case, &ctx.caps);
         let staging = self.mapped(Role::Source, source, bytes)?;
         let src = host_bytes(&mut self.host_source, bytes);
-        dst_of(&mut self.buffers, staging)?.copy_from_slice(src);
+        dst_of(&mut self.buffers, staging)?[..src.len()].copy_from_slice(src);
         let from = self.buffers[staging].1.buffer;
         let to = self
             .buffer((

@@ -9,7 +9,7 @@ mod gpu;
 mod host;
 
 use ash::vk;
-use perftest_cases::families::copies::{fill_source, kinds, method, Method};
+use perftest_cases::families::copies::{fill_source, kinds, method, source_span, Method};
 use perftest_cases::{Case, Feature, MemoryKind, Readback};
 
 use super::address_kernel::AddressKernel;
@@ -75,9 +75,19 @@ fn usage(ctx: &Context) -> vk::BufferUsageFlags {
     usage
 }
 
+/// The key a buffer of `role`, `kind` and transfer size `bytes` is kept under: a source spans
+/// [`source_span`] bytes (copies rotate through it), a destination the transfer's size.
+fn stored((role, kind, bytes): (Role, MemoryKind, u64)) -> (Role, MemoryKind, u64) {
+    match role {
+        Role::Source => (role, kind, source_span(bytes)),
+        Role::Destination => (role, kind, bytes),
+    }
+}
+
 impl Copies {
     /// The buffer of `key`, created (and, as a source, filled) unless it exists.
     fn ensure_buffer(&mut self, ctx: &mut Context, key: (Role, MemoryKind, u64)) -> Result<()> {
+        let key = stored(key);
         if self.buffers.iter().any(|(k, _)| *k == key) {
             return Ok(());
         }
@@ -105,6 +115,7 @@ impl Copies {
     }
 
     fn buffer(&self, key: (Role, MemoryKind, u64)) -> Result<&Buffer> {
+        let key = stored(key);
         self.buffers
             .iter()
             .find(|(k, _)| *k == key)
