@@ -17,7 +17,9 @@ use crate::report::{CaseResult, Report, Settings};
 use crate::shader_stats::report_stats;
 use perftest_report::policy::{
     chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, LoopError, LoopSettings,
+    Sizing,
 };
+use perftest_report::schema::Measurement;
 use perftest_report::sizing::group_total;
 
 /// Most measurements spent warming the clocks up before the first case (about 1 s at 20 ms).
@@ -180,7 +182,6 @@ fn run_phases(
     // is sized.
     let clock = Instant::now();
     let sized = size_all(bench, cases, slots, &loop_settings, groups, stop, progress);
-    let sized = rewarm_after_operations(bench, cases, sized, options, stop);
     phases.sizing = clock.elapsed();
     let clock = Instant::now();
     // `-v` says when every case has had its first turn: a partial report from then on holds
@@ -311,20 +312,12 @@ fn size_all(
     for (i, (case, slot)) in cases.iter().zip(slots.iter_mut()).enumerate() {
         let Slot::Ready(kernel) = *slot else { continue };
         progress(i, total, case);
+        if case.work().is_operation() {
+            // Measured after the rounds (see `measure_operations`).
+            continue;
+        }
         let loop_settings = loop_settings.for_kernel(!perftest_core::in_waves(case));
-        let mut timer = BenchTimer { bench, kernel };
-        let sized = size_case(&mut timer, &loop_settings, groups, stop).and_then(|sizing| {
-            if !case.work().measured_alone() {
-                return Ok((sizing, None));
-            }
-            // A chain or an operation is measured alone, right after it is sized (see
-            // `measure_alone`).
-            let per_dispatch = group_total(sizing.dims).saturating_mul(case.work().per_group());
-            let warm = chain_warm_dispatches(case.chain_length(), per_dispatch);
-            let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT;
-            measure_alone(&mut timer, &loop_settings, sizing, warm, batch_max, stop)
-                .map(|m| (sizing, Some(m)))
-        });
+        let sized = size_and_measure(bench, case, kernel, &loop_settings, groups, stop);
         match sized {
             Ok((sizing, Some(measurement))) => {
                 groups = group_total(sizing.dims);
@@ -360,36 +353,59 @@ fn size_all(
     }
 }
 
-/// After operations were measured alone (copies and launches, much of whose time the GPU
-/// idles while the host works), the clocks brought up again on the first case of the rounds,
-/// so that the rounds' first dispatches do not run at an idle clock (on the H200 they took
-/// 5.7 times the others). Nothing is done when no operation ran; an error is left for the
-/// rounds to meet.
-fn rewarm_after_operations(
+/// Sizes `case` from `groups` and, for a chain or an operation, measures it alone at once (see
+/// `measure_alone`); a case measured in rounds gives no measurement here.
+fn size_and_measure(
+    bench: &mut Bench,
+    case: &Case,
+    kernel: KernelId,
+    loop_settings: &LoopSettings,
+    groups: u64,
+    stop: &AtomicBool,
+) -> Result<(Sizing, Option<Measurement>), LoopError<Error>> {
+    let loop_settings = loop_settings.for_kernel(!perftest_core::in_waves(case));
+    let mut timer = BenchTimer { bench, kernel };
+    let sizing = size_case(&mut timer, &loop_settings, groups, stop)?;
+    if !case.work().measured_alone() {
+        return Ok((sizing, None));
+    }
+    let per_dispatch = group_total(sizing.dims).saturating_mul(case.work().per_group());
+    let warm = chain_warm_dispatches(case.chain_length(), per_dispatch);
+    let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT;
+    measure_alone(&mut timer, &loop_settings, sizing, warm, batch_max, stop)
+        .map(|m| (sizing, Some(m)))
+}
+
+/// After the rounds: every operation (a copy, a launch) sized and measured alone, its slot
+/// done. They come last because the GPU idles while the host does much of their work, which
+/// would leave the rounds' first dispatches at an idle clock (on the H200 they took five times
+/// the others). Returns how the run must end when a stop or a fatal error cut it short.
+fn measure_operations(
     bench: &mut Bench,
     cases: &[Case],
-    sized: Sized,
-    options: &Options,
+    slots: &mut [Slot],
+    loop_settings: &LoopSettings,
     stop: &AtomicBool,
-) -> Sized {
-    let operations = cases
-        .iter()
-        .zip(&sized.slots)
-        .any(|(case, slot)| matches!(slot, Slot::Done(_)) && case.work().is_operation());
-    if let (true, Some(entry), Some(&kernel)) =
-        (operations, sized.entries.first(), sized.kernels.first())
-    {
-        let mut timer = BenchTimer { bench, kernel };
-        let _ = warm_up_clocks(
-            &mut timer,
-            entry.dims,
-            options.samples,
-            CLOCK_WARMUP_TOLERANCE,
-            CLOCK_WARMUP_MAX,
-            stop,
-        );
+) -> RunEnd {
+    for (case, slot) in cases.iter().zip(slots.iter_mut()) {
+        let Slot::Ready(kernel) = *slot else { continue };
+        if !case.work().is_operation() {
+            continue;
+        }
+        match size_and_measure(bench, case, kernel, loop_settings, 1, stop) {
+            Ok((_, Some(m))) => *slot = Slot::Done(Box::new(CaseResult::measured(case, m))),
+            Ok((_, None)) => {}
+            Err(LoopError::Interrupted) => return RunEnd::Interrupted,
+            Err(LoopError::Timer(e)) => {
+                let fatal = is_fatal(&e);
+                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
+                if fatal {
+                    return RunEnd::Fatal(e);
+                }
+            }
+        }
     }
-    sized
+    RunEnd::Complete
 }
 
 /// Phase 4, second half: every sized case in interleaved rounds, with the shader clock where
@@ -446,6 +462,10 @@ fn measure_rounds(
     }
     if let (Some(watch), Some(i), RunEnd::Complete) = (watch, clock_entry, &end) {
         report.clock = watch.finish(bench, &entries[i], loop_settings, stop);
+    }
+    let mut slots = slots;
+    if matches!(end, RunEnd::Complete) {
+        end = measure_operations(bench, cases, &mut slots, loop_settings, stop);
     }
     // Every case in suite order: decided early, measured (with the samples it has), or — when
     // a round failed — failed with that error.
