@@ -59,7 +59,7 @@ const NOT_THE_MODEL: &[&str] = &[
 ];
 
 /// The words of a GPU's name that say which model it is, sorted: lower case, split at anything
-/// but letters and digits, without the words of [`NOT_THE_MODEL`]. `NVidia Turing (RTX 2060)
+/// but letters and digits, without the words of `NOT_THE_MODEL`. `NVidia Turing (RTX 2060)
 /// Dx12+Dxc` and `NVIDIA GeForce RTX 2060` both give `["2060", "rtx"]`; `HD Graphics 530` and
 /// `HD 630` differ, as do `R9 Fury X` and `R9 Fury 56 CU`.
 pub fn model_key(name: &str) -> Vec<String> {

@@ -113,7 +113,7 @@ pub fn launch(case: &Case) -> Launch {
 /// (no per-group cost to separate).
 pub fn fixed_cost(one: f64, many: f64, groups: u32) -> Option<f64> {
     let per_group = (many - one) / (f64::from(groups) - 1.0);
-    (groups > 1 && per_group > 0.0 && one.is_finite()).then(|| one - per_group)
+    (groups > 1 && per_group > 0.0 && one.is_finite()).then_some(one - per_group)
 }
 
 impl Family for Launches {
