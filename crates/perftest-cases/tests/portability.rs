@@ -76,12 +76,13 @@ fn moltenvk_like() -> DeviceCaps {
 }
 
 /// The reasons a MoltenVK-like device may give, each naming what it lacks.
-const EXPECTED_REASONS: [&[&str]; 5] = [
+const EXPECTED_REASONS: [&[&str]; 6] = [
     &["SAMPLED_IMAGE_FILTER_LINEAR"],
     &["textureCompressionBC", "_BLOCK does not support"],
     &["shaderBufferInt64Atomics"],
     &["maxComputeSharedMemorySize"],
     &["shaderSubgroupClock"],
+    &["no transfer-only queue"],
 ];
 
 #[test]
@@ -111,7 +112,8 @@ fn a_moltenvk_like_device_skips_only_what_it_lacks() {
                 }
                 2 => fixed.features = fixed.features.with(Feature::Int64Atomics, true),
                 3 => fixed.max_compute_shared_memory = 128 << 10,
-                _ => fixed.features = fixed.features.with(Feature::ShaderSubgroupClock, true),
+                4 => fixed.features = fixed.features.with(Feature::ShaderSubgroupClock, true),
+                _ => fixed.transfer_queue = true,
             }
             assert_eq!(support(case, &fixed), Support::Supported, "{}", case.id);
         }

@@ -343,23 +343,29 @@ impl LoopSettings {
 }
 
 /// Keeps the GPU busy with `timer` until two consecutive measurements of `dims` agree within
-/// `tolerance`, at most `max_measurements` times. Returns (measurements run, steady reached).
-/// Run once before the first case so the clocks have ramped up.
+/// `tolerance`, once at least `min_busy_ns` of measured time has passed, at most
+/// `max_measurements` times. Returns (measurements run, steady reached). Run once before the
+/// first case so the clocks have ramped up. The minimum matters after the GPU idled for
+/// seconds (a transfer run's verification): the H200 then stayed at its idle clock long enough
+/// for two measurements to agree there, and the next 300 dispatches ran 5.7 times slower than
+/// the rest.
 pub fn warm_up_clocks<T: DispatchTimer>(
     timer: &mut T,
     dims: [u32; 3],
     samples: u32,
-    tolerance: f64,
+    (tolerance, min_busy_ns): (f64, f64),
     max_measurements: u32,
     stop: &AtomicBool,
 ) -> Result<(u32, bool), LoopError<T::Error>> {
     let mut previous = None;
+    let mut busy = 0.0;
     for n in 1..=max_measurements {
         check_stop(stop)?;
         let times = timer.time(dims, samples.max(1)).map_err(LoopError::Timer)?;
+        busy += times.iter().sum::<f64>();
         let m = median(&times);
         if let (Some(a), Some(b)) = (previous, m) {
-            if steady(a, b, tolerance) {
+            if busy >= min_busy_ns && steady(a, b, tolerance) {
                 return Ok((n, true));
             }
         }
@@ -378,6 +384,8 @@ mod tests {
         ns_per_group: f64,
         overhead_ns: f64,
         start_speed: f64,
+        /// Busy time spent at `start_speed` before the ramp begins.
+        idle_ns: f64,
         ramp_ns: f64,
         busy_ns: f64,
         calls: Vec<([u32; 3], u32)>,
@@ -389,6 +397,7 @@ mod tests {
                 ns_per_group,
                 overhead_ns: 5_000.0,
                 start_speed: 1.0,
+                idle_ns: 0.0,
                 ramp_ns: 0.0,
                 busy_ns: 0.0,
                 calls: Vec::new(),
@@ -397,8 +406,11 @@ mod tests {
         fn speed(&self) -> f64 {
             if self.busy_ns >= self.ramp_ns {
                 1.0
+            } else if self.busy_ns < self.idle_ns {
+                self.start_speed
             } else {
-                self.start_speed + (1.0 - self.start_speed) * self.busy_ns / self.ramp_ns
+                let ramp = (self.busy_ns - self.idle_ns) / (self.ramp_ns - self.idle_ns);
+                self.start_speed + (1.0 - self.start_speed) * ramp
             }
         }
     }
@@ -678,12 +690,36 @@ mod tests {
         gpu.start_speed = 0.3;
         gpu.ramp_ns = 100e6;
         let stop = AtomicBool::new(false);
-        let (n, ok) = warm_up_clocks(&mut gpu, [6667, 1, 1], 10, 0.01, 50, &stop).unwrap();
+        let (n, ok) = warm_up_clocks(&mut gpu, [6667, 1, 1], 10, (0.01, 0.0), 50, &stop).unwrap();
         assert!(ok && n > 2, "{n}");
         let mut flat = SimulatedGpu::new(30.0);
         assert_eq!(
-            warm_up_clocks(&mut flat, [6667, 1, 1], 10, 0.01, 50, &stop).unwrap(),
+            warm_up_clocks(&mut flat, [6667, 1, 1], 10, (0.01, 0.0), 50, &stop).unwrap(),
             (2, true)
+        );
+    }
+
+    #[test]
+    fn a_minimum_busy_time_outlasts_a_clock_that_waits_before_it_ramps() {
+        // Idle at 345 of 1980 MHz for 100 ms of work, then a 50 ms ramp.
+        let gpu = || {
+            let mut g = SimulatedGpu::new(30.0);
+            g.start_speed = 345.0 / 1980.0;
+            g.idle_ns = 100e6;
+            g.ramp_ns = 150e6;
+            g
+        };
+        let stop = AtomicBool::new(false);
+        let mut hasty = gpu();
+        let (n, ok) = warm_up_clocks(&mut hasty, [6667, 1, 1], 1, (0.01, 0.0), 50, &stop).unwrap();
+        assert!(ok && n == 2 && hasty.speed() < 0.2, "{n} {}", hasty.speed());
+        let mut patient = gpu();
+        let (n, ok) =
+            warm_up_clocks(&mut patient, [6667, 1, 1], 10, (0.01, 200e6), 50, &stop).unwrap();
+        assert!(
+            ok && n > 2 && patient.speed() == 1.0,
+            "{n} {}",
+            patient.speed()
         );
     }
 }

@@ -409,7 +409,7 @@ impl<'a> Measuring<'a> {
                 &mut timer,
                 sizing.dims,
                 1,
-                STEADY_TOLERANCE,
+                (STEADY_TOLERANCE, 0.0),
                 settings.warmup_max,
                 &stop,
             );
