@@ -97,6 +97,7 @@ fn every_suite_lists_its_own_cases() {
         ("modern", "modern."),
         ("Texture", "tex."),
         ("memory", "mem."),
+        ("transfer", "xfer."),
     ] {
         let run = perftest(&["--list-cases", "--suite", suite]);
         run.expect_code(SUCCESS);
