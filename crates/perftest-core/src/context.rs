@@ -72,40 +72,22 @@ impl Context {
     pub fn new(instance: Arc<Instance>, target: &ComputeTarget) -> Result<Self> {
         let priorities = [1.0f32];
         let adapter = &target.adapter;
-        // A transfer-only family's queue too, where the device has one: the transfer suite
-        // copies on it beside the compute queue.
-        let transfer_family = adapter
-            .transfer_family()
-            .filter(|&f| f != target.summary.queue_family);
-        let queue_info: Vec<vk::DeviceQueueCreateInfo> =
-            std::iter::once(target.summary.queue_family)
-                .chain(transfer_family)
-                .map(|family| {
-                    vk::DeviceQueueCreateInfo::default()
-                        .queue_family_index(family)
-                        .queue_priorities(&priorities)
-                })
-                .collect();
+        let (families, transfer_family) = queue_families(target);
+        let queue_info: Vec<vk::DeviceQueueCreateInfo> = families
+            .iter()
+            .map(|&family| {
+                vk::DeviceQueueCreateInfo::default()
+                    .queue_family_index(family)
+                    .queue_priorities(&priorities)
+            })
+            .collect();
         let ash_instance = instance.handle().clone();
         let enabled = Enabled::everything_offered(adapter);
         let vulkan11 = adapter.at_least(vk::API_VERSION_1_1);
         let levels = adapter.levels();
         let statistics = vulkan11 && enabled.pipeline_executable_info;
-        let mut extensions = Vec::new();
-        if statistics {
-            extensions.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
-        }
-        // The specification requires enabling the subset wherever a device offers it.
-        if enabled.portability.is_some() {
-            extensions.push(ash::khr::portability_subset::NAME.as_ptr());
-        }
-        if enabled.dynamic_rendering.khr {
-            extensions.push(ash::khr::dynamic_rendering::NAME.as_ptr());
-        }
         let clock = levels.shader_clock && enabled.features.has(Feature::ShaderSubgroupClock);
-        if clock {
-            extensions.push(ash::khr::shader_clock::NAME.as_ptr());
-        }
+        let extensions = device_extensions(&enabled, statistics, clock);
         let mut feature = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
             .pipeline_executable_info(true);
         let offered = enabled.portability.unwrap_or_default();
@@ -466,6 +448,46 @@ impl Context {
     pub(crate) fn is_idle(&self) -> bool {
         !self.pending
     }
+}
+
+/// The device extensions perftest enables: pipeline statistics (`statistics`), the portability
+/// subset wherever the device offers it (the specification requires it), dynamic rendering by
+/// extension, and the shader clock (`clock`).
+fn device_extensions(
+    enabled: &Enabled,
+    statistics: bool,
+    clock: bool,
+) -> Vec<*const std::ffi::c_char> {
+    [
+        (statistics, ash::khr::pipeline_executable_properties::NAME),
+        (
+            enabled.portability.is_some(),
+            ash::khr::portability_subset::NAME,
+        ),
+        (
+            enabled.dynamic_rendering.khr,
+            ash::khr::dynamic_rendering::NAME,
+        ),
+        (clock, ash::khr::shader_clock::NAME),
+    ]
+    .into_iter()
+    .filter(|(on, _)| *on)
+    .map(|(_, name)| name.as_ptr())
+    .collect()
+}
+
+/// The queue families a device perftest creates gets one queue of: `target`'s compute family,
+/// and a transfer-only family where the device has one (the transfer suite copies on it beside
+/// the compute queue), which is also returned alone.
+fn queue_families(target: &ComputeTarget) -> (Vec<u32>, Option<u32>) {
+    let transfer = target
+        .adapter
+        .transfer_family()
+        .filter(|&f| f != target.summary.queue_family);
+    let families = std::iter::once(target.summary.queue_family)
+        .chain(transfer)
+        .collect();
+    (families, transfer)
 }
 
 /// Objects made so far while building a context, destroyed if building fails midway.
