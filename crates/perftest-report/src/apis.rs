@@ -126,6 +126,22 @@ pub struct SameGpu {
     pub text: String,
 }
 
+/// How many different GPU models `columns` name ([`model_key`]; a name it cannot reduce counts
+/// alone): fewer than the columns where one GPU appears under several APIs or tools.
+pub fn distinct_gpus(columns: &[Column]) -> usize {
+    let mut keys: Vec<Vec<String>> = Vec::new();
+    let mut unnamed = 0;
+    for c in columns {
+        let key = model_key(&c.device);
+        if key.is_empty() {
+            unnamed += 1;
+        } else if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    keys.len() + unnamed
+}
+
 /// The GPUs of `reports` (with their `columns`) that appear under two or more APIs or tools,
 /// in order of first appearance; `margin` as in [`crate::across::advice`].
 pub fn same_gpu(reports: &[&Report], columns: &[Column], margin: f64) -> Vec<SameGpu> {

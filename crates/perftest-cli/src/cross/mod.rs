@@ -8,7 +8,7 @@
 pub mod html;
 
 use perftest_report::across::{advice, matrix, Matrix, Verdict};
-use perftest_report::apis::{same_gpu, SameGpu};
+use perftest_report::apis::{distinct_gpus, same_gpu, SameGpu};
 
 use crate::output::printable::{cell_width, printable, push_left, push_right, wrap};
 use crate::report::Report;
@@ -57,13 +57,24 @@ fn legend(out: &mut String, m: &Matrix) {
     }
 }
 
+/// How many reports and GPUs the matrix holds, in words: `30 GPUs`, or `32 reports of 30 GPUs`
+/// where a GPU appears under several APIs or tools.
+fn how_many(m: &Matrix) -> String {
+    let (reports, gpus) = (m.columns.len(), distinct_gpus(&m.columns));
+    if reports == gpus {
+        format!("{gpus} GPUs")
+    } else {
+        format!("{reports} reports of {gpus} GPUs")
+    }
+}
+
 /// The comparison as text: legend, advice, then the matrix grouped by family.
 pub fn render(cross: &CrossGpu) -> String {
     let m = &cross.matrix;
     let mut out = format!(
-        "Across {} GPUs: each case's throughput relative to its own GPU's \
+        "Across {}: each case's throughput relative to its own GPU's \
          Buffer<RGBA8>.Load random (the original's x; higher is faster).\n",
-        m.columns.len()
+        how_many(m)
     );
     legend(&mut out, m);
     if !cross.advice.is_empty() {
@@ -114,9 +125,9 @@ pub fn markdown(cross: &CrossGpu) -> String {
     use crate::export::formats::markdown::{code_span, escape as cell};
     let code = |text: &str| code_span(&printable(text).replace('|', "\\|"));
     let mut out = format!(
-        "Across {} GPUs: each case's throughput relative to its own GPU's \
+        "Across {}: each case's throughput relative to its own GPU's \
          `Buffer<RGBA8>.Load random` (the original's x; higher is faster).\n\n",
-        m.columns.len()
+        how_many(m)
     );
     for c in &m.columns {
         out.push_str(&format!(

@@ -150,3 +150,20 @@ fn a_path_flips_where_no_choice_is_best_on_both() {
         same[1].text
     );
 }
+
+#[test]
+fn one_gpu_under_two_apis_counts_once() {
+    let reports = [
+        gpu(
+            "NVidia Turing (RTX 2060) Dx12+Dxc",
+            Some("Direct3D 12"),
+            &[],
+        ),
+        gpu("NVIDIA GeForce RTX 2060", None, &[]),
+        gpu("NVIDIA H200", None, &[]),
+    ];
+    let pairs: Vec<(&str, &Report)> = reports.iter().map(|r| ("f", r)).collect();
+    let columns = matrix(&pairs).columns;
+    assert_eq!(columns.len(), 3);
+    assert_eq!(distinct_gpus(&columns), 2);
+}
