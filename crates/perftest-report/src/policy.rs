@@ -192,6 +192,26 @@ pub fn chain_warm_dispatches(lap: u64, per_dispatch: u64) -> u32 {
     u32::try_from(laps.saturating_add(1).clamp(1, MAX_CHAIN_WARM_DISPATCHES)).unwrap_or(1)
 }
 
+/// The longest lap, in steps, that a chain's dispatches are sized to walk twice
+/// ([`whole_lap_groups`]): 2^20 steps, a 128 MB chain of 128-byte nodes, twice the largest L2
+/// measured here (the H200's 60 MB). Longer chains keep the target size: their steps miss every
+/// cache either way, and two laps of them would take seconds per dispatch.
+pub const WHOLE_LAP_MAX_STEPS: u64 = 1 << 20;
+
+/// The fewest groups (blocks of `steps_per_group` steps) a chain's dispatch needs so that its
+/// smaller dispatch, half as long, still walks a whole lap of `lap_steps`: then what every
+/// dispatch pays once, the lap that refills the caches, cancels in the difference of the two.
+/// Needed because a dispatch boundary loses cached lines: on the H200 the far half of the L2
+/// read as memory from 43 MB with 2 ms dispatches (a lap spanning 40-60 of them) and as the far
+/// L2 to 56 MB with dispatches of a whole lap, as an independent CUDA chase reads it. 0 (no
+/// floor) for laps longer than [`WHOLE_LAP_MAX_STEPS`] or a chain of no steps.
+pub fn whole_lap_groups(lap_steps: u64, steps_per_group: u64) -> u64 {
+    if lap_steps == 0 || lap_steps > WHOLE_LAP_MAX_STEPS {
+        return 0;
+    }
+    2 * lap_steps.div_ceil(steps_per_group.max(1))
+}
+
 /// Measures one case alone, with nothing run between its dispatches (for chains, whose caches
 /// anything else would evict): `warm` untimed dispatches of `sizing.dims` (in submissions of
 /// at most `batch_max`), one more that sizes the dispatch again on warm caches, then `samples`
@@ -203,11 +223,23 @@ pub fn chain_warm_dispatches(lap: u64, per_dispatch: u64) -> u32 {
 pub fn measure_alone<T: DispatchTimer>(
     timer: &mut T,
     settings: &LoopSettings,
-    sizing: Sizing,
+    (sizing, min_groups): (Sizing, u64),
     warm: u32,
     batch_max: u32,
     stop: &AtomicBool,
 ) -> Result<crate::schema::Measurement, LoopError<T::Error>> {
+    // At least `min_groups` (a chain's whole laps, [`whole_lap_groups`]) from the start.
+    let floor = |dims: [u32; 3]| {
+        if group_total(dims) < min_groups {
+            settings.split(min_groups)
+        } else {
+            dims
+        }
+    };
+    let sizing = Sizing {
+        dims: floor(sizing.dims),
+        ..sizing
+    };
     let batch_max = batch_max.max(1);
     let mut left = warm;
     while left > 0 {
@@ -220,10 +252,10 @@ pub fn measure_alone<T: DispatchTimer>(
     // (a chain that fits the L2 probes at memory latency, 2.5x slower on the H200).
     check_stop(stop)?;
     let warm_ns = timer.time(sizing.dims, 1).map_err(LoopError::Timer)?;
-    let dims = match warm_ns.first() {
+    let dims = floor(match warm_ns.first() {
         Some(&ns) => settings.rescale(sizing.dims, ns),
         None => sizing.dims,
-    };
+    });
     check_stop(stop)?;
     // --samples is at most one submission's dispatches.
     let samples = settings.samples.max(1);
@@ -639,7 +671,7 @@ mod tests {
             probes: 3,
         };
         let stop = AtomicBool::new(false);
-        let m = measure_alone(&mut gpu, &s, sizing, 7, 4, &stop).unwrap();
+        let m = measure_alone(&mut gpu, &s, (sizing, 0), 7, 4, &stop).unwrap();
         assert_eq!(m.samples_ns.len(), s.samples as usize);
         let counts: Vec<u32> = gpu.calls.iter().map(|&(_, n)| n).collect();
         assert_eq!(counts, [4, 3, 1, s.samples, s.samples]);
@@ -663,12 +695,12 @@ mod tests {
             dims: [1000, 1, 1],
             probes: 3,
         };
-        let m = measure_alone(&mut gpu, &s, short, 2, 4, &stop).unwrap();
+        let m = measure_alone(&mut gpu, &s, (short, 0), 2, 4, &stop).unwrap();
         assert!((1990..=2000).contains(&m.groups), "{}", m.groups);
         assert!(m.steady);
         let stopped = AtomicBool::new(true);
         assert!(matches!(
-            measure_alone(&mut gpu, &s, sizing, 1, 4, &stopped),
+            measure_alone(&mut gpu, &s, (sizing, 0), 1, 4, &stopped),
             Err(LoopError::Interrupted)
         ));
     }
@@ -721,5 +753,26 @@ mod tests {
             "{n} {}",
             patient.speed()
         );
+    }
+
+    #[test]
+    fn a_chain_walks_two_laps_per_dispatch_up_to_the_longest_lap() {
+        // 40 MB of 128-byte nodes in blocks of 256 steps: 1280 blocks a lap.
+        assert_eq!(whole_lap_groups(40 << 13, 256), 2 * 1280);
+        assert_eq!(whole_lap_groups(100, 256), 2);
+        assert_eq!(whole_lap_groups(0, 256), 0);
+        assert_eq!(whole_lap_groups(WHOLE_LAP_MAX_STEPS + 1, 256), 0);
+        // measure_alone keeps the floor even where the target asks for less.
+        let mut gpu = SimulatedGpu::new(30.0);
+        let s = settings();
+        let stop = AtomicBool::new(false);
+        let sizing = Sizing {
+            dims: [10, 1, 1],
+            probes: 1,
+        };
+        let m = measure_alone(&mut gpu, &s, (sizing, 5000), 1, 4, &stop).unwrap();
+        assert!(m.groups >= 5000, "{}", m.groups);
+        let short = m.short.map_or(0, |s| s.groups);
+        assert!(short >= 2500, "{short}");
     }
 }

@@ -76,7 +76,7 @@ impl ClockWatch {
             dims: entry.dims,
             probes: 0,
         };
-        let alone = measure_alone(&mut timer, settings, sizing, 1, batch_max, stop).ok();
+        let alone = measure_alone(&mut timer, settings, (sizing, 0), 1, batch_max, stop).ok();
         Some(ClockSamples {
             ticks_per_dispatch: group_total(entry.dims).saturating_mul(per_group),
             samples_ns: entry.samples_ns.clone(),

@@ -16,8 +16,8 @@ use crate::options::Options;
 use crate::report::{CaseResult, Report, Settings};
 use crate::shader_stats::report_stats;
 use perftest_report::policy::{
-    chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, LoopError, LoopSettings,
-    Sizing,
+    chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, whole_lap_groups, LoopError,
+    LoopSettings, Sizing,
 };
 use perftest_report::schema::Measurement;
 use perftest_report::sizing::group_total;
@@ -373,11 +373,21 @@ fn size_and_measure(
     if !case.work().measured_alone() {
         return Ok((sizing, None));
     }
-    let per_dispatch = group_total(sizing.dims).saturating_mul(case.work().per_group());
+    // A chain's dispatches walk whole laps (see `whole_lap_groups`).
+    let min_groups = whole_lap_groups(case.chain_length(), case.work().per_group());
+    let groups = group_total(sizing.dims).max(min_groups);
+    let per_dispatch = groups.saturating_mul(case.work().per_group());
     let warm = chain_warm_dispatches(case.chain_length(), per_dispatch);
     let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT;
-    measure_alone(&mut timer, &loop_settings, sizing, warm, batch_max, stop)
-        .map(|m| (sizing, Some(m)))
+    measure_alone(
+        &mut timer,
+        &loop_settings,
+        (sizing, min_groups),
+        warm,
+        batch_max,
+        stop,
+    )
+    .map(|m| (sizing, Some(m)))
 }
 
 /// After the rounds: every operation (a copy, a launch) sized and measured alone, its slot
