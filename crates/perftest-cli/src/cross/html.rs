@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::cross::{CrossGpu, SAME_GPU_TITLE};
+use crate::cross::{how_many, CrossGpu, SAME_GPU_TITLE};
 use crate::export::formats::html::{page_end, page_start};
 use crate::export::markup::escape;
 
@@ -19,10 +19,10 @@ fn colour(share: f64) -> String {
 /// The page of `cross`.
 pub fn cross_html(cross: &CrossGpu) -> Result<String, std::fmt::Error> {
     let m = &cross.matrix;
-    let n = m.columns.len();
+    let n = how_many(m);
     let mut out = String::new();
-    page_start(&mut out, &format!("perftest compare: {n} GPUs"))?;
-    writeln!(out, "<h1>perftest compare: {n} GPUs</h1>")?;
+    page_start(&mut out, &format!("perftest compare: {n}"))?;
+    writeln!(out, "<h1>perftest compare: {n}</h1>")?;
     writeln!(
         out,
         "<p>Each cell is the case's throughput relative to its own GPU's \

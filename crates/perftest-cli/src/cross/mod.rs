@@ -59,7 +59,7 @@ fn legend(out: &mut String, m: &Matrix) {
 
 /// How many reports and GPUs the matrix holds, in words: `30 GPUs`, or `32 reports of 30 GPUs`
 /// where a GPU appears under several APIs or tools.
-fn how_many(m: &Matrix) -> String {
+pub(crate) fn how_many(m: &Matrix) -> String {
     let (reports, gpus) = (m.columns.len(), distinct_gpus(&m.columns));
     if reports == gpus {
         format!("{gpus} GPUs")
