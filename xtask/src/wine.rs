@@ -137,9 +137,17 @@ impl Wine {
 
     /// Runs `perftest.exe ARGS...` to completion.
     pub fn run(&self, args: &[&str]) -> Result<Output, String> {
-        self.perftest(args)
-            .output()
-            .map_err(|e| format!("cannot start Wine: {e}"))
+        let mut tries = 0;
+        loop {
+            let output = self
+                .perftest(args)
+                .output()
+                .map_err(|e| format!("cannot start Wine: {e}"))?;
+            tries += 1;
+            if tries >= WINE_TRIES || !wine_failed_to_start(&output) {
+                return Ok(output);
+            }
+        }
     }
 }
 
@@ -168,8 +176,50 @@ pub fn without_noise(stderr: &[u8]) -> String {
         .join("\n")
 }
 
+/// How often [`Wine::run`] starts a command whose Wine failed before perftest said anything.
+const WINE_TRIES: u32 = 3;
+
+/// Whether `output` is Wine (or its X server) failing to start the program rather than
+/// perftest's own result: a failure with nothing on standard output and nothing but Wine's
+/// and the X server's noise on standard error (perftest never fails without a message). Seen
+/// now and then under `xvfb-run` on a busy 2-core machine, where the next start succeeds.
+fn wine_failed_to_start(output: &Output) -> bool {
+    !output.status.success()
+        && output.stdout.is_empty()
+        && without_noise(&output.stderr).trim().is_empty()
+}
+
 /// Whether a program is on the `PATH`.
 fn tool_exists(tool: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+
+    fn output(code: i32, stdout: &str, stderr: &str) -> Output {
+        Output {
+            status: std::process::ExitStatus::from_raw(code << 8),
+            stdout: stdout.as_bytes().to_vec(),
+            stderr: stderr.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn only_a_silent_failure_is_wine_failing_to_start() {
+        let noise = "0024:err:module:import_dll Library x.dll not found\n";
+        assert!(wine_failed_to_start(&output(1, "", noise)));
+        assert!(wine_failed_to_start(&output(1, "", "")));
+        // perftest's own failures say something; successes are never retried.
+        assert!(!wine_failed_to_start(&output(
+            1,
+            "",
+            "perftest: error: cannot load the Vulkan loader\n"
+        )));
+        assert!(!wine_failed_to_start(&output(2, "usage", "")));
+        assert!(!wine_failed_to_start(&output(0, "", "")));
+    }
 }
