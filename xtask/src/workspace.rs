@@ -49,33 +49,39 @@ pub fn succeeds(program: &str, args: &[&str]) -> bool {
         .is_ok_and(|status| status.success())
 }
 
+/// `cargo metadata --no-deps` of the workspace, as JSON (asked once per run).
+pub fn metadata() -> Result<&'static serde_json::Value, String> {
+    static METADATA: OnceLock<Result<serde_json::Value, String>> = OnceLock::new();
+    METADATA
+        .get_or_init(|| {
+            let output = cargo()
+                .args([
+                    "metadata",
+                    "--format-version",
+                    "1",
+                    "--no-deps",
+                    "--offline",
+                ])
+                .stderr(std::process::Stdio::inherit())
+                .output()
+                .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+            if !output.status.success() {
+                return Err("cargo metadata failed".into());
+            }
+            serde_json::from_slice(&output.stdout)
+                .map_err(|e| format!("cargo metadata printed no JSON: {e}"))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
 /// The directory cargo builds into: `CARGO_TARGET_DIR`, `build.target-dir` or `target/`, as
-/// `cargo metadata` reports it (asked once per run).
+/// `cargo metadata` reports it.
 pub fn target_dir() -> Result<PathBuf, String> {
-    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let output = cargo()
-            .args([
-                "metadata",
-                "--format-version",
-                "1",
-                "--no-deps",
-                "--offline",
-            ])
-            .stderr(std::process::Stdio::inherit())
-            .output()
-            .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
-        if !output.status.success() {
-            return Err("cargo metadata failed: cannot tell the target directory".into());
-        }
-        let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)
-            .map_err(|e| format!("cargo metadata printed no JSON: {e}"))?;
-        metadata["target_directory"]
-            .as_str()
-            .map(PathBuf::from)
-            .ok_or_else(|| "cargo metadata names no target_directory".to_string())
-    })
-    .clone()
+    metadata()?["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .ok_or_else(|| "cargo metadata names no target_directory".to_string())
 }
 
 /// The host's target triple (`rustc -vV`'s `host:` line, asked once per run), e.g.

@@ -94,22 +94,7 @@ fn unique_files(files: &[modules::SourceFile]) -> Vec<&modules::SourceFile> {
 /// The root files of every library, binary, example and build script of the workspace's
 /// packages (`cargo metadata --no-deps`); test and bench targets are left out.
 fn targets() -> Result<Vec<Target>, String> {
-    let output = workspace::cargo()
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
-    if !output.status.success() {
-        return Err("cargo metadata failed".into());
-    }
-    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)
-        .map_err(|e| format!("cargo metadata printed no JSON: {e}"))?;
+    let metadata = workspace::metadata()?;
     let mut targets = Vec::new();
     for package in metadata["packages"].as_array().into_iter().flatten() {
         let name = package["name"].as_str().unwrap_or_default();
