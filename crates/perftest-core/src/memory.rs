@@ -17,9 +17,6 @@ pub(crate) struct Buffer {
     pub(crate) size: u64,
     /// Memory allocated for this buffer alone, in a chosen memory type.
     pub(crate) dedicated: Option<Dedicated>,
-    /// Created with `SHADER_DEVICE_ADDRESS` usage (its dedicated memory is allocated with the
-    /// device-address flag).
-    pub(crate) addressed: bool,
 }
 
 /// Memory allocated for one buffer in a chosen memory type, mapped for its lifetime where the
@@ -97,7 +94,6 @@ impl Context {
             allocation: Some(allocation),
             size,
             dedicated: None,
-            addressed: false,
         };
         // SAFETY: memory and offset come from an allocation sized for this buffer.
         let bound = unsafe {
@@ -145,9 +141,9 @@ impl Context {
             allocation: None,
             size,
             dedicated: None,
-            addressed: usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS),
         };
-        match self.bind_dedicated(&mut made, memory) {
+        let addressed = usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS);
+        match self.bind_dedicated(&mut made, memory, addressed) {
             Ok(()) => Ok(made),
             Err(e) => {
                 self.destroy_buffer(&mut made);
@@ -156,11 +152,13 @@ impl Context {
         }
     }
 
-    /// Allocates, binds and (where host-visible) maps memory of type `memory` for `made`.
+    /// Allocates, binds and (where host-visible) maps memory of type `memory` for `made`, with
+    /// the device-address flag where the buffer has device-address usage (`addressed`).
     fn bind_dedicated(
         &mut self,
         made: &mut Buffer,
         memory: perftest_cases::MemoryTypeInfo,
+        addressed: bool,
     ) -> Result<()> {
         // SAFETY: the buffer was just created on this device.
         let requirements = unsafe { self.device.get_buffer_memory_requirements(made.buffer) };
@@ -175,7 +173,7 @@ impl Context {
         let mut info = vk::MemoryAllocateInfo::default()
             .allocation_size(requirements.size)
             .memory_type_index(memory.index);
-        if made.addressed {
+        if addressed {
             info = info.push_next(&mut flags);
         }
         // SAFETY: valid device and allocate info.

@@ -357,8 +357,9 @@ fn size_all(
     }
 }
 
-/// Sizes `case` from `groups` and, for a chain or an operation, measures it alone at once (see
-/// `measure_alone`); a case measured in rounds gives no measurement here.
+/// Sizes `case` from `groups` with `loop_settings` (already for its kind of kernel,
+/// `LoopSettings::for_kernel`) and, for a chain or an operation, measures it alone at once
+/// (see `measure_alone`); a case measured in rounds gives no measurement here.
 fn size_and_measure(
     bench: &mut Bench,
     case: &Case,
@@ -367,9 +368,8 @@ fn size_and_measure(
     groups: u64,
     stop: &AtomicBool,
 ) -> Result<(Sizing, Option<Measurement>), LoopError<Error>> {
-    let loop_settings = loop_settings.for_kernel(!perftest_core::in_waves(case));
     let mut timer = BenchTimer { bench, kernel };
-    let sizing = size_case(&mut timer, &loop_settings, groups, stop)?;
+    let sizing = size_case(&mut timer, loop_settings, groups, stop)?;
     if !case.work().measured_alone() {
         return Ok((sizing, None));
     }
@@ -381,7 +381,7 @@ fn size_and_measure(
     let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT;
     measure_alone(
         &mut timer,
-        &loop_settings,
+        loop_settings,
         (sizing, min_groups),
         warm,
         batch_max,
@@ -406,7 +406,8 @@ fn measure_operations(
         if !case.work().is_operation() {
             continue;
         }
-        match size_and_measure(bench, case, kernel, loop_settings, 1, stop) {
+        let settings = loop_settings.for_kernel(!perftest_core::in_waves(case));
+        match size_and_measure(bench, case, kernel, &settings, 1, stop) {
             Ok((_, Some(m))) => *slot = Slot::Done(Box::new(CaseResult::measured(case, m))),
             Ok((_, None)) => {}
             Err(LoopError::Interrupted) => return RunEnd::Interrupted,
