@@ -17,12 +17,13 @@ use perftest_cases::Suite;
 use crate::export::ExportFormat;
 
 /// Options that only shape a timing run, refused by `--verify`, `--list` and `--list-cases`.
-const TIMING_ONLY: [&str; 14] = [
+const TIMING_ONLY: [&str; 15] = [
     "no_verify",
     "target_ms",
     "samples",
     "dispatch_ms",
     "warmup_max",
+    "placements",
     "no_refine",
     "pipeline_cache",
     "baseline",
@@ -382,6 +383,22 @@ pub struct RunArgs {
         help_heading = "Measurement"
     )]
     pub warmup_max: u32,
+
+    /// Places in memory the cases' resources take turns at, one per round (1 to 16).
+    ///
+    /// With more than one, every case measured in the interleaved rounds binds a second (third,
+    /// ...) set of the same resources in each following round, so that a run sees whether the
+    /// addresses its resources got set how fast a case runs; each sample's place is in the
+    /// JSON report (`sample_placements`).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u32).range(1..=16),
+        help_heading = "Measurement"
+    )]
+    pub placements: u32,
 
     /// Measure the latency sweep on its doubling grid only.
     ///

@@ -50,6 +50,8 @@ pub struct Options {
     pub samples: u32,
     /// Measurements a case may discard while clocks settle.
     pub warmup_max: u32,
+    /// Places in memory the resources of the cases in the rounds take turns at.
+    pub placements: u32,
     /// Baseline case id.
     pub baseline: String,
     /// Output format.
@@ -173,6 +175,7 @@ impl Options {
             dispatch_ms: args.dispatch_ms,
             samples,
             warmup_max: args.warmup_max,
+            placements: args.placements,
             baseline: args.baseline.clone(),
             format: args.format,
             output: args.output.clone(),

@@ -125,7 +125,12 @@ pub struct KernelId(usize);
 /// The suite on one device: pipelines, and the resources of their families, built on demand.
 pub struct Bench {
     ctx: Context,
+    /// The resources the kernels bind now: those of placement `placement`.
     resources: Resources,
+    /// The resources of the other placements made so far, by placement (`None` for the one in
+    /// use, and for one not made yet); see [`Bench::place`].
+    parked: Vec<Option<Resources>>,
+    placement: usize,
     kernels: Vec<Kernel>,
     setup_time: Duration,
     representations: bool,
@@ -153,6 +158,8 @@ impl Bench {
         Ok(Bench {
             ctx,
             resources,
+            parked: Vec::new(),
+            placement: 0,
             kernels: Vec::new(),
             representations: false,
             setup_time: start.elapsed(),
@@ -362,6 +369,49 @@ impl Bench {
         time_batch_on(&mut self.ctx, &self.kernels, batch)
     }
 
+    /// Binds the kernels of `ids` to the resources of placement `placement` (from 0, the
+    /// resources made first): a second set of the same resources, made the first time that
+    /// placement is asked for and kept until the bench is dropped, so that it lies elsewhere in
+    /// memory. Which addresses a case's resources get can set how fast it runs (on the H200, by
+    /// up to 12% for `cbuffer{float4} load random`); a run measured at several placements
+    /// sees whether it does. Kernels not in `ids`, and graphics kernels and operations, keep
+    /// the resources they bind. Call only while no submission runs (every timing call waits
+    /// for its own).
+    pub fn place(&mut self, placement: usize, ids: &[KernelId]) -> Result<()> {
+        if placement != self.placement {
+            if self.parked.len() <= placement.max(self.placement) {
+                self.parked
+                    .resize_with(placement.max(self.placement) + 1, || None);
+            }
+            let next = match self.parked[placement].take() {
+                Some(r) => r,
+                None => Resources::new(&mut self.ctx)?,
+            };
+            let previous = std::mem::replace(&mut self.resources, next);
+            self.parked[self.placement] = Some(previous);
+            self.placement = placement;
+        }
+        for &id in ids {
+            let kernel = self
+                .kernels
+                .get(id.0)
+                .ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {}", id.0)))?;
+            if kernel.stages != Stages::Compute {
+                continue;
+            }
+            let case = kernel.case.clone();
+            self.resources.ensure(&mut self.ctx, &case)?;
+            let device = self.ctx.device.clone();
+            self.kernels[id.0].rebind(&device, &self.resources)?;
+        }
+        Ok(())
+    }
+
+    /// The placement whose resources the kernels bound last ([`Bench::place`]).
+    pub fn placement(&self) -> usize {
+        self.placement
+    }
+
     /// Runs the case once with the store path enabled ([`VERIFY_GROUPS`] workgroups) and
     /// returns what it left behind: every thread's four output lanes, ordered by workgroup then
     /// local index, and the family's result buffer (cleared to zero before the dispatch) where
@@ -531,6 +581,9 @@ impl Drop for Bench {
             k.destroy(&self.ctx);
         }
         self.resources.destroy(&mut self.ctx);
+        for r in self.parked.iter_mut().flatten() {
+            r.destroy(&mut self.ctx);
+        }
     }
 }
 

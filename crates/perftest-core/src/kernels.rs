@@ -422,6 +422,14 @@ impl Kernel {
         Ok(pipeline)
     }
 
+    /// Points the kernel's descriptor set and family words at `resources` (the same family's
+    /// resources at another placement; see `Bench::place`). The set must not be in use.
+    pub(crate) fn rebind(&mut self, device: &ash::Device, resources: &Resources) -> Result<()> {
+        let binds = resources.bindings(&self.case)?;
+        self.push.0 = resources.push(&self.case)?;
+        self.write_descriptors(device, resources, &binds)
+    }
+
     fn write_descriptors(&self, device: &ash::Device, r: &Resources, binds: &[Bind]) -> Result<()> {
         let output = [vk::DescriptorBufferInfo {
             buffer: r.output.buffer,

@@ -177,6 +177,15 @@ pub trait BatchTimer {
     type Error;
     /// Runs the batch and returns one time per entry.
     fn time_batch(&mut self, batch: &[(usize, [u32; 3])]) -> Result<Vec<f64>, Self::Error>;
+    /// The places in memory the cases' resources take turns at, one per round (1: one place).
+    fn placements(&self) -> usize {
+        1
+    }
+    /// Binds every case to its resources at `placement` (below [`Self::placements`]) before
+    /// the next round; nothing by default.
+    fn place(&mut self, _placement: usize) -> Result<(), Self::Error> {
+        Ok(())
+    }
 }
 
 /// One case taking part in the rounds.
@@ -190,6 +199,11 @@ pub struct Entry {
     pub samples_ns: Vec<f64>,
     /// Each sample's place in the run: the number of dispatches timed before it.
     pub seqs: Vec<usize>,
+    /// Each sample's own workgroups ([`LoopSettings::sample_dims`]); its time in
+    /// `samples_ns` is counted at the case's size.
+    pub sample_groups: Vec<u64>,
+    /// Each sample's placement ([`BatchTimer::placements`]), where there are several.
+    pub sample_placements: Vec<u32>,
     /// Re-sizes left before the size is accepted as it is.
     resizes_left: u32,
     /// Whether the size was checked by a recorded dispatch.
@@ -211,6 +225,8 @@ impl Entry {
             warmup_dispatches: probes,
             samples_ns: Vec::new(),
             seqs: Vec::new(),
+            sample_groups: Vec::new(),
+            sample_placements: Vec::new(),
             resizes_left: settings.warmup_max,
             size_checked: false,
             wanted: settings.samples.max(1) as usize,
@@ -224,10 +240,18 @@ impl Entry {
         if self.samples_ns.is_empty() {
             return None;
         }
+        let groups = group_total(self.dims);
+        let neighbours = self.sample_groups.iter().any(|&g| g != groups);
         Some(Measurement {
-            groups: group_total(self.dims),
+            groups,
             dims: self.dims,
             samples_ns: self.samples_ns.clone(),
+            sample_groups: if neighbours {
+                self.sample_groups.clone()
+            } else {
+                Vec::new()
+            },
+            sample_placements: self.sample_placements.clone(),
             warmup_dispatches: self.warmup_dispatches,
             steady: self.size_checked && halves_agree(&self.samples_ns, settings.steady_tolerance),
             short: None,
@@ -318,37 +342,77 @@ pub fn measure_in_rounds_with<T: BatchTimer>(
                     .map(|(&i, _)| i)
             })
             .collect();
+        let placements = timer.placements().max(1);
+        let placement = (placements > 1).then_some(round % placements);
+        if let Some(p) = placement {
+            timer.place(p).map_err(LoopError::Timer)?;
+        }
         round += 1;
+        let order = with_sizes(entries, &order, settings);
         for chunk in order.chunks(batch_max.max(1)) {
             check_stop(stop)?;
-            let batch: Vec<(usize, [u32; 3])> =
-                chunk.iter().map(|&i| (i, entries[i].dims)).collect();
-            let times = timer.time_batch(&batch).map_err(LoopError::Timer)?;
+            let times = timer.time_batch(chunk).map_err(LoopError::Timer)?;
             stats.submissions += 1;
-            stats.dispatches += batch.len() as u32;
-            let first_seq = stats.dispatches as usize - batch.len();
-            for (k, (&i, &t)) in chunk.iter().zip(&times).enumerate() {
+            stats.dispatches += chunk.len() as u32;
+            let first_seq = stats.dispatches as usize - chunk.len();
+            for (k, (&(i, dims), &t)) in chunk.iter().zip(&times).enumerate() {
                 let e = &mut entries[i];
-                if !e.size_checked {
-                    let own = LoopSettings {
-                        wave: e.wave,
-                        ..*settings
-                    };
-                    if let Some(resized) =
-                        own.corrected_size(e.dims, t).filter(|_| e.resizes_left > 0)
-                    {
-                        e.dims = resized;
-                        e.resizes_left -= 1;
-                        e.warmup_dispatches += 1;
-                        continue;
-                    }
-                    e.size_checked = true;
+                if record(e, settings, dims, t, first_seq + k) {
+                    e.sample_placements.extend(placement.map(|p| p as u32));
                 }
-                e.samples_ns.push(t);
-                e.seqs.push(first_seq + k);
             }
         }
     }
+}
+
+/// Each dispatch of a round (`order`: entry indices, an entry once per copy) with the
+/// workgroups it runs: the `k`-th recorded dispatch of an entry runs
+/// [`LoopSettings::sample_dims`] of its size, `k` counting the copies earlier in the round.
+fn with_sizes(
+    entries: &[Entry],
+    order: &[usize],
+    settings: &LoopSettings,
+) -> Vec<(usize, [u32; 3])> {
+    let mut copies = vec![0usize; entries.len()];
+    order
+        .iter()
+        .map(|&i| {
+            let e = &entries[i];
+            let own = LoopSettings {
+                wave: e.wave,
+                ..*settings
+            };
+            let k = e.samples_ns.len() + copies[i];
+            copies[i] += 1;
+            (i, own.sample_dims(e.dims, k))
+        })
+        .collect()
+}
+
+/// Records a dispatch of `dims` that took `t` ns, timed at place `seq` of the run, as a sample
+/// of `e` counted at its size; unless it is the first dispatch and off its size
+/// ([`LoopSettings::corrected_size`]): then the case is re-sized and the dispatch not kept.
+/// Returns whether the dispatch was kept.
+fn record(e: &mut Entry, settings: &LoopSettings, dims: [u32; 3], t: f64, seq: usize) -> bool {
+    if !e.size_checked {
+        let own = LoopSettings {
+            wave: e.wave,
+            ..*settings
+        };
+        if let Some(resized) = own.corrected_size(e.dims, t).filter(|_| e.resizes_left > 0) {
+            e.dims = resized;
+            e.resizes_left -= 1;
+            e.warmup_dispatches += 1;
+            return false;
+        }
+        e.size_checked = true;
+    }
+    let groups = group_total(dims);
+    e.samples_ns
+        .push(t * group_total(e.dims) as f64 / groups.max(1) as f64);
+    e.sample_groups.push(groups);
+    e.seqs.push(seq);
+    true
 }
 
 #[cfg(test)]
@@ -749,6 +813,130 @@ mod tests {
         assert!(worst_median > 0.003, "median off by at most {worst_median}");
         assert!(modal >= 20, "levels told apart in {modal} of 40 runs");
         assert!(blind <= 3, "{blind} of 40 runs without a fast sample");
+    }
+
+    /// A case whose own size pays a fixed 15 us on every dispatch of this process, while a
+    /// wave fewer or more pays nothing (the H200's `Texture2D<RGBA16F>.Load random` at 15
+    /// waves in some processes): measured at its own size only, every sample sits in the slow
+    /// level and the case reads 0.8% slow. The neighbouring sizes show the fast level, the
+    /// case collects more samples and is reported by it; a case without the cost reads its
+    /// time per workgroup as before.
+    #[test]
+    fn a_size_that_pays_a_fixed_cost_is_seen_past() {
+        struct SizeCost {
+            gpu: DriftingGpu,
+            costly: u64,
+        }
+        impl BatchTimer for SizeCost {
+            type Error = String;
+            fn time_batch(&mut self, b: &[(usize, [u32; 3])]) -> Result<Vec<f64>, String> {
+                let mut t = self.gpu.time_batch(b)?;
+                for (v, &(case, dims)) in t.iter_mut().zip(b) {
+                    if case == 0 && group_total(dims) == self.costly {
+                        *v += 15_000.0;
+                    }
+                }
+                Ok(t)
+            }
+        }
+        let s = LoopSettings {
+            target_ns: 12e6,
+            samples: 6,
+            wave: 1056,
+            ..settings()
+        };
+        let case = perftest_cases::original_cases().remove(0);
+        let figure = |e: &Entry| {
+            let result = crate::report::CaseResult::measured(&case, e.measurement(&s).unwrap());
+            let d = crate::report::Derived::compute(&result, None).unwrap();
+            d.ns_per_group
+        };
+        for seed in 1..=10u32 {
+            let stop = AtomicBool::new(false);
+            let mut gpu = DriftingGpu::new(vec![126.0, 126.0], 0.0);
+            gpu.noise = 0.0004;
+            gpu.seed = seed.wrapping_mul(2_654_435_761);
+            let dims = s.split(15 * 1056);
+            let mut timer = SizeCost {
+                gpu,
+                costly: group_total(dims),
+            };
+            let mut entries = vec![Entry::new(dims, 1, &s), Entry::new(dims, 1, &s)];
+            measure_in_rounds(&mut timer, &mut entries, &s, 256, &stop).unwrap();
+            let costly = &entries[0];
+            assert!(costly.pooled, "seed {seed}");
+            let m = costly.measurement(&s).unwrap();
+            assert_eq!(m.sample_groups.len(), m.samples_ns.len());
+            assert!(m.sample_groups.contains(&(14 * 1056)));
+            assert!(m.sample_groups.contains(&(16 * 1056)));
+            let off = figure(costly) / 126.0 - 1.0;
+            assert!(
+                off.abs() < 0.0003,
+                "seed {seed}: the fast level missed by {off}"
+            );
+            let plain = figure(&entries[1]) / 126.0 - 1.0;
+            assert!(
+                plain.abs() < 0.0003,
+                "seed {seed}: a plain case off by {plain}"
+            );
+            assert!(!entries[1].pooled, "seed {seed}");
+        }
+    }
+
+    /// With three placements, round `r` binds placement `r % 3` before its dispatches, and
+    /// each sample says which it ran on: a placement 0.2% slower shows in those samples alone.
+    #[test]
+    fn placements_take_turns_by_round() {
+        struct Placed {
+            gpu: DriftingGpu,
+            now: usize,
+            calls: Vec<usize>,
+        }
+        impl BatchTimer for Placed {
+            type Error = String;
+            fn time_batch(&mut self, b: &[(usize, [u32; 3])]) -> Result<Vec<f64>, String> {
+                let slow = if self.now == 1 { 1.002 } else { 1.0 };
+                let t = self.gpu.time_batch(b)?;
+                Ok(t.into_iter().map(|v| v * slow).collect())
+            }
+            fn placements(&self) -> usize {
+                3
+            }
+            fn place(&mut self, placement: usize) -> Result<(), String> {
+                self.now = placement;
+                self.calls.push(placement);
+                Ok(())
+            }
+        }
+        let s = LoopSettings {
+            target_ns: 12e6,
+            samples: 6,
+            ..settings()
+        };
+        let mut timer = Placed {
+            gpu: DriftingGpu::new(vec![50.0; 4], 0.0),
+            now: 0,
+            calls: Vec::new(),
+        };
+        let dims = s.split(40_000);
+        let mut entries: Vec<Entry> = (0..4).map(|_| Entry::new(dims, 1, &s)).collect();
+        let stop = AtomicBool::new(false);
+        measure_in_rounds(&mut timer, &mut entries, &s, 256, &stop).unwrap();
+        assert_eq!(timer.calls[..6], [0, 1, 2, 0, 1, 2]);
+        for e in &entries {
+            assert_eq!(e.sample_placements, [0, 1, 2, 0, 1, 2]);
+            let m = e.measurement(&s).unwrap();
+            assert_eq!(m.sample_placements, e.sample_placements);
+            for (&t, &p) in m.samples_ns.iter().zip(&m.sample_placements) {
+                let expected = group_total(dims) as f64 * 50.0 * if p == 1 { 1.002 } else { 1.0 };
+                assert!((t / expected - 1.0).abs() < 1e-9);
+            }
+        }
+        // One placement: nothing recorded.
+        let mut gpu = DriftingGpu::new(vec![50.0; 2], 0.0);
+        let mut one: Vec<Entry> = (0..2).map(|_| Entry::new(dims, 1, &s)).collect();
+        measure_in_rounds(&mut gpu, &mut one, &s, 256, &stop).unwrap();
+        assert!(one[0].measurement(&s).unwrap().sample_placements.is_empty());
     }
 
     #[test]

@@ -148,6 +148,7 @@ fn run_phases(
             .collect(),
         clock_mhz: options.clock_mhz,
         shader_units: options.shader_units,
+        placements: (options.placements > 1).then_some(options.placements),
     };
     let mut report = Report::begin(target.device_info(), settings);
     report.baseline_id = options.baseline.clone();
@@ -452,10 +453,12 @@ fn measure_rounds(
         entries.len() - 1
     });
     let mut round_error = None;
+    let placements = report.settings.placements.unwrap_or(1).max(1);
     if matches!(end, RunEnd::Complete) {
         let mut timer = BenchBatch {
             bench,
             kernels: &kernels,
+            placements: placements as usize,
         };
         let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT as usize;
         let measured = measure_in_rounds_with(
@@ -466,6 +469,11 @@ fn measure_rounds(
             stop,
             round_done,
         );
+        // The resources the run started with are bound again for what follows.
+        let measured = measured.and_then(|stats| match placements {
+            1 => Ok(stats),
+            _ => timer.place(0).map(|()| stats).map_err(LoopError::Timer),
+        });
         match measured {
             Ok(_) => {}
             Err(LoopError::Interrupted) => end = RunEnd::Interrupted,
@@ -501,10 +509,12 @@ fn measure_rounds(
     end
 }
 
-/// A [`BatchTimer`] over prepared cases of a [`Bench`]: entry `i` is `kernels[i]`.
+/// A [`BatchTimer`] over prepared cases of a [`Bench`]: entry `i` is `kernels[i]`, whose
+/// resources take turns at `placements` places (see [`Bench::place`]).
 struct BenchBatch<'a> {
     bench: &'a mut Bench,
     kernels: &'a [KernelId],
+    placements: usize,
 }
 
 impl BatchTimer for BenchBatch<'_> {
@@ -516,6 +526,14 @@ impl BatchTimer for BenchBatch<'_> {
             .collect();
         let times = self.bench.time_batch(&dispatches)?;
         Ok(times.iter().map(|d| d.as_nanos() as f64).collect())
+    }
+
+    fn placements(&self) -> usize {
+        self.placements
+    }
+
+    fn place(&mut self, placement: usize) -> Result<(), Error> {
+        self.bench.place(placement, self.kernels)
     }
 }
 

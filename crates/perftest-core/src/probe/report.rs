@@ -122,6 +122,7 @@ impl ProbeReport {
             suites: Vec::new(),
             clock_mhz: None,
             shader_units: None,
+            placements: None,
         };
         let device = self.device.clone().unwrap_or_else(DeviceInfo::unknown);
         let mut report = Report::begin(device, settings);
@@ -131,6 +132,8 @@ impl ProbeReport {
                 groups: m.groups,
                 dims: m.dims,
                 samples_ns,
+                sample_groups: Vec::new(),
+                sample_placements: Vec::new(),
                 warmup_dispatches: 0,
                 steady: self.steady_clocks,
                 short: None,
