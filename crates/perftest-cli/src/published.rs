@@ -316,7 +316,6 @@ fn dispatch(groups: u64, ms: f64) -> Measurement {
         groups,
         dims: [4096, u32::try_from(groups / 4096).unwrap_or(1), 1],
         samples_ns: vec![ms * 1e6],
-        sample_groups: Vec::new(),
         sample_placements: Vec::new(),
         warmup_dispatches: 0,
         steady: true,

@@ -179,7 +179,6 @@ mod tests {
             groups,
             dims: [1, 1, 1],
             samples_ns: samples_ns.to_vec(),
-            sample_groups: Vec::new(),
             sample_placements: Vec::new(),
             warmup_dispatches: 0,
             steady: true,

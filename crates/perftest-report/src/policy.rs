@@ -291,24 +291,12 @@ pub fn measure_alone<T: DispatchTimer>(
         dims,
         steady,
         samples_ns,
-        sample_groups: Vec::new(),
         sample_placements: Vec::new(),
         warmup_dispatches: sizing.probes + warm + 1,
         short,
         seqs: Vec::new(),
     })
 }
-
-/// Of every this many recorded dispatches of a case counted in whole waves, one runs a wave
-/// fewer and one a wave more than the case's size ([`LoopSettings::sample_dims`]).
-///
-/// Why: on the H200 some dispatch sizes pay a fixed cost of 10-18 us on some or all of their
-/// dispatches, and which sizes do is set per case and, at some sizes, per process: at 15 waves
-/// `Texture2D<RGBA16F>.Load random` took the slower of its two levels on every dispatch of
-/// some processes and on about half of them in others, while at 14 and 16 waves it never paid
-/// the cost. A run that measures one size only reports the slow level in such a process and
-/// the fast one otherwise (0.8% apart); neighbouring sizes let every run see the fast level.
-pub const NEIGHBOUR_PERIOD: usize = 6;
 
 /// The dimensions of a chain's smaller dispatches: half of `groups` (rounded down, laid out like
 /// any dispatch), or `None` when that leaves no fewer groups than `groups`, or none at all.
@@ -355,32 +343,6 @@ impl LoopSettings {
         let floor = self.wave.saturating_mul(MIN_WAVES);
         if self.wave > 1 && group_total(dims) < floor {
             self.split(floor)
-        } else {
-            dims
-        }
-    }
-
-    /// The dimensions of the `k`-th recorded dispatch (from 0) of a case sized to `dims`: of
-    /// every [`NEIGHBOUR_PERIOD`] of them, the third runs a wave fewer (two more where that
-    /// would go under [`MIN_WAVES`]) and the sixth a wave more; the others, and every dispatch
-    /// of a case not counted in whole waves or whose neighbour does not fit the device's
-    /// limits, run `dims`. The first dispatch always runs `dims`, since it checks the size.
-    pub fn sample_dims(&self, dims: [u32; 3], k: usize) -> [u32; 3] {
-        let groups = group_total(dims);
-        if self.wave <= 1 || groups < self.wave || groups % self.wave != 0 {
-            return dims;
-        }
-        let waves = groups / self.wave;
-        let other = match k % NEIGHBOUR_PERIOD {
-            2 if waves > MIN_WAVES => waves - 1,
-            2 => waves + 2,
-            5 => waves + 1,
-            _ => return dims,
-        };
-        let wanted = other.saturating_mul(self.wave);
-        let neighbour = self.split(wanted);
-        if group_total(neighbour) == wanted {
-            neighbour
         } else {
             dims
         }
@@ -516,39 +478,6 @@ mod tests {
     /// GPU time of `samples` dispatches of the sized case on `gpu` at full speed.
     fn measurement_ns(gpu: &SimulatedGpu, sizing: &Sizing) -> f64 {
         10.0 * (gpu.overhead_ns + group_total(sizing.dims) as f64 * gpu.ns_per_group)
-    }
-
-    #[test]
-    fn one_dispatch_in_three_runs_at_a_neighbouring_size() {
-        let s = LoopSettings {
-            wave: 1056,
-            ..settings()
-        };
-        let dims = |waves: u64| s.split(waves * 1056);
-        let waves = |d: [u32; 3]| group_total(d) / 1056;
-        let of =
-            |n: u64| -> Vec<u64> { (0..12).map(|k| waves(s.sample_dims(dims(n), k))).collect() };
-        // 15 waves: the third of every six a wave fewer, the sixth a wave more.
-        assert_eq!(of(15), [15, 15, 14, 15, 15, 16, 15, 15, 14, 15, 15, 16]);
-        // At the floor of eight the smaller neighbour is two waves more instead.
-        assert_eq!(of(8)[..6], [8, 8, 10, 8, 8, 9]);
-        // The first dispatch checks the size: always the case's own.
-        assert_eq!(s.sample_dims(dims(15), 0), dims(15));
-        // No wave known, or a size that is not whole waves: every dispatch the same.
-        let plain = settings();
-        let d = plain.split(20_000);
-        assert!((0..12).all(|k| plain.sample_dims(d, k) == d));
-        let odd = [1000, 3, 1];
-        assert!((0..12).all(|k| s.sample_dims(odd, k) == odd));
-        // A neighbour past the device's limits: the case's own size.
-        let tight = LoopSettings {
-            max_count: [1056, 15, 1],
-            first_dim_cap: 1056,
-            ..s
-        };
-        let d = tight.split(15 * 1056);
-        assert_eq!(tight.sample_dims(d, 5), d);
-        assert_eq!(waves(tight.sample_dims(d, 2)), 14);
     }
 
     #[test]

@@ -60,7 +60,6 @@ pub fn measurement(groups: u64, samples_ns: &[f64]) -> Measurement {
         groups,
         dims: [u32::try_from(groups).unwrap_or(u32::MAX), 1, 1],
         samples_ns: samples_ns.to_vec(),
-        sample_groups: Vec::new(),
         sample_placements: Vec::new(),
         warmup_dispatches: 4,
         steady: true,

@@ -411,18 +411,8 @@ pub struct Measurement {
     pub groups: u64,
     /// Dispatch dimensions X, Y, Z.
     pub dims: [u32; 3],
-    /// GPU time of each timed dispatch, in nanoseconds. A dispatch of another size (see
-    /// `sample_groups`) is counted at this size: its time times `groups` over its own groups.
+    /// GPU time of each timed dispatch, in nanoseconds.
     pub samples_ns: Vec<f64>,
-    /// Each sample's own workgroups, where some differ from `groups`: in the interleaved
-    /// rounds, one dispatch in three of a case counted in whole waves runs a wave fewer or
-    /// more (`perftest_report::policy::NEIGHBOUR_PERIOD`). Empty when every dispatch ran
-    /// `groups`, and in older reports.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Vec::is_empty")
-    )]
-    pub sample_groups: Vec<u64>,
     /// Each sample's placement (`--placements`): which set of the case's resources it bound,
     /// from 0. Empty for a run with one placement, and in older reports.
     #[cfg_attr(

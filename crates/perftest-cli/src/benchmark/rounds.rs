@@ -199,9 +199,6 @@ pub struct Entry {
     pub samples_ns: Vec<f64>,
     /// Each sample's place in the run: the number of dispatches timed before it.
     pub seqs: Vec<usize>,
-    /// Each sample's own workgroups ([`LoopSettings::sample_dims`]); its time in
-    /// `samples_ns` is counted at the case's size.
-    pub sample_groups: Vec<u64>,
     /// Each sample's placement ([`BatchTimer::placements`]), where there are several.
     pub sample_placements: Vec<u32>,
     /// Re-sizes left before the size is accepted as it is.
@@ -225,7 +222,6 @@ impl Entry {
             warmup_dispatches: probes,
             samples_ns: Vec::new(),
             seqs: Vec::new(),
-            sample_groups: Vec::new(),
             sample_placements: Vec::new(),
             resizes_left: settings.warmup_max,
             size_checked: false,
@@ -240,17 +236,10 @@ impl Entry {
         if self.samples_ns.is_empty() {
             return None;
         }
-        let groups = group_total(self.dims);
-        let neighbours = self.sample_groups.iter().any(|&g| g != groups);
         Some(Measurement {
-            groups,
+            groups: group_total(self.dims),
             dims: self.dims,
             samples_ns: self.samples_ns.clone(),
-            sample_groups: if neighbours {
-                self.sample_groups.clone()
-            } else {
-                Vec::new()
-            },
             sample_placements: self.sample_placements.clone(),
             warmup_dispatches: self.warmup_dispatches,
             steady: self.size_checked && halves_agree(&self.samples_ns, settings.steady_tolerance),
@@ -348,16 +337,17 @@ pub fn measure_in_rounds_with<T: BatchTimer>(
             timer.place(p).map_err(LoopError::Timer)?;
         }
         round += 1;
-        let order = with_sizes(entries, &order, settings);
         for chunk in order.chunks(batch_max.max(1)) {
             check_stop(stop)?;
-            let times = timer.time_batch(chunk).map_err(LoopError::Timer)?;
+            let batch: Vec<(usize, [u32; 3])> =
+                chunk.iter().map(|&i| (i, entries[i].dims)).collect();
+            let times = timer.time_batch(&batch).map_err(LoopError::Timer)?;
             stats.submissions += 1;
-            stats.dispatches += chunk.len() as u32;
-            let first_seq = stats.dispatches as usize - chunk.len();
-            for (k, (&(i, dims), &t)) in chunk.iter().zip(&times).enumerate() {
+            stats.dispatches += batch.len() as u32;
+            let first_seq = stats.dispatches as usize - batch.len();
+            for (k, (&i, &t)) in chunk.iter().zip(&times).enumerate() {
                 let e = &mut entries[i];
-                if record(e, settings, dims, t, first_seq + k) {
+                if record(e, settings, t, first_seq + k) {
                     e.sample_placements.extend(placement.map(|p| p as u32));
                 }
             }
@@ -365,35 +355,10 @@ pub fn measure_in_rounds_with<T: BatchTimer>(
     }
 }
 
-/// Each dispatch of a round (`order`: entry indices, an entry once per copy) with the
-/// workgroups it runs: the `k`-th recorded dispatch of an entry runs
-/// [`LoopSettings::sample_dims`] of its size, `k` counting the copies earlier in the round.
-fn with_sizes(
-    entries: &[Entry],
-    order: &[usize],
-    settings: &LoopSettings,
-) -> Vec<(usize, [u32; 3])> {
-    let mut copies = vec![0usize; entries.len()];
-    order
-        .iter()
-        .map(|&i| {
-            let e = &entries[i];
-            let own = LoopSettings {
-                wave: e.wave,
-                ..*settings
-            };
-            let k = e.samples_ns.len() + copies[i];
-            copies[i] += 1;
-            (i, own.sample_dims(e.dims, k))
-        })
-        .collect()
-}
-
-/// Records a dispatch of `dims` that took `t` ns, timed at place `seq` of the run, as a sample
-/// of `e` counted at its size; unless it is the first dispatch and off its size
-/// ([`LoopSettings::corrected_size`]): then the case is re-sized and the dispatch not kept.
-/// Returns whether the dispatch was kept.
-fn record(e: &mut Entry, settings: &LoopSettings, dims: [u32; 3], t: f64, seq: usize) -> bool {
+/// Records a dispatch of `e` that took `t` ns, timed at place `seq` of the run, as a sample;
+/// unless it is the first dispatch and off its size ([`LoopSettings::corrected_size`]): then
+/// the case is re-sized and the dispatch not kept. Returns whether the dispatch was kept.
+fn record(e: &mut Entry, settings: &LoopSettings, t: f64, seq: usize) -> bool {
     if !e.size_checked {
         let own = LoopSettings {
             wave: e.wave,
@@ -407,10 +372,7 @@ fn record(e: &mut Entry, settings: &LoopSettings, dims: [u32; 3], t: f64, seq: u
         }
         e.size_checked = true;
     }
-    let groups = group_total(dims);
-    e.samples_ns
-        .push(t * group_total(e.dims) as f64 / groups.max(1) as f64);
-    e.sample_groups.push(groups);
+    e.samples_ns.push(t);
     e.seqs.push(seq);
     true
 }
@@ -813,74 +775,6 @@ mod tests {
         assert!(worst_median > 0.003, "median off by at most {worst_median}");
         assert!(modal >= 20, "levels told apart in {modal} of 40 runs");
         assert!(blind <= 3, "{blind} of 40 runs without a fast sample");
-    }
-
-    /// A case whose own size pays a fixed 15 us on every dispatch of this process, while a
-    /// wave fewer or more pays nothing (the H200's `Texture2D<RGBA16F>.Load random` at 15
-    /// waves in some processes): measured at its own size only, every sample sits in the slow
-    /// level and the case reads 0.8% slow. The neighbouring sizes show the fast level, the
-    /// case collects more samples and is reported by it; a case without the cost reads its
-    /// time per workgroup as before.
-    #[test]
-    fn a_size_that_pays_a_fixed_cost_is_seen_past() {
-        struct SizeCost {
-            gpu: DriftingGpu,
-            costly: u64,
-        }
-        impl BatchTimer for SizeCost {
-            type Error = String;
-            fn time_batch(&mut self, b: &[(usize, [u32; 3])]) -> Result<Vec<f64>, String> {
-                let mut t = self.gpu.time_batch(b)?;
-                for (v, &(case, dims)) in t.iter_mut().zip(b) {
-                    if case == 0 && group_total(dims) == self.costly {
-                        *v += 15_000.0;
-                    }
-                }
-                Ok(t)
-            }
-        }
-        let s = LoopSettings {
-            target_ns: 12e6,
-            samples: 6,
-            wave: 1056,
-            ..settings()
-        };
-        let case = perftest_cases::original_cases().remove(0);
-        let figure = |e: &Entry| {
-            let result = crate::report::CaseResult::measured(&case, e.measurement(&s).unwrap());
-            let d = crate::report::Derived::compute(&result, None).unwrap();
-            d.ns_per_group
-        };
-        for seed in 1..=10u32 {
-            let stop = AtomicBool::new(false);
-            let mut gpu = DriftingGpu::new(vec![126.0, 126.0], 0.0);
-            gpu.noise = 0.0004;
-            gpu.seed = seed.wrapping_mul(2_654_435_761);
-            let dims = s.split(15 * 1056);
-            let mut timer = SizeCost {
-                gpu,
-                costly: group_total(dims),
-            };
-            let mut entries = vec![Entry::new(dims, 1, &s), Entry::new(dims, 1, &s)];
-            measure_in_rounds(&mut timer, &mut entries, &s, 256, &stop).unwrap();
-            let costly = &entries[0];
-            assert!(costly.pooled, "seed {seed}");
-            let m = costly.measurement(&s).unwrap();
-            assert_eq!(m.sample_groups.len(), m.samples_ns.len());
-            assert!(m.sample_groups.contains(&(14 * 1056)));
-            assert!(m.sample_groups.contains(&(16 * 1056)));
-            let off = figure(costly) / 126.0 - 1.0;
-            assert!(
-                off.abs() < 0.0003,
-                "seed {seed}: the fast level missed by {off}"
-            );
-            let plain = figure(&entries[1]) / 126.0 - 1.0;
-            assert!(
-                plain.abs() < 0.0003,
-                "seed {seed}: a plain case off by {plain}"
-            );
-            assert!(!entries[1].pooled, "seed {seed}");
-        }
     }
 
     /// With three placements, round `r` binds placement `r % 3` before its dispatches, and

@@ -132,7 +132,6 @@ impl ProbeReport {
                 groups: m.groups,
                 dims: m.dims,
                 samples_ns,
-                sample_groups: Vec::new(),
                 sample_placements: Vec::new(),
                 warmup_dispatches: 0,
                 steady: self.steady_clocks,
