@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'perftest' -ScriptBlock {
             [CompletionResult]::new('--samples', '--samples', [CompletionResultType]::ParameterName, 'Dispatches timed per measurement, at least (1 to 256)')
             [CompletionResult]::new('--dispatch-ms', '--dispatch-ms', [CompletionResultType]::ParameterName, 'GPU time one dispatch is sized for, in ms (0.05 to 100)')
             [CompletionResult]::new('--warmup-max', '--warmup-max', [CompletionResultType]::ParameterName, 'Warm-up measurements discarded at most (0 to 100)')
+            [CompletionResult]::new('--placements', '--placements', [CompletionResultType]::ParameterName, 'Places in memory the cases'' resources take turns at, one per round (1 to 16)')
             [CompletionResult]::new('--pipeline-cache', '--pipeline-cache', [CompletionResultType]::ParameterName, 'Build pipelines through a Vulkan pipeline cache kept in FILE')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the report')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the report in --format to FILE (atomically) instead of stdout')

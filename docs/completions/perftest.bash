@@ -41,7 +41,7 @@ _perftest() {
 
     case "${cmd}" in
         perftest)
-            opts="-o -v -h -V --device --list --all-devices --list-cases --suite --filter --max-working-set --verify --no-verify --target-ms --samples --dispatch-ms --warmup-max --no-refine --pipeline-cache --format --output --baseline --clock-mhz --shader-units --shader-stats --dump-shaders --validation --verbose --fence-timeout-ms --help --version compare render help"
+            opts="-o -v -h -V --device --list --all-devices --list-cases --suite --filter --max-working-set --verify --no-verify --target-ms --samples --dispatch-ms --warmup-max --placements --no-refine --pipeline-cache --format --output --baseline --clock-mhz --shader-units --shader-stats --dump-shaders --validation --verbose --fence-timeout-ms --help --version compare render help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -76,6 +76,10 @@ _perftest() {
                     return 0
                     ;;
                 --warmup-max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --placements)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

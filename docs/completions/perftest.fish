@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_perftest_global_optspecs
-    string join \n device= list all-devices list-cases suite= filter= max-working-set= verify no-verify target-ms= samples= dispatch-ms= warmup-max= no-refine pipeline-cache= format= o/output= baseline= clock-mhz= shader-units= shader-stats dump-shaders= validation v/verbose fence-timeout-ms= h/help V/version
+    string join \n device= list all-devices list-cases suite= filter= max-working-set= verify no-verify target-ms= samples= dispatch-ms= warmup-max= placements= no-refine pipeline-cache= format= o/output= baseline= clock-mhz= shader-units= shader-stats dump-shaders= validation v/verbose fence-timeout-ms= h/help V/version
 end
 
 function __fish_perftest_needs_command
@@ -38,6 +38,7 @@ complete -c perftest -n "__fish_perftest_needs_command" -l target-ms -d 'GPU tim
 complete -c perftest -n "__fish_perftest_needs_command" -l samples -d 'Dispatches timed per measurement, at least (1 to 256)' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l dispatch-ms -d 'GPU time one dispatch is sized for, in ms (0.05 to 100)' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l warmup-max -d 'Warm-up measurements discarded at most (0 to 100)' -r
+complete -c perftest -n "__fish_perftest_needs_command" -l placements -d 'Places in memory the cases\' resources take turns at, one per round (1 to 16)' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l pipeline-cache -d 'Build pipelines through a Vulkan pipeline cache kept in FILE' -r -F
 complete -c perftest -n "__fish_perftest_needs_command" -l format -d 'Output format of the report' -r -f -a "text\t'Aligned table with time, relative speed, throughput and spread per case'
 original\t'The original perftest\'s lines: `NAME: X.XXXms Y.YYYx`'

@@ -99,6 +99,50 @@ fn json_to_stdout() {
     }
 }
 
+/// `--placements 3` under validation: every round binds the next set of the resources, each
+/// sample says which (every set takes its turn), the settings record
+/// the count, and the figures are measured like any run's.
+#[test]
+fn placements_take_turns_and_are_recorded() {
+    let run = perftest_small(&[
+        "--filter",
+        "cbuffer",
+        "--placements",
+        "3",
+        "--validation",
+        "--format",
+        "json",
+    ]);
+    run.expect_code(SUCCESS);
+    assert!(run.stderr.contains("validation: 0 messages"), "{run}");
+    let report: Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{run}"));
+    assert_eq!(report["settings"]["placements"], 3, "{report:#}");
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 3, "{report:#}");
+    for case in cases {
+        assert_eq!(case["status"], "measured", "{case:#}");
+        let m = &case["measurement"];
+        let samples = m["samples_ns"].as_array().unwrap().len();
+        let places: Vec<u64> = m["sample_placements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_u64().unwrap())
+            .collect();
+        assert_eq!(places.len(), samples, "{case:#}");
+        // A first dispatch off its size is not kept, so the first sample may come later.
+        let mut seen = places.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen, [0, 1, 2], "{case:#}");
+    }
+    // One set (the default): no placements recorded.
+    let plain = perftest_small(&["--filter", "cbuffer", "--format", "json"]);
+    plain.expect_code(SUCCESS);
+    assert!(!plain.stdout.contains("placements"), "{plain}");
+}
+
 #[test]
 fn csv_to_stdout() {
     let run = perftest_small(&["--filter", "cbuffer", "--format", "csv"]);
