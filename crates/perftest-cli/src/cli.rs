@@ -389,7 +389,8 @@ pub struct RunArgs {
     /// With more than one, every case measured in the interleaved rounds binds a second (third,
     /// ...) set of the same resources in each following round, so that a run sees whether the
     /// addresses its resources got set how fast a case runs; each sample's place is in the
-    /// JSON report (`sample_placements`). Those resources then take N times their memory.
+    /// JSON report (`sample_placements`). The resources of cases that read more than 16 MB
+    /// stay where they are; the others take N times their memory.
     #[arg(
         long,
         value_name = "N",

@@ -22,6 +22,11 @@ use crate::resources::Resources;
 use crate::sizing::group_total;
 use crate::timing::elapsed;
 
+/// The most bytes a case may read ([`Case::footprint`]) for its resources to take other
+/// places ([`Bench::place`]): 16 MB. Past the L2 of today's GPUs a case's data spans many
+/// pages anyway, and copies of memory-suite working sets would take gigabytes.
+pub const PLACED_FOOTPRINT_MAX: u64 = 16 << 20;
+
 /// Most dispatches one [`Bench::time`] call may record (two timestamps each).
 pub const MAX_DISPATCHES_PER_SUBMIT: u32 = MAX_QUERIES / 2;
 
@@ -375,8 +380,8 @@ impl Bench {
     /// memory. Which addresses a case's resources get can set how fast it runs (on the H200, by
     /// up to 12% for `cbuffer{float4} load random`); a run measured at several placements
     /// sees whether it does. Kernels not in `ids`, and graphics kernels and operations, keep
-    /// the resources they bind. Call only while no submission runs (every timing call waits
-    /// for its own).
+    /// the resources they bind, as do those that do not [move](Bench::moves). Call only while
+    /// no submission runs (every timing call waits for its own).
     pub fn place(&mut self, placement: usize, ids: &[KernelId]) -> Result<()> {
         if placement != self.placement {
             if self.parked.len() <= placement.max(self.placement) {
@@ -392,19 +397,23 @@ impl Bench {
             self.placement = placement;
         }
         for &id in ids {
-            let kernel = self
-                .kernels
-                .get(id.0)
-                .ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {}", id.0)))?;
-            if kernel.stages != Stages::Compute {
+            if !self.moves(id) {
                 continue;
             }
-            let case = kernel.case.clone();
+            let case = self.kernel(id)?.case.clone();
             self.resources.ensure(&mut self.ctx, &case)?;
             let device = self.ctx.device.clone();
             self.kernels[id.0].rebind(&device, &self.resources)?;
         }
         Ok(())
+    }
+
+    /// Whether [`Bench::place`] moves the kernel `id` to other resources: a compute kernel
+    /// whose case reads at most [`PLACED_FOOTPRINT_MAX`] bytes.
+    pub fn moves(&self, id: KernelId) -> bool {
+        self.kernels.get(id.0).is_some_and(|k| {
+            k.stages == Stages::Compute && k.case.footprint() <= PLACED_FOOTPRINT_MAX
+        })
     }
 
     /// The placement whose resources the kernels bound last ([`Bench::place`]).

@@ -55,7 +55,7 @@ mod validation;
 
 pub use adapter::{Adapter, DynamicRendering, ShaderUnits};
 pub use ash;
-pub use bench::{Bench, KernelId, MAX_DISPATCHES_PER_SUBMIT};
+pub use bench::{Bench, KernelId, MAX_DISPATCHES_PER_SUBMIT, PLACED_FOOTPRINT_MAX};
 pub use context::{Context, DEFAULT_FENCE_TIMEOUT};
 pub use error::{Error, Result};
 pub use executables::{

@@ -181,10 +181,15 @@ pub trait BatchTimer {
     fn placements(&self) -> usize {
         1
     }
-    /// Binds every case to its resources at `placement` (below [`Self::placements`]) before
-    /// the next round; nothing by default.
+    /// Binds every case that [moves](Self::moves) to its resources at `placement` (below
+    /// [`Self::placements`]) before the next round; nothing by default.
     fn place(&mut self, _placement: usize) -> Result<(), Self::Error> {
         Ok(())
+    }
+    /// Whether entry `entry`'s resources take turns at the placements (otherwise it keeps the
+    /// first); every entry by default.
+    fn moves(&self, _entry: usize) -> bool {
+        true
     }
 }
 
@@ -347,8 +352,9 @@ pub fn measure_in_rounds_with<T: BatchTimer>(
             let first_seq = stats.dispatches as usize - batch.len();
             for (k, (&i, &t)) in chunk.iter().zip(&times).enumerate() {
                 let e = &mut entries[i];
+                let place = placement.map(|p| if timer.moves(i) { p as u32 } else { 0 });
                 if record(e, settings, t, first_seq + k) {
-                    e.sample_placements.extend(placement.map(|p| p as u32));
+                    e.sample_placements.extend(place);
                 }
             }
         }
@@ -779,6 +785,7 @@ mod tests {
 
     /// With three placements, round `r` binds placement `r % 3` before its dispatches, and
     /// each sample says which it ran on: a placement 0.2% slower shows in those samples alone.
+    /// An entry that does not move says the first.
     #[test]
     fn placements_take_turns_by_round() {
         struct Placed {
@@ -801,6 +808,9 @@ mod tests {
                 self.calls.push(placement);
                 Ok(())
             }
+            fn moves(&self, entry: usize) -> bool {
+                entry != 3
+            }
         }
         let s = LoopSettings {
             target_ns: 12e6,
@@ -817,7 +827,9 @@ mod tests {
         let stop = AtomicBool::new(false);
         measure_in_rounds(&mut timer, &mut entries, &s, 256, &stop).unwrap();
         assert_eq!(timer.calls[..6], [0, 1, 2, 0, 1, 2]);
-        for e in &entries {
+        // An entry that does not move stays at the first place.
+        assert_eq!(entries[3].sample_placements, [0; 6]);
+        for e in &entries[..3] {
             assert_eq!(e.sample_placements, [0, 1, 2, 0, 1, 2]);
             let m = e.measurement(&s).unwrap();
             assert_eq!(m.sample_placements, e.sample_placements);

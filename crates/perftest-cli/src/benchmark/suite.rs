@@ -535,6 +535,12 @@ impl BatchTimer for BenchBatch<'_> {
     fn place(&mut self, placement: usize) -> Result<(), Error> {
         self.bench.place(placement, self.kernels)
     }
+
+    fn moves(&self, entry: usize) -> bool {
+        self.kernels
+            .get(entry)
+            .is_some_and(|&k| self.bench.moves(k))
+    }
 }
 
 /// Checks every ready case against its CPU model, marking the ones that fail (or cannot run) as
