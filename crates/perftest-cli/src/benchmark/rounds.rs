@@ -314,8 +314,9 @@ pub fn measure_in_rounds_with<T: BatchTimer>(
         let shift = (round * due.len().div_ceil(base)) % due.len();
         due.rotate_left(shift);
         // A case behind its schedule (pooled, or re-sized) takes several dispatches this round,
-        // in passes through the round so its copies are spread out.
-        let rounds_left = base.saturating_sub(round).max(1);
+        // in passes through the round so its copies are spread out; with several placements,
+        // over at least as many rounds as there are placements, so that each takes its share.
+        let rounds_left = base.saturating_sub(round).max(timer.placements().max(1));
         let copies: Vec<usize> = due
             .iter()
             .map(|&i| {
@@ -837,6 +838,21 @@ mod tests {
                 let expected = group_total(dims) as f64 * 50.0 * if p == 1 { 1.002 } else { 1.0 };
                 assert!((t / expected - 1.0).abs() < 1e-9);
             }
+        }
+        // A pooled case's extra samples are spread over the placements too.
+        let mut timer = Placed {
+            gpu: DriftingGpu::new(vec![50.0; 4], 0.0),
+            now: 0,
+            calls: Vec::new(),
+        };
+        let mut entries: Vec<Entry> = (0..4).map(|_| Entry::new(dims, 1, &s)).collect();
+        entries[0].wanted = 36;
+        measure_in_rounds(&mut timer, &mut entries, &s, 256, &stop).unwrap();
+        let places = &entries[0].sample_placements;
+        assert_eq!(places.len(), 36);
+        for p in 0..3 {
+            let n = places.iter().filter(|&&q| q == p).count();
+            assert!((10..=14).contains(&n), "placement {p}: {n} of 36: {places:?}");
         }
         // One placement: nothing recorded.
         let mut gpu = DriftingGpu::new(vec![50.0; 2], 0.0);
