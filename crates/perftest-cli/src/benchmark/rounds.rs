@@ -852,7 +852,10 @@ mod tests {
         assert_eq!(places.len(), 36);
         for p in 0..3 {
             let n = places.iter().filter(|&&q| q == p).count();
-            assert!((10..=14).contains(&n), "placement {p}: {n} of 36: {places:?}");
+            assert!(
+                (10..=14).contains(&n),
+                "placement {p}: {n} of 36: {places:?}"
+            );
         }
         // One placement: nothing recorded.
         let mut gpu = DriftingGpu::new(vec![50.0; 2], 0.0);
