@@ -97,6 +97,9 @@ pub struct DeviceCaps {
     /// A queue of a transfer-only family (no graphics, no compute) with timestamps is open
     /// beside the compute queue.
     pub transfer_queue: bool,
+    /// One thread may signal a timeline semaphore on the host while another waits for it there:
+    /// false only under a validation layer that deadlocks on it (before 1.3.296).
+    pub host_timeline_threads: bool,
 }
 
 impl DeviceCaps {
@@ -146,6 +149,9 @@ pub enum DeviceNeed {
     TransferQueue,
     /// Host memory the device can copy from and into: a host-visible type, cached or not.
     HostMemory,
+    /// A timeline semaphore signalled on the host in one thread while another waits for it
+    /// there ([`DeviceCaps::host_timeline_threads`]).
+    HostTimelineThreads,
 }
 
 /// The largest share of the largest device-local heap one working set may take: a quarter, so
@@ -243,6 +249,12 @@ impl DeviceNeed {
             DeviceNeed::TransferQueue => (!caps.transfer_queue).then(|| {
                 "the device has no transfer-only queue family with timestamps (or perftest \
                  runs on a borrowed device)"
+                    .to_string()
+            }),
+            DeviceNeed::HostTimelineThreads => (!caps.host_timeline_threads).then(|| {
+                "the validation layer in use (before 1.3.296) deadlocks when one thread signals \
+                 a timeline semaphore on the host while another waits for it; run without \
+                 --validation or with a newer layer"
                     .to_string()
             }),
         }

@@ -63,6 +63,7 @@ fn moltenvk_like() -> DeviceCaps {
         // `MemoryKind`).
         memory_kinds: MemoryKind::ALL.map(|kind| kind.resolve(&UNIFIED_TYPES, u32::MAX)),
         transfer_queue: false,
+        host_timeline_threads: true,
         portability: Some(PortabilitySubset {
             events: true,
             image_view_format_reinterpretation: true,

@@ -133,6 +133,7 @@ impl Context {
         let transfer_queue = transfer_family.map(|f| (f, unsafe { device.get_device_queue(f, 0) }));
         let mut caps = adapter.caps(target.summary.queue_family, &enabled);
         caps.transfer_queue = transfer_queue.is_some();
+        caps.host_timeline_threads = instance.host_timeline_threads();
         let mut context = Self::finish(
             ash_instance,
             Some(instance),

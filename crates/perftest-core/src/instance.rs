@@ -36,7 +36,17 @@ pub struct Instance {
     log: Arc<MessageLog>,
     api_version: u32,
     portability_enumeration: bool,
+    /// The validation layer's `specVersion`, when validation is on.
+    validation_layer: Option<u32>,
 }
+
+/// The first validation layer that does not deadlock when one thread signals a timeline
+/// semaphore on the host while another waits for it there (1.3.296, with
+/// Vulkan-ValidationLayers pull request 8519; the deadlock is its issue 4968). Before it, the
+/// layer takes its lock in `vkWaitSemaphores` and waits inside it for the signal, which
+/// `vkSignalSemaphore` cannot record without that lock: each round trip stalls until the
+/// layer's own timeout, and perftest's transfer run seemed to hang.
+pub const HOST_TIMELINE_THREADS_LAYER: u32 = vk::make_api_version(0, 1, 3, 296);
 
 impl Instance {
     /// Loads the Vulkan loader and creates an instance.
@@ -49,8 +59,9 @@ impl Instance {
         let log = Arc::new(MessageLog::default());
         let mut layers: Vec<*const c_char> = Vec::new();
         let mut extensions: Vec<*const c_char> = Vec::new();
+        let mut validation_layer = None;
         if options.validation {
-            check_validation_layer(&entry)?;
+            validation_layer = Some(validation_layer_version(&entry)?);
             layers.push(VALIDATION_LAYER.as_ptr());
             extensions.push(ash::ext::debug_utils::NAME.as_ptr());
         }
@@ -102,7 +113,21 @@ impl Instance {
             log,
             api_version,
             portability_enumeration,
+            validation_layer,
         })
+    }
+
+    /// The validation layer's `specVersion` (`VK_MAKE_API_VERSION`), when validation is on.
+    pub fn validation_layer_version(&self) -> Option<u32> {
+        self.validation_layer
+    }
+
+    /// Whether one thread may signal a timeline semaphore on the host while another waits for
+    /// it there: always without validation; with it, from layer
+    /// [`HOST_TIMELINE_THREADS_LAYER`] on.
+    pub fn host_timeline_threads(&self) -> bool {
+        self.validation_layer
+            .is_none_or(|v| v >= HOST_TIMELINE_THREADS_LAYER)
     }
 
     /// True when the loader offered `VK_KHR_portability_enumeration` and the instance enabled
@@ -196,19 +221,17 @@ fn api_version_for(entry: &ash::Entry, options: &InstanceOptions) -> Result<u32>
     }))
 }
 
-/// Checks that the loader offers `VK_LAYER_KHRONOS_validation`.
-fn check_validation_layer(entry: &ash::Entry) -> Result<()> {
+/// The `specVersion` of the loader's `VK_LAYER_KHRONOS_validation`, or an error when it offers
+/// none.
+fn validation_layer_version(entry: &ash::Entry) -> Result<u32> {
     // SAFETY: plain query of the loader.
     let available = unsafe { entry.enumerate_instance_layer_properties() }
         .map_err(|r| crate::error::loader_error("vkEnumerateInstanceLayerProperties", r))?;
-    let found = available
+    available
         .iter()
-        .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
-    if found {
-        Ok(())
-    } else {
-        Err(Error::ValidationLayerMissing)
-    }
+        .find(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER))
+        .map(|l| l.spec_version)
+        .ok_or(Error::ValidationLayerMissing)
 }
 
 /// Whether the loader offers `VK_KHR_portability_enumeration`: since loader 1.3.216, devices

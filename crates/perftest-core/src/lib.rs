@@ -62,7 +62,7 @@ pub use executables::{
     InternalRepresentation, PipelineExecutable, ShaderStatistic, StatisticValue,
 };
 pub use formats::{format_support, vk_format};
-pub use instance::{Instance, InstanceOptions};
+pub use instance::{Instance, InstanceOptions, HOST_TIMELINE_THREADS_LAYER};
 pub use kernels::{in_waves, specialization, spirv_for};
 pub use perftest_cases::{Readback, VerifyOutcome, VERIFY_GROUPS, VERIFY_THREADS};
 /// The report's data types, shared with the `perftest` command (see perftest-report).

@@ -162,6 +162,9 @@ impl Family for Launches {
         if matches!(launch(case), Launch::TimelineWait | Launch::HostSignal) {
             needs.push(DeviceNeed::Feature(Feature::TimelineSemaphore));
         }
+        if launch(case) == Launch::HostSignal {
+            needs.push(DeviceNeed::HostTimelineThreads);
+        }
         needs
     }
 
@@ -207,6 +210,12 @@ mod tests {
         assert!(Launches
             .needs(&cases[2])
             .contains(&DeviceNeed::Feature(Feature::TimelineSemaphore)));
+        assert!(Launches
+            .needs(&cases[2])
+            .contains(&DeviceNeed::HostTimelineThreads));
+        assert!(!Launches
+            .needs(&cases[1])
+            .contains(&DeviceNeed::HostTimelineThreads));
     }
 
     #[test]

@@ -187,6 +187,7 @@ impl Adapter {
             portability: enabled.portability,
             memory_kinds: self.memory_kinds(),
             transfer_queue: false,
+            host_timeline_threads: true,
         }
     }
 }
