@@ -143,6 +143,40 @@ fn placements_take_turns_and_are_recorded() {
     assert!(!plain.stdout.contains("placements"), "{plain}");
 }
 
+/// The timeline-semaphore launches timed under validation end, with no message: the host
+/// signal is measured, or skipped with the reason where the validation layer deadlocks on it
+/// (before 1.3.296; such a run used to stop only at its timeout).
+#[test]
+fn timeline_launches_under_validation_end_cleanly() {
+    let run = perftest(&[
+        "--suite",
+        "transfer",
+        "--filter",
+        "timeline semaphore",
+        "--validation",
+        "--format",
+        "json",
+    ]);
+    run.expect_code(SUCCESS);
+    assert!(run.stderr.contains("validation: 0 messages"), "{run}");
+    let report: Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{run}"));
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 2, "{report:#}");
+    let host = cases
+        .iter()
+        .find(|c| c["id"] == "xfer.launch.host_signal")
+        .unwrap_or_else(|| panic!("no host-signal case: {report:#}"));
+    let skipped_for_the_layer = host["status"] == "skipped"
+        && host["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("deadlocks"));
+    assert!(
+        host["status"] == "measured" || skipped_for_the_layer,
+        "{host:#}"
+    );
+}
+
 #[test]
 fn csv_to_stdout() {
     let run = perftest_small(&["--filter", "cbuffer", "--format", "csv"]);
