@@ -99,6 +99,14 @@ fn json_to_stdout() {
     }
 }
 
+/// The JSON report a successful `--validation --format json` run printed, once it said it
+/// had no validation message.
+fn validated_json(run: &Run) -> Value {
+    run.expect_code(SUCCESS);
+    assert!(run.stderr.contains("validation: 0 messages"), "{run}");
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{run}"))
+}
+
 /// `--placements 3` under validation: every round binds the next set of the resources, each
 /// sample says which (every set takes its turn), the settings record
 /// the count, and the figures are measured like any run's.
@@ -113,10 +121,7 @@ fn placements_take_turns_and_are_recorded() {
         "--format",
         "json",
     ]);
-    run.expect_code(SUCCESS);
-    assert!(run.stderr.contains("validation: 0 messages"), "{run}");
-    let report: Value = serde_json::from_str(&run.stdout)
-        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{run}"));
+    let report = validated_json(&run);
     assert_eq!(report["settings"]["placements"], 3, "{report:#}");
     let cases = report["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 3, "{report:#}");
@@ -157,10 +162,7 @@ fn timeline_launches_under_validation_end_cleanly() {
         "--format",
         "json",
     ]);
-    run.expect_code(SUCCESS);
-    assert!(run.stderr.contains("validation: 0 messages"), "{run}");
-    let report: Value = serde_json::from_str(&run.stdout)
-        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{run}"));
+    let report = validated_json(&run);
     let cases = report["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 2, "{report:#}");
     let host = cases

@@ -402,8 +402,7 @@ impl Bench {
             }
             let case = self.kernel(id)?.case.clone();
             self.resources.ensure(&mut self.ctx, &case)?;
-            let device = self.ctx.device.clone();
-            self.kernels[id.0].rebind(&device, &self.resources)?;
+            self.kernels[id.0].rebind(&self.ctx.device, &self.resources)?;
         }
         Ok(())
     }
@@ -414,11 +413,6 @@ impl Bench {
         self.kernels.get(id.0).is_some_and(|k| {
             k.stages == Stages::Compute && k.case.footprint() <= PLACED_FOOTPRINT_MAX
         })
-    }
-
-    /// The placement whose resources the kernels bound last ([`Bench::place`]).
-    pub fn placement(&self) -> usize {
-        self.placement
     }
 
     /// Runs the case once with the store path enabled ([`VERIFY_GROUPS`] workgroups) and

@@ -117,11 +117,6 @@ impl Instance {
         })
     }
 
-    /// The validation layer's `specVersion` (`VK_MAKE_API_VERSION`), when validation is on.
-    pub fn validation_layer_version(&self) -> Option<u32> {
-        self.validation_layer
-    }
-
     /// Whether one thread may signal a timeline semaphore on the host while another waits for
     /// it there: always without validation; with it, from layer
     /// [`HOST_TIMELINE_THREADS_LAYER`] on.
