@@ -8,7 +8,9 @@
 //!
 //! mdBook is a tool, not a dependency of the crates: the pinned version is installed with
 //! `cargo install` (from crates.io, without its `serve` and `watch` features) when the
-//! `mdbook` on the PATH is not that version.
+//! `mdbook` on the PATH is not that version. It is installed unoptimised (`--debug`, no debug
+//! info): on a 2-core machine that compiles in 37 s instead of 107 s, and the book still builds
+//! in under a second (0.9 s against 0.4 s).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -102,15 +104,20 @@ fn ensure_mdbook() -> Result<PathBuf, String> {
     if version_of(&on_path).as_deref() == Some(wanted.as_str()) {
         return Ok(on_path);
     }
-    eprintln!("installing mdbook {MDBOOK_VERSION} with cargo install (once; about 2 minutes)");
-    let status = workspace::status(workspace::cargo().args([
-        "install",
-        "mdbook",
-        "--locked",
-        "--no-default-features",
-        "--version",
-        MDBOOK_VERSION,
-    ]))?;
+    eprintln!("installing mdbook {MDBOOK_VERSION} with cargo install (once; under a minute)");
+    let status = workspace::status(
+        workspace::cargo()
+            .args([
+                "install",
+                "mdbook",
+                "--locked",
+                "--debug",
+                "--no-default-features",
+                "--version",
+                MDBOOK_VERSION,
+            ])
+            .env("CARGO_PROFILE_DEV_DEBUG", "0"),
+    )?;
     if status != 0 {
         return Err(format!("cargo install mdbook failed (exit {status})"));
     }

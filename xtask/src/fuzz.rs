@@ -1,6 +1,7 @@
 //! `cargo xtask fuzz [SECONDS]`: builds the libFuzzer targets in `crates/perftest-cli/fuzz`
 //! with coverage instrumentation (the flags `cargo fuzz` passes, without a sanitizer, so a
-//! stable toolchain builds them) and runs each for SECONDS (30 by default) from its seed corpus.
+//! stable toolchain builds them) and runs each for SECONDS (30 by default) from its seed corpus,
+//! all of them side by side (each is one process on one thread).
 //! A crash, a panic or a failed assertion fails the step and leaves the input in
 //! `target/fuzz/artifacts/TARGET/`.
 
@@ -41,7 +42,7 @@ pub fn command(args: &[String]) -> Result<(), String> {
     run(seconds)
 }
 
-/// Builds the targets and runs each for `seconds`.
+/// Builds the targets and runs each for `seconds`, all at once.
 pub fn run(seconds: u32) -> Result<(), String> {
     let root = workspace::root();
     let fuzz = root.join("crates/perftest-cli/fuzz");
@@ -66,16 +67,25 @@ pub fn run(seconds: u32) -> Result<(), String> {
         0 => {}
         code => return Err(format!("building the fuzz targets failed (exit {code})")),
     }
+    let (fuzz, target_dir) = (&fuzz, &target_dir);
+    let results: Vec<Result<u64, String>> = std::thread::scope(|scope| {
+        let runs: Vec<_> = TARGETS
+            .iter()
+            .map(|&(name, _)| {
+                let binary = target_dir.join(&host).join("release").join(name);
+                let seeds = fuzz.join("seeds").join(name);
+                scope.spawn(move || run_target(&binary, &seeds, target_dir, name, seconds))
+            })
+            .collect();
+        runs.into_iter()
+            .map(|run| {
+                run.join()
+                    .unwrap_or_else(|_| Err("the thread running it panicked".to_string()))
+            })
+            .collect()
+    });
     let mut checks = Checks::new("fuzzing");
-    for (name, what) in TARGETS {
-        let binary = target_dir.join(&host).join("release").join(name);
-        let result = run_target(
-            &binary,
-            &fuzz.join("seeds").join(name),
-            &target_dir,
-            name,
-            seconds,
-        );
+    for ((name, what), result) in TARGETS.iter().zip(results) {
         let label = format!("{name} ({what}), {seconds} s");
         checks.check(
             &label,

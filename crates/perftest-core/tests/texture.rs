@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::check_suite;
+use common::{check_suite_share, Share};
 use perftest_cases::{reference_sum, KernelParams, Readback, Suite};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
@@ -29,9 +29,13 @@ fn largest_error(case: &perftest_cases::Case, readback: &Readback) -> f32 {
     worst
 }
 
-#[test]
-fn every_texture_case_verifies_or_is_skipped_as_expected() {
-    check_suite(Suite::Texture, EXPECTED_SKIPS, |case, readback| {
+/// The texture suite verifies in this many interleaved shares, one test each, so that the
+/// test harness's threads compile lavapipe's pipelines side by side.
+const SHARES: usize = 4;
+
+fn check_share(index: usize) {
+    let share = Share { index, of: SHARES };
+    check_suite_share(Suite::Texture, share, EXPECTED_SKIPS, |case, readback| {
         // Filtered blends (off-centre, mips), and the formats whose decode the model allows
         // some slack (sRGB, BC1/BC4/BC5): how far lavapipe is from the exact model.
         let slack = ["rgba8srgb", "bc1", "bc4", "bc5"]
@@ -46,4 +50,24 @@ fn every_texture_case_verifies_or_is_skipped_as_expected() {
             );
         }
     });
+}
+
+#[test]
+fn every_texture_case_verifies_or_is_skipped_as_expected_share_0() {
+    check_share(0);
+}
+
+#[test]
+fn every_texture_case_verifies_or_is_skipped_as_expected_share_1() {
+    check_share(1);
+}
+
+#[test]
+fn every_texture_case_verifies_or_is_skipped_as_expected_share_2() {
+    check_share(2);
+}
+
+#[test]
+fn every_texture_case_verifies_or_is_skipped_as_expected_share_3() {
+    check_share(3);
 }
