@@ -8,7 +8,7 @@
 use crate::schema::{CaseResult, CaseStatus, Measurement, Report};
 use perftest_cases::{LOADS_PER_THREAD, THREADS_PER_GROUP};
 
-use crate::modes::{modes, Modes};
+use crate::modes::{levels_in_time, Modes};
 use crate::statistics::{median_interval, Interval, Summary};
 
 /// Above this coefficient of variation (5%) a case is marked noisy.
@@ -85,7 +85,7 @@ impl Derived {
         let summary = Summary::of(&measurement.samples_ns)?;
         let per_group = case.ops_per_group.unwrap_or(LOADS_PER_GROUP) as f64;
         let groups = measurement.groups as f64;
-        let levels = modes(&measurement.samples_ns);
+        let levels = levels_in_time(&measurement.samples_ns, &measurement.seqs);
         // A chain's figure stays the difference of the medians: its two dispatch sizes need not
         // show the same levels.
         let central = levels.fastest().map_or(summary.median, |fast| fast.center);

@@ -175,6 +175,47 @@ pub fn modes(samples: &[f64]) -> Modes {
     none
 }
 
+/// The levels of samples taken at `seqs` (each sample's place in the run): [`modes`], unless
+/// the fastest level is one stretch of time at either end of the case's samples (its first
+/// samples, or its last ones), which is then no level (`Modes` empty, so the figure is the
+/// median of all samples).
+///
+/// Levels are a property of dispatches and take turns through the run; a faster stretch at
+/// the run's start or end is the GPU changing over time. In one H200 run the first two rounds
+/// ran 0.21% faster for every case, and `Texture2D<R32F>.Load random`, whose dispatches vary by
+/// 0.02%, showed those two samples as a level 0.37% below its other four: reported by that
+/// level, the case was 0.36% off the other runs of the same call. Samples without their places
+/// (`seqs` of another length, as in reports of cases measured alone) get [`modes`].
+pub fn levels_in_time(samples: &[f64], seqs: &[usize]) -> Modes {
+    let levels = modes(samples);
+    let Some(fastest) = levels.fastest() else {
+        return levels;
+    };
+    if seqs.len() != samples.len() {
+        return levels;
+    }
+    let fast_count = (fastest.share * samples.len() as f64).round() as usize;
+    // The fastest level holds the `fast_count` smallest samples; where are they in time?
+    let mut by_value: Vec<usize> = (0..samples.len()).collect();
+    by_value.sort_by(|&a, &b| samples[a].total_cmp(&samples[b]));
+    let mut by_time: Vec<usize> = (0..samples.len()).collect();
+    by_time.sort_by_key(|&i| seqs[i]);
+    let mut fast: Vec<usize> = by_value[..fast_count].to_vec();
+    fast.sort_unstable();
+    let stretch = |ends: &[usize]| {
+        let mut ends = ends.to_vec();
+        ends.sort_unstable();
+        ends == fast
+    };
+    let first = stretch(&by_time[..fast_count]);
+    let last = stretch(&by_time[samples.len() - fast_count..]);
+    if first || last {
+        Modes::default()
+    } else {
+        levels
+    }
+}
+
 /// Where `part` (sorted) splits into two modes, and the gap there: its widest gap between
 /// neighbours with `min_size` samples on each side, when that gap passes the rule against
 /// `median`.
@@ -211,6 +252,40 @@ mod tests {
     const TWO_LEVELS: [f64; 10] = [
         126.7, 125.6, 126.7, 125.6, 125.6, 126.8, 126.7, 126.7, 125.6, 126.7,
     ];
+
+    /// `Texture2D<R32F>.Load random` in one H200 run (ns per workgroup, in the order taken):
+    /// its first two rounds ran faster, as every case's did.
+    const EARLY_STRETCH: [f64; 6] = [63.110, 63.096, 63.332, 63.346, 63.333, 63.330];
+
+    #[test]
+    fn a_fast_stretch_at_either_end_of_the_run_is_no_level() {
+        let seqs = [77, 192, 307, 422, 706, 851];
+        assert!(modes(&EARLY_STRETCH).is_multimodal());
+        assert!(levels_in_time(&EARLY_STRETCH, &seqs).is_unimodal());
+        // The same samples with the fast ones last in time.
+        let late = [851, 706, 307, 422, 77, 192];
+        assert!(levels_in_time(&EARLY_STRETCH, &late).is_unimodal());
+        // Taking turns with the slower level, they are a level.
+        let turns = [77, 422, 192, 307, 706, 851];
+        let levels = levels_in_time(&EARLY_STRETCH, &turns);
+        assert_eq!(levels, modes(&EARLY_STRETCH));
+        let fastest = levels.fastest().map_or(0.0, |f| f.center);
+        assert!((fastest - 63.103).abs() < 1e-9, "{fastest}");
+        // Without places (another length), the plain rule.
+        assert_eq!(levels_in_time(&EARLY_STRETCH, &[]), modes(&EARLY_STRETCH));
+    }
+
+    #[test]
+    fn real_levels_taking_turns_stay_levels() {
+        let seqs: Vec<usize> = (0..TWO_LEVELS.len()).map(|i| i * 100).collect();
+        assert_eq!(levels_in_time(&TWO_LEVELS, &seqs), modes(&TWO_LEVELS));
+        // A slower stretch at the start leaves the fastest level, and the levels, alone.
+        let slow_first = [126.7, 126.7, 125.6, 126.7, 125.6, 126.7, 125.6];
+        let seqs: Vec<usize> = (0..slow_first.len()).collect();
+        assert!(levels_in_time(&slow_first, &seqs).is_multimodal());
+        // One level only: nothing to judge.
+        assert!(levels_in_time(&[1.0, 1.0, 1.0, 1.0], &[0, 1, 2, 3]).is_unimodal());
+    }
 
     #[test]
     fn two_levels_are_found_with_their_shares() {
