@@ -4,13 +4,13 @@
 # (`perftest compare BASELINE RUN --fail-median PCT`: the median change over the cases, so one
 # noisy case does not drain a node, while a slow GPU, slow at everything, does; FAIL_ABOVE
 # adds a limit for any single case). Prints one line a scheduler log can keep:
-#   perftest-health OK node1: 4 GPU(s) within 10% of their baselines (median change -0.12%, ...)
+#   perftest-health OK node1: 4 GPU(s) at most 10% slower than their baselines (median |change| 0.12%, ...)
 #   perftest-health FAIL node1: GPU 00000000-18-00.0 slower than .../NVIDIA_H200.json: ...
 #
-# Exit status: 0 every GPU within FAIL_MEDIAN of its baseline; 5 a GPU is unhealthy (drain the
-# node: perftest-health-drain.sh does): slower than that, or it returned wrong results
-# (perftest's exit 4), was lost (VK_ERROR_DEVICE_LOST), hung (a dispatch that did not finish),
-# or the run did not end within TIMEOUT seconds; 1 the check could not run (no perftest, no
+# Exit status: 0 no GPU more than FAIL_MEDIAN slower than its baseline (a faster one passes);
+# 5 a GPU is unhealthy (drain the node: perftest-health-drain.sh does): slower than that, or
+# it returned wrong results (perftest's exit 4), was lost (VK_ERROR_DEVICE_LOST), hung (a
+# dispatch that did not finish), or the run did not end within TIMEOUT seconds; 1 the check could not run (no perftest, no
 # baseline for a GPU model, another perftest error).
 #
 # Safe to run often: bounded by TIMEOUT, one run at a time (a lock in WORK_DIR), and it writes
@@ -105,5 +105,5 @@ for report in "${reports[@]}"; do
     fi
     worst="median |change| $median, largest change $largest"
 done
-say OK "${#reports[@]} GPU(s) within ${FAIL_MEDIAN}% of their baselines ($worst)"
+say OK "${#reports[@]} GPU(s) at most ${FAIL_MEDIAN}% slower than their baselines ($worst)"
 exit 0
