@@ -10,8 +10,8 @@
 # Exit status: 0 no GPU more than FAIL_MEDIAN slower than its baseline (a faster one passes);
 # 5 a GPU is unhealthy (drain the node: perftest-health-drain.sh does): slower than that, or
 # it returned wrong results (perftest's exit 4), was lost (VK_ERROR_DEVICE_LOST), hung (a
-# dispatch that did not finish), or the run did not end within TIMEOUT seconds; 1 the check could not run (no perftest, no
-# baseline for a GPU model, another perftest error).
+# dispatch that did not finish), or the run did not end within TIMEOUT seconds; 1 the check
+# could not run (no perftest, no baseline for a GPU model, another perftest error).
 #
 # Safe to run often: bounded by TIMEOUT, one run at a time (a lock in WORK_DIR), and it writes
 # nothing outside WORK_DIR (the last run's reports and comparisons stay there to look at; the
