@@ -5,8 +5,10 @@
 //! device names, the read-only attribute, Ctrl-C and a missing loader.
 
 use std::fs;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::checks::{Checks, Ran};
@@ -442,51 +444,83 @@ fn set_read_only(path: &Path) -> Result<(), String> {
     fs::set_permissions(path, permissions).map_err(|e| e.to_string())
 }
 
-/// Starts a long run, sends SIGINT to the Windows process once it measures (Wine turns it
-/// into the console's CTRL_C_EVENT), and checks the partial report. A loaded machine may need
-/// a longer wait before the first case is measured: retried with longer waits.
+/// Starts a long run, sends SIGINT to the Windows process once it says it has measured every
+/// case once (Wine turns the signal into the console's CTRL_C_EVENT), and checks the partial
+/// report.
 fn ctrl_c(wine: &Wine, reports: &Path) -> Result<(), String> {
     let partial = reports.join("partial.json");
-    let mut last = String::new();
-    for wait in [
-        Duration::from_secs(6),
-        Duration::from_secs(12),
-        Duration::from_secs(24),
-    ] {
-        let _ = fs::remove_file(&partial);
-        let child = wine
-            .perftest(&[
-                "--no-verify",
-                "--format",
-                "json",
-                "--output",
-                "C:\\perftest reports\\partial.json",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| e.to_string())?;
-        std::thread::sleep(wait);
-        let pid = find_process("partial.json");
-        if let Some(pid) = pid {
+    let _ = fs::remove_file(&partial);
+    let mut child = wine
+        .perftest(&[
+            "-v",
+            "--no-verify",
+            "--format",
+            "json",
+            "--output",
+            "C:\\perftest reports\\partial.json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    // The interrupt goes in once `-v` says every case has been measured once, so the partial
+    // report holds measured cases.
+    let stderr = child.stderr.take().ok_or("no stderr from perftest.exe")?;
+    let (first_round, first_round_seen) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        for line in BufReader::new(stderr).split(b'\n').map_while(Result::ok) {
+            if String::from_utf8_lossy(&line).contains(FIRST_ROUND) {
+                let _ = first_round.send(());
+            }
+            all.extend(line);
+            all.push(b'\n');
+        }
+        all
+    });
+    let measured = first_round_seen.recv_timeout(FIRST_ROUND_WAIT).is_ok();
+    let pid = find_process("partial.json");
+    match pid.filter(|_| measured) {
+        Some(pid) => {
             let _ = Command::new("kill")
                 .args(["-INT", &pid.to_string()])
                 .status();
         }
-        let output = child.wait_with_output().map_err(|e| e.to_string())?;
-        let r = Ran::new(&output, without_noise(&output.stderr));
-        let result = pid
-            .ok_or_else(|| "the perftest.exe process was not found".to_string())
-            .and_then(|_| r.expect_code(130))
-            .and_then(|()| r.expect_stderr("interrupted by Ctrl-C"))
-            .and_then(|()| valid_report(&partial, false));
-        match result {
-            Ok(()) => return Ok(()),
-            Err(message) => last = message,
+        None => {
+            let _ = child.kill();
         }
     }
-    Err(last)
+    let mut stdout = Vec::new();
+    if let Some(mut out) = child.stdout.take() {
+        let _ = out.read_to_end(&mut stdout);
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let stderr = reader.join().unwrap_or_default();
+    let output = Output {
+        status,
+        stdout,
+        stderr,
+    };
+    let r = Ran::new(&output, without_noise(&output.stderr));
+    if !measured {
+        return Err(format!(
+            "perftest.exe did not print `{FIRST_ROUND}` within {} s\n{}",
+            FIRST_ROUND_WAIT.as_secs(),
+            without_noise(&output.stderr)
+        ));
+    }
+    pid.ok_or_else(|| "the perftest.exe process was not found".to_string())
+        .and_then(|_| r.expect_code(130))
+        .and_then(|()| r.expect_stderr("interrupted by Ctrl-C"))
+        .and_then(|()| valid_report(&partial, false))
 }
+
+/// What `perftest -v` prints once every case has been measured once.
+const FIRST_ROUND: &str = "measurement round 1 done";
+
+/// The longest the Ctrl-C check waits for [`FIRST_ROUND`]; it goes on as soon as the line
+/// comes.
+const FIRST_ROUND_WAIT: Duration = Duration::from_secs(120);
 
 /// The process id of the running `perftest.exe` whose command line mentions `marker`.
 fn find_process(marker: &str) -> Option<u32> {

@@ -133,7 +133,7 @@ pub fn marginal_ns_per_group(measurement: &Measurement, median_ns: f64) -> Optio
 /// Where a case's true figure (nanoseconds per workgroup) lies with 95% confidence: the
 /// [`median_interval`] of the samples its figure is the median of, per workgroup.
 /// - One level: all samples.
-/// - Several levels ([`modes`]): the fastest level's samples, the smallest ones.
+/// - Several levels ([`levels_in_time`]): the fastest level's samples, the smallest ones.
 /// - A chain whose figure is the difference of two dispatch sizes (`chain`: its
 ///   [`marginal_ns_per_group`] is the figure): from the lower bound of the large dispatches less
 ///   the upper bound of the small ones to the other way round, over the extra groups. Both
