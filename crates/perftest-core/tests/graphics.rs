@@ -10,12 +10,18 @@
 
 mod common;
 
-use common::{bench_with, check_suite, synchronized_bench};
+use common::{bench_with, check_suite, synchronized_bench, Share};
 use perftest_cases::{cases_in, verify, Case, Suite};
 
+// Two interleaved shares, one test each: the harness's threads verify them side by side.
 #[test]
-fn every_graphics_case_verifies() {
-    check_suite(Suite::Graphics, &[], |_, _| {});
+fn every_graphics_case_verifies_share_0() {
+    check_suite(Suite::Graphics, Share { index: 0, of: 2 }, &[], |_, _| {});
+}
+
+#[test]
+fn every_graphics_case_verifies_share_1() {
+    check_suite(Suite::Graphics, Share { index: 1, of: 2 }, &[], |_, _| {});
 }
 
 fn case(id: &str) -> Case {

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{bench, check_suite};
+use common::{bench, check_suite, Share};
 use perftest_cases::{Feature, Suite};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
@@ -22,9 +22,17 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
     ("mem.carveout.shared128kb.", "maxComputeSharedMemorySize"),
 ];
 
+// Two interleaved shares, one test each: the harness's threads verify them side by side.
 #[test]
-fn every_memory_case_verifies_or_is_skipped_as_expected() {
-    check_suite(Suite::Memory, EXPECTED_SKIPS, |_, _| {});
+fn every_memory_case_verifies_or_is_skipped_as_expected_share_0() {
+    let share = Share { index: 0, of: 2 };
+    check_suite(Suite::Memory, share, EXPECTED_SKIPS, |_, _| {});
+}
+
+#[test]
+fn every_memory_case_verifies_or_is_skipped_as_expected_share_1() {
+    let share = Share { index: 1, of: 2 };
+    check_suite(Suite::Memory, share, EXPECTED_SKIPS, |_, _| {});
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{bench, check_suite_share, Share};
+use common::{bench, check_suite, Share};
 use perftest_cases::{Feature, Suite};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
@@ -41,13 +41,13 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
 #[test]
 fn every_modern_case_verifies_or_is_skipped_as_expected_share_0() {
     let share = Share { index: 0, of: 2 };
-    check_suite_share(Suite::Modern, share, EXPECTED_SKIPS, |_, _| {});
+    check_suite(Suite::Modern, share, EXPECTED_SKIPS, |_, _| {});
 }
 
 #[test]
 fn every_modern_case_verifies_or_is_skipped_as_expected_share_1() {
     let share = Share { index: 1, of: 2 };
-    check_suite_share(Suite::Modern, share, EXPECTED_SKIPS, |_, _| {});
+    check_suite(Suite::Modern, share, EXPECTED_SKIPS, |_, _| {});
 }
 
 #[test]

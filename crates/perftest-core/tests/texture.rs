@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{check_suite_share, Share};
+use common::{check_suite, Share};
 use perftest_cases::{reference_sum, KernelParams, Readback, Suite};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
@@ -35,7 +35,7 @@ const SHARES: usize = 4;
 
 fn check_share(index: usize) {
     let share = Share { index, of: SHARES };
-    check_suite_share(Suite::Texture, share, EXPECTED_SKIPS, |case, readback| {
+    check_suite(Suite::Texture, share, EXPECTED_SKIPS, |case, readback| {
         // Filtered blends (off-centre, mips), and the formats whose decode the model allows
         // some slack (sRGB, BC1/BC4/BC5): how far lavapipe is from the exact model.
         let slack = ["rgba8srgb", "bc1", "bc4", "bc5"]

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::check_suite;
+use common::{check_suite, Share};
 use perftest_cases::Suite;
 use perftest_core::{Instance, InstanceOptions};
 
@@ -32,8 +32,9 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
 /// signals a timeline semaphore on the host while another waits for it there.
 const OLD_LAYER_SKIP: (&str, &str) = ("xfer.launch.host_signal", "deadlocks");
 
-#[test]
-fn every_transfer_case_verifies_or_is_skipped_as_expected() {
+/// Verifies one of two interleaved shares of the suite (one test each, so the harness's
+/// threads verify them side by side).
+fn check_share(index: usize) {
     let validated = InstanceOptions {
         validation: true,
         ..Default::default()
@@ -44,5 +45,15 @@ fn every_transfer_case_verifies_or_is_skipped_as_expected() {
         skips.push(OLD_LAYER_SKIP);
     }
     drop(layer);
-    check_suite(Suite::Transfer, &skips, |_, _| {});
+    check_suite(Suite::Transfer, Share { index, of: 2 }, &skips, |_, _| {});
+}
+
+#[test]
+fn every_transfer_case_verifies_or_is_skipped_as_expected_share_0() {
+    check_share(0);
+}
+
+#[test]
+fn every_transfer_case_verifies_or_is_skipped_as_expected_share_1() {
+    check_share(1);
 }

@@ -56,18 +56,6 @@ pub fn corrupted(readback: &Readback) -> Readback {
     bad
 }
 
-/// Verifies every case of `suite` on lavapipe: each passes and fails once corrupted, or is
-/// skipped for a reason in `expected_skips` (id substring, reason substring), every listed
-/// skip happens, and the validation layer reports nothing. `inspect` sees every passing
-/// case's read-back (to print figures).
-pub fn check_suite(
-    suite: Suite,
-    expected_skips: &[(&str, &str)],
-    inspect: impl FnMut(&Case, &Readback),
-) {
-    check_suite_share(suite, Share::WHOLE, expected_skips, inspect);
-}
-
 /// One of `of` interleaved shares of a suite's cases (the cases whose index modulo `of` is
 /// `index`): a suite split into shares verifies on several CPU threads, since lavapipe
 /// compiles each pipeline on the thread that first dispatches it.
@@ -80,18 +68,17 @@ pub struct Share {
 }
 
 impl Share {
-    /// The whole suite.
-    pub const WHOLE: Share = Share { index: 0, of: 1 };
-
     /// Whether the case at `position` in its suite belongs to this share.
     fn holds(self, position: usize) -> bool {
         position % self.of == self.index
     }
 }
 
-/// [`check_suite`] for one share of the suite's cases. A listed skip is expected only in a
-/// share that holds a case matching it.
-pub fn check_suite_share(
+/// Verifies one share of the cases of `suite` on lavapipe: each passes and fails once
+/// corrupted, or is skipped for a reason in `expected_skips` (id substring, reason substring),
+/// every listed skip matching a case of the share happens, and the validation layer reports
+/// nothing. `inspect` sees every passing case's read-back (to print figures).
+pub fn check_suite(
     suite: Suite,
     share: Share,
     expected_skips: &[(&str, &str)],
