@@ -5,7 +5,8 @@
 //! derived on demand by [`Derived::compute`], so a saved JSON report can be re-rendered in any
 //! format later.
 
-use crate::schema::{CaseResult, CaseStatus, Measurement, Report};
+use crate::clock_steps::at_usual_clock;
+use crate::schema::{CaseResult, CaseStatus, ClockSamples, Measurement, Report};
 use perftest_cases::{LOADS_PER_THREAD, THREADS_PER_GROUP};
 
 use crate::modes::{levels_in_time, Modes};
@@ -61,7 +62,9 @@ pub struct Derived {
 }
 
 impl Derived {
-    /// Derives the figures of `case`, relative to `baseline` when given.
+    /// Derives the figures of `case`, relative to `baseline` when given, from all its samples
+    /// (a case on its own; a report's cases are derived by [`ReportFigures`], which also leaves
+    /// out the samples taken on another clock step).
     ///
     /// `None` when the case was not measured, has no samples, no groups, or samples that
     /// [`Summary::of`] refuses.
@@ -69,16 +72,26 @@ impl Derived {
         let baseline_ms = baseline
             .and_then(|b| Derived::compute(b, None))
             .map(|b| b.original_ms);
-        Derived::against(case, baseline_ms)
+        Derived::against(case, baseline_ms, None)
     }
 
     /// Derives the figures of `case`, relative to a baseline whose `original_ms` is given (so
-    /// the baseline's own figures are computed once per report, not once per case).
-    fn against(case: &CaseResult, baseline_ms: Option<f64>) -> Option<Derived> {
+    /// the baseline's own figures are computed once per report, not once per case), from the
+    /// samples taken at the run's usual shader clock when `clock` (the run's readings) says
+    /// some were not ([`at_usual_clock`]).
+    fn against(
+        case: &CaseResult,
+        baseline_ms: Option<f64>,
+        clock: Option<&ClockSamples>,
+    ) -> Option<Derived> {
         if case.status != CaseStatus::Measured {
             return None;
         }
-        let measurement = case.measurement.as_ref()?;
+        let recorded = case.measurement.as_ref()?;
+        let usual = clock
+            .and_then(|c| at_usual_clock(c, &recorded.seqs))
+            .map(|keep| kept_samples(recorded, &keep));
+        let measurement = usual.as_ref().unwrap_or(recorded);
         if measurement.groups == 0 {
             return None;
         }
@@ -114,6 +127,27 @@ impl Derived {
             noisy: summary.cv > NOISY_CV,
         })
     }
+}
+
+/// `measurement` with only the samples `keep` marks (their places and placements with them).
+fn kept_samples(measurement: &Measurement, keep: &[bool]) -> Measurement {
+    let mut kept = measurement.clone();
+    kept.samples_ns = filtered(&measurement.samples_ns, keep);
+    kept.seqs = filtered(&measurement.seqs, keep);
+    if measurement.sample_placements.len() == keep.len() {
+        kept.sample_placements = filtered(&measurement.sample_placements, keep);
+    }
+    kept
+}
+
+/// The items of `items` that `keep` marks.
+fn filtered<T: Copy>(items: &[T], keep: &[bool]) -> Vec<T> {
+    items
+        .iter()
+        .zip(keep)
+        .filter(|(_, &k)| k)
+        .map(|(&item, _)| item)
+        .collect()
 }
 
 /// The time of one more workgroup, from a measurement with smaller dispatches
@@ -203,7 +237,8 @@ pub fn unit_words(vendor_id: u32) -> (&'static str, &'static str) {
 }
 
 /// The figures derived from a report's samples (statistics are the command's policy, so they
-/// live here rather than with the data types in perftest-core).
+/// live here rather than with the data types in perftest-core), each case's from the samples
+/// taken at the run's usual shader clock ([`crate::clock_steps`]).
 pub trait ReportFigures {
     /// The derived figures of `case` against this report's baseline.
     fn derived(&self, case: &CaseResult) -> Option<Derived>;
@@ -216,19 +251,25 @@ pub trait ReportFigures {
 impl ReportFigures for Report {
     /// The derived figures of `case` against this report's baseline.
     fn derived(&self, case: &CaseResult) -> Option<Derived> {
-        Derived::compute(case, self.baseline())
+        let clock = self.clock.as_ref();
+        let baseline_ms = self
+            .baseline()
+            .and_then(|b| Derived::against(b, None, clock))
+            .map(|b| b.original_ms);
+        Derived::against(case, baseline_ms, clock)
     }
 
     /// The derived figures of every case, in order (`None` for cases not measured), in time
     /// linear in the number of cases and samples.
     fn derived_all(&self) -> Vec<Option<Derived>> {
+        let clock = self.clock.as_ref();
         let baseline_ms = self
             .baseline()
-            .and_then(|b| Derived::compute(b, None))
+            .and_then(|b| Derived::against(b, None, clock))
             .map(|b| b.original_ms);
         self.cases
             .iter()
-            .map(|c| Derived::against(c, baseline_ms))
+            .map(|c| Derived::against(c, baseline_ms, clock))
             .collect()
     }
 }

@@ -13,6 +13,7 @@
 //! - [`hierarchy`]: the cache levels, capacities and latencies of the memory suite's sweep,
 //! - [`findings`]: what a report says about the GPU (findings with their numbers, and advice),
 //! - [`clock`]: the shader clock a run measured, per run and per case, and throttled cases,
+//! - [`clock_steps`]: the samples a case's figures leave out, taken on another clock step,
 //!
 //! The crate depends on nothing but the case matrix (perftest-cases), so an engine that embeds
 //! perftest-core and never serialises a report does not build serde.
@@ -22,6 +23,7 @@
 pub mod across;
 pub mod apis;
 pub mod clock;
+pub mod clock_steps;
 pub mod derived;
 pub mod findings;
 pub mod hierarchy;

@@ -2,7 +2,7 @@
 //! fragment-shader case), beside its compute twin, when both were measured in the report.
 
 use crate::output::printable::{cell_width, printable, push_left, push_right};
-use crate::report::{Derived, Report};
+use crate::report::{Report, ReportFigures};
 
 /// One case and its twin's throughput, in units per second.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,7 +24,7 @@ impl Pair {
 
 /// The pairs of `report`, in the report's order (pure).
 pub(crate) fn pairs(report: &Report) -> Vec<Pair> {
-    let rate = |c| Derived::compute(c, None).and_then(|d| d.loads_per_s);
+    let rate = |c| report.derived(c).and_then(|d| d.loads_per_s);
     report
         .cases
         .iter()
