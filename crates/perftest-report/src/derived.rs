@@ -2,7 +2,7 @@
 //! engine probe) and the figures the command derives from them.
 //!
 //! The report holds raw data only (per-dispatch GPU times); every figure printed from it is
-//! derived on demand by [`Derived::compute`], so a saved JSON report can be re-rendered in any
+//! derived on demand ([`ReportFigures`]), so a saved JSON report can be re-rendered in any
 //! format later.
 
 use crate::clock_steps::at_usual_clock;
@@ -251,27 +251,26 @@ pub trait ReportFigures {
 impl ReportFigures for Report {
     /// The derived figures of `case` against this report's baseline.
     fn derived(&self, case: &CaseResult) -> Option<Derived> {
-        let clock = self.clock.as_ref();
-        let baseline_ms = self
-            .baseline()
-            .and_then(|b| Derived::against(b, None, clock))
-            .map(|b| b.original_ms);
-        Derived::against(case, baseline_ms, clock)
+        Derived::against(case, baseline_ms(self), self.clock.as_ref())
     }
 
     /// The derived figures of every case, in order (`None` for cases not measured), in time
     /// linear in the number of cases and samples.
     fn derived_all(&self) -> Vec<Option<Derived>> {
-        let clock = self.clock.as_ref();
-        let baseline_ms = self
-            .baseline()
-            .and_then(|b| Derived::against(b, None, clock))
-            .map(|b| b.original_ms);
+        let baseline_ms = baseline_ms(self);
         self.cases
             .iter()
-            .map(|c| Derived::against(c, baseline_ms, clock))
+            .map(|c| Derived::against(c, baseline_ms, self.clock.as_ref()))
             .collect()
     }
+}
+
+/// The `original_ms` of `report`'s baseline case, derived as every case of the report is.
+fn baseline_ms(report: &Report) -> Option<f64> {
+    report
+        .baseline()
+        .and_then(|b| Derived::against(b, None, report.clock.as_ref()))
+        .map(|b| b.original_ms)
 }
 
 #[cfg(test)]

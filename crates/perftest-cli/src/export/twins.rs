@@ -24,14 +24,17 @@ impl Pair {
 
 /// The pairs of `report`, in the report's order (pure).
 pub(crate) fn pairs(report: &Report) -> Vec<Pair> {
-    let rate = |c| report.derived(c).and_then(|d| d.loads_per_s);
+    let figures = report.derived_all();
+    let rate = |i: usize| figures[i].as_ref().and_then(|d| d.loads_per_s);
     report
         .cases
         .iter()
-        .filter_map(|case| {
+        .enumerate()
+        .filter_map(|(i, case)| {
             let twin_id = case.twin.as_deref()?;
-            let twin = report.cases.iter().find(|c| c.id == twin_id)?;
-            let (compute, other) = (rate(twin)?, rate(case)?);
+            let t = report.cases.iter().position(|c| c.id == twin_id)?;
+            let twin = &report.cases[t];
+            let (compute, other) = (rate(t)?, rate(i)?);
             (compute > 0.0).then(|| Pair {
                 name: twin.name.clone(),
                 compute,
