@@ -8,6 +8,8 @@
 //! rounds landed between the two steps, 0.1-0.18% off the other runs. A case's figures leave
 //! such samples out ([`at_usual_clock`]); the report keeps every sample.
 
+use std::cmp::Ordering;
+
 use crate::schema::ClockSamples;
 use crate::statistics::median;
 
@@ -30,22 +32,22 @@ pub const STEP_GAP: f64 = CLOCK_STEP / 2.0;
 /// run's first three rounds read 1978-1979 MHz and its last three 1974 MHz (the clock of the
 /// machine's other runs): every case of that run was 0.05% off the others.
 pub fn usual_reading(readings: &[(usize, f64)]) -> Option<f64> {
-    let mut by_time: Vec<(usize, f64)> = readings.to_vec();
-    by_time.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let times: Vec<f64> = by_time.iter().map(|r| r.1).collect();
+    let mut sorted: Vec<(usize, f64)> = readings.to_vec();
+    sorted.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let times: Vec<f64> = sorted.iter().map(|r| r.1).collect();
     let widest = (1..times.len())
         .map(|i| (i, times[i] / times[i - 1] - 1.0))
         .max_by(|a, b| a.1.total_cmp(&b.1));
     let Some((split, _)) = widest.filter(|&(_, gap)| gap > STEP_GAP) else {
         return median(&times);
     };
-    let (low, high) = by_time.split_at(split);
+    let (low, high) = sorted.split_at(split);
     let last_place = |side: &[(usize, f64)]| side.iter().map(|r| r.0).max();
     let side = match low.len().cmp(&high.len()) {
-        std::cmp::Ordering::Greater => low,
-        std::cmp::Ordering::Less => high,
-        std::cmp::Ordering::Equal if last_place(low) > last_place(high) => low,
-        std::cmp::Ordering::Equal => high,
+        Ordering::Greater => low,
+        Ordering::Less => high,
+        Ordering::Equal if last_place(low) > last_place(high) => low,
+        Ordering::Equal => high,
     };
     median(&side.iter().map(|r| r.1).collect::<Vec<_>>())
 }
@@ -66,10 +68,9 @@ pub fn at_usual_clock(clock: &ClockSamples, seqs: &[usize]) -> Option<Vec<bool>>
         .zip(clock.samples_ns.iter().copied())
         .filter(|&(_, ns)| ns.is_finite() && ns > 0.0)
         .collect();
-    let times: Vec<f64> = readings.iter().map(|r| r.1).collect();
     let usual_ns = usual_reading(&readings)?;
     let usual = |ns: f64| (usual_ns / ns - 1.0).abs() <= CLOCK_STEP;
-    if seqs.is_empty() || 2 * times.iter().filter(|&&ns| usual(ns)).count() < times.len() {
+    if seqs.is_empty() || 2 * readings.iter().filter(|r| usual(r.1)).count() < readings.len() {
         return None;
     }
     let mut by_place = readings;
