@@ -9,7 +9,7 @@ use crate::clock_steps::at_usual_clock;
 use crate::schema::{CaseResult, CaseStatus, ClockSamples, Measurement, Report};
 use perftest_cases::{LOADS_PER_THREAD, THREADS_PER_GROUP};
 
-use crate::modes::{levels_in_time, Modes};
+use crate::modes::{levels_in_time, unconfirmed_fast_level, Modes, RareLevel};
 use crate::statistics::{median_interval, Interval, Summary};
 
 /// Above this coefficient of variation (5%) a case is marked noisy.
@@ -46,6 +46,12 @@ pub struct Derived {
     /// than six of them (for a modal case, six in its fastest level).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub interval: Option<Interval>,
+    /// A level faster than the figure, in nanoseconds per workgroup (the median of its
+    /// samples), that too few dispatches took to be a mode ([`unconfirmed_fast_level`]):
+    /// another run may report it, and the interval reaches down to where that run may put it.
+    /// `None` (and left out of JSON) otherwise, and for a chain.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub faster_level: Option<f64>,
     /// Loads (or the case's unit: stores, atomics) per second: `groups * 65536 / median`, or
     /// the case's own `ops_per_group` instead of 65536.
     pub loads_per_s: Option<f64>,
@@ -103,7 +109,11 @@ impl Derived {
         // show the same levels.
         let central = levels.fastest().map_or(summary.median, |fast| fast.center);
         let marginal = marginal_ns_per_group(measurement, summary.median);
-        let interval = figure_interval(measurement, &levels, marginal.is_some());
+        let faster = marginal
+            .is_none()
+            .then(|| unconfirmed_fast_level(&measurement.samples_ns, &measurement.seqs))
+            .flatten();
+        let interval = figure_interval(measurement, &levels, faster, marginal.is_some());
         let (ns_per_group, loads_per_s) = match marginal {
             Some(marginal) => (marginal, per_group / (marginal * 1e-9)),
             None => (central / groups, groups * per_group / (central * 1e-9)),
@@ -120,6 +130,7 @@ impl Derived {
             ns_per_group,
             modes: levels.scaled(1.0 / groups),
             interval,
+            faster_level: faster.map(|level| level.center / groups),
             loads_per_s,
             bytes_per_s,
             original_ms,
@@ -168,6 +179,8 @@ pub fn marginal_ns_per_group(measurement: &Measurement, median_ns: f64) -> Optio
 /// [`median_interval`] of the samples its figure is the median of, per workgroup.
 /// - One level: all samples.
 /// - Several levels ([`levels_in_time`]): the fastest level's samples, the smallest ones.
+/// - Either way, down to the lower bound of `faster`, a faster level that too few samples took
+///   to be a mode ([`unconfirmed_fast_level`]): another run may report it.
 /// - A chain whose figure is the difference of two dispatch sizes (`chain`: its
 ///   [`marginal_ns_per_group`] is the figure): from the lower bound of the large dispatches less
 ///   the upper bound of the small ones to the other way round, over the extra groups. Both
@@ -175,7 +188,12 @@ pub fn marginal_ns_per_group(measurement: &Measurement, median_ns: f64) -> Optio
 ///   chain's confidence.
 ///
 /// `None` when the samples it needs are fewer than six.
-pub fn figure_interval(measurement: &Measurement, levels: &Modes, chain: bool) -> Option<Interval> {
+pub fn figure_interval(
+    measurement: &Measurement,
+    levels: &Modes,
+    faster: Option<RareLevel>,
+    chain: bool,
+) -> Option<Interval> {
     let groups = measurement.groups as f64;
     if let Some(short) = measurement.short.as_ref().filter(|_| chain) {
         let long = median_interval(&measurement.samples_ns)?;
@@ -189,7 +207,7 @@ pub fn figure_interval(measurement: &Measurement, levels: &Modes, chain: bool) -
             high: (long.high - short_interval.low) / extra,
         });
     }
-    match levels.fastest() {
+    let interval = match levels.fastest() {
         Some(fast) => {
             let mut sorted = measurement.samples_ns.clone();
             sorted.sort_by(f64::total_cmp);
@@ -197,8 +215,9 @@ pub fn figure_interval(measurement: &Measurement, levels: &Modes, chain: bool) -
             median_interval(sorted.get(..count)?)
         }
         None => median_interval(&measurement.samples_ns),
-    }
-    .map(|i| i.scaled(1.0 / groups))
+    }?;
+    let low = faster.map_or(interval.low, |fast| interval.low.min(fast.low));
+    Some(Interval { low, ..interval }.scaled(1.0 / groups))
 }
 
 /// The time every dispatch of `measurement` pays once, from its smaller dispatches: the median
@@ -289,7 +308,7 @@ mod tests {
         let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
         // One level: all samples (six: the smallest to the largest), per workgroup.
         let one = measurement(1000, &[1.01e5, 1.0e5, 1.04e5, 1.02e5, 1.05e5, 1.03e5]);
-        let i = figure_interval(&one, &crate::modes::modes(&one.samples_ns), false).unwrap();
+        let i = figure_interval(&one, &crate::modes::modes(&one.samples_ns), None, false).unwrap();
         assert!(close(i.low, 100.0) && close(i.high, 105.0), "{i:?}");
         // Two levels: the fastest level's six samples, not the slow ones.
         let mut samples = vec![1.000e5, 1.001e5, 1.002e5, 1.003e5, 1.004e5, 1.005e5];
@@ -297,12 +316,24 @@ mod tests {
         let two = measurement(1000, &samples);
         let levels = crate::modes::modes(&two.samples_ns);
         assert!(levels.is_multimodal());
-        let i = figure_interval(&two, &levels, false).unwrap();
+        let i = figure_interval(&two, &levels, None, false).unwrap();
         assert!(close(i.low, 100.0) && close(i.high, 100.5), "{i:?}");
+        // A faster level in too few samples for a mode: the figure stays the median, and the
+        // interval reaches down to that level.
+        let mut samples = vec![1.02e5; 30];
+        samples.extend([1.0e5, 1.0001e5]);
+        let rare = measurement(1000, &samples);
+        let d =
+            Derived::compute(&CaseResult::measured(&case("typed.r8.uniform"), rare), None).unwrap();
+        assert!(d.modes.is_unimodal());
+        assert!(close(d.ns_per_group, 102.0), "{d:?}");
+        let i = d.interval.unwrap();
+        assert!(close(i.low, 100.0) && close(i.high, 102.0), "{i:?}");
+        assert!(d.faster_level.is_some_and(|f| close(f, 100.005)), "{d:?}");
         // A fast level of four samples is too few for an interval.
         let few = measurement(1000, &[1.0e5, 1.0e5, 1.0e5, 1.0e5, 1.02e5, 1.02e5, 1.02e5]);
         assert_eq!(
-            figure_interval(&few, &crate::modes::modes(&few.samples_ns), false),
+            figure_interval(&few, &crate::modes::modes(&few.samples_ns), None, false),
             None
         );
         // Two dispatch sizes: the widest difference of the two intervals over the extra groups.
@@ -312,7 +343,7 @@ mod tests {
             dims: [1000, 1, 1],
             samples_ns: vec![1.15e6, 1.15e6, 1.14e6, 1.16e6, 1.15e6, 1.15e6],
         });
-        let i = figure_interval(&chain, &Modes::default(), true).unwrap();
+        let i = figure_interval(&chain, &Modes::default(), None, true).unwrap();
         assert!(close(i.low, 980.0) && close(i.high, 1020.0), "{i:?}");
         // A chain whose smaller dispatches are not faster has the median of its dispatches as
         // its figure, and so that median's interval.

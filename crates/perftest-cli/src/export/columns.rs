@@ -221,6 +221,13 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
                 d.modes.describe(|ns| format!("{ns:.2}"))
             ));
         }
+        if let Some(faster) = d.and_then(|d| d.faster_level) {
+            notes.push(format!(
+                "faster: {} took {faster:.2} ns per workgroup in a few dispatches, too few to be a \
+                 level in this run; another run may report it, and the ± reaches down to it.",
+                printable(&case.name),
+            ));
+        }
     }
     if derived.iter().flatten().any(|d| d.interval.is_some()) {
         notes.push(

@@ -244,4 +244,37 @@ mod tests {
         assert_eq!(modes[1]["share"], 0.6, "{json:#}");
         assert!(json["cases"][1]["derived"].get("modes").is_none());
     }
+
+    /// A case that took a faster level in too few dispatches for a mode keeps its median, and
+    /// says so under the table; its interval reaches down to that level, and JSON carries it as
+    /// `derived.faster_level`.
+    #[test]
+    fn a_rare_faster_level_is_named() {
+        let mut report = sample_report();
+        let m = report.cases[0].measurement.as_mut().unwrap();
+        let g = m.groups as f64;
+        // 126.6 ns per workgroup in 34 dispatches, 125.6 in 2.
+        m.samples_ns = (0..36)
+            .map(|i| g * if i == 9 || i == 20 { 125.6 } else { 126.6 })
+            .collect();
+        m.seqs = (0..36).collect();
+        let d = crate::report::Derived::compute(&report.cases[0], None).unwrap();
+        assert!((d.ns_per_group - 126.6).abs() < 1e-9, "{}", d.ns_per_group);
+        let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
+        let note = "faster: Buffer<R8>.Load uniform took 125.60 ns per workgroup in a few \
+                    dispatches, too few to be a level in this run; another run may report it, \
+                    and the ± reaches down to it.";
+        assert!(text.contains(note), "{text}");
+        assert!(!text.contains("modal"), "{text}");
+        let json: serde_json::Value =
+            serde_json::from_slice(&exporter(ExportFormat::Json).serialize(&report).unwrap())
+                .unwrap();
+        let derived = &json["cases"][0]["derived"];
+        assert_eq!(derived["faster_level"], 125.6, "{json:#}");
+        let low = derived["interval"]["low"].as_f64().unwrap_or(0.0);
+        assert!((low - 125.6).abs() < 1e-9, "{json:#}");
+        assert!(json["cases"][1]["derived"].get("faster_level").is_none());
+        let plain = String::from_utf8(TextExporter.serialize(&sample_report()).unwrap()).unwrap();
+        assert!(!plain.contains("faster:"), "{plain}");
+    }
 }
