@@ -9,7 +9,7 @@ use crate::clock_steps::at_usual_clock;
 use crate::schema::{CaseResult, CaseStatus, ClockSamples, Measurement, Report};
 use perftest_cases::{LOADS_PER_THREAD, THREADS_PER_GROUP};
 
-use crate::modes::{levels_in_time, unconfirmed_fast_level, Modes, RareLevel};
+use crate::modes::{levels_in_time, unconfirmed_fast_level, Mode, Modes, RareLevel};
 use crate::statistics::{median_interval, Interval, Summary};
 
 /// Above this coefficient of variation (5%) a case is marked noisy.
@@ -46,12 +46,13 @@ pub struct Derived {
     /// than six of them (for a modal case, six in its fastest level).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub interval: Option<Interval>,
-    /// A level faster than the figure, in nanoseconds per workgroup (the median of its
-    /// samples), that too few dispatches took to be a mode ([`unconfirmed_fast_level`]):
-    /// another run may report it, and the interval reaches down to where that run may put it.
-    /// `None` (and left out of JSON) otherwise, and for a chain.
+    /// A level faster than the figure that too few dispatches took to be a mode
+    /// ([`unconfirmed_fast_level`]): the median of its samples in nanoseconds per workgroup,
+    /// and their share of the samples. Another run may report it, and the interval reaches
+    /// down to where that run may put it. `None` (and left out of JSON) otherwise, and for a
+    /// chain.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub faster_level: Option<f64>,
+    pub faster_level: Option<Mode>,
     /// Loads (or the case's unit: stores, atomics) per second: `groups * 65536 / median`, or
     /// the case's own `ops_per_group` instead of 65536.
     pub loads_per_s: Option<f64>,
@@ -130,7 +131,10 @@ impl Derived {
             ns_per_group,
             modes: levels.scaled(1.0 / groups),
             interval,
-            faster_level: faster.map(|level| level.center / groups),
+            faster_level: faster.map(|level| Mode {
+                center: level.center / groups,
+                share: level.share,
+            }),
             loads_per_s,
             bytes_per_s,
             original_ms,
@@ -329,7 +333,11 @@ mod tests {
         assert!(close(d.ns_per_group, 102.0), "{d:?}");
         let i = d.interval.unwrap();
         assert!(close(i.low, 100.0) && close(i.high, 102.0), "{i:?}");
-        assert!(d.faster_level.is_some_and(|f| close(f, 100.005)), "{d:?}");
+        assert!(
+            d.faster_level
+                .is_some_and(|f| close(f.center, 100.005) && close(f.share, 2.0 / 32.0)),
+            "{d:?}"
+        );
         // A fast level of four samples is too few for an interval.
         let few = measurement(1000, &[1.0e5, 1.0e5, 1.0e5, 1.0e5, 1.02e5, 1.02e5, 1.02e5]);
         assert_eq!(

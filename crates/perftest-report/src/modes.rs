@@ -46,6 +46,7 @@ pub const MAX_MODES: usize = 4;
 
 /// One level of a multi-modal set of samples.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Mode {
     /// The median of the samples in this mode.
     pub center: f64,
@@ -226,6 +227,8 @@ fn fastest_at_either_end(samples: &[f64], seqs: &[usize], count: usize) -> bool 
 pub struct RareLevel {
     /// The median of the samples in it.
     pub center: f64,
+    /// The share of all samples in it (0..1).
+    pub share: f64,
     /// The lower bound of its median's 95% interval
     /// ([`crate::statistics::median_interval`]), or its smallest sample when it holds fewer
     /// than six: where a run that takes it more often may put it.
@@ -267,6 +270,7 @@ pub fn unconfirmed_fast_level(samples: &[f64], seqs: &[usize]) -> Option<RareLev
     let level = &sorted[..at];
     Some(RareLevel {
         center: crate::statistics::median(level)?,
+        share: at as f64 / sorted.len() as f64,
         low: crate::statistics::median_interval(level).map_or(level[0], |i| i.low),
     })
 }
@@ -478,7 +482,9 @@ mod tests {
             assert!(modes(&samples).is_unimodal(), "{fast}");
             let level = unconfirmed_fast_level(&samples, &seqs);
             assert!(
-                level.is_some_and(|l| (l.center - 125.65).abs() < 0.01 && l.low == 125.65),
+                level.is_some_and(|l| (l.center - 125.65).abs() < 0.01
+                    && l.low == 125.65
+                    && l.share == fast as f64 / 36.0),
                 "{fast}: {level:?}"
             );
         }

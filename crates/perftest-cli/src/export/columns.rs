@@ -223,9 +223,11 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
         }
         if let Some(faster) = d.and_then(|d| d.faster_level) {
             notes.push(format!(
-                "faster: {} took {faster:.2} ns per workgroup in a few dispatches, too few to be a \
-                 level in this run; another run may report it, and the ± reaches down to it.",
+                "faster: {} took {:.2} ns per workgroup in {:.0}% of its dispatches, too few to \
+                 be a level in this run; another run may report it, and the ± reaches down to it.",
                 printable(&case.name),
+                faster.center,
+                faster.share * 100.0,
             ));
         }
     }

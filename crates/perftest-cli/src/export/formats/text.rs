@@ -261,7 +261,7 @@ mod tests {
         let d = crate::report::Derived::compute(&report.cases[0], None).unwrap();
         assert!((d.ns_per_group - 126.6).abs() < 1e-9, "{}", d.ns_per_group);
         let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
-        let note = "faster: Buffer<R8>.Load uniform took 125.60 ns per workgroup in a few \
+        let note = "faster: Buffer<R8>.Load uniform took 125.60 ns per workgroup in 6% of its \
                     dispatches, too few to be a level in this run; another run may report it, \
                     and the ± reaches down to it.";
         assert!(text.contains(note), "{text}");
@@ -270,7 +270,8 @@ mod tests {
             serde_json::from_slice(&exporter(ExportFormat::Json).serialize(&report).unwrap())
                 .unwrap();
         let derived = &json["cases"][0]["derived"];
-        assert_eq!(derived["faster_level"], 125.6, "{json:#}");
+        assert_eq!(derived["faster_level"]["center"], 125.6, "{json:#}");
+        assert_eq!(derived["faster_level"]["share"], 2.0 / 36.0, "{json:#}");
         let low = derived["interval"]["low"].as_f64().unwrap_or(0.0);
         assert!((low - 125.6).abs() < 1e-9, "{json:#}");
         assert!(json["cases"][1]["derived"].get("faster_level").is_none());
