@@ -531,10 +531,14 @@ mod tests {
         ];
         let seqs: Vec<usize> = (0..spread.len()).collect();
         assert_eq!(unconfirmed_fast_level(&spread, &seqs), None);
-        // A fast sample only 0.2% below the others is no level.
+        // Two fast samples only 0.2% below the others are no level; 0.4% below, they are.
         let mut small = vec![100.0; 20];
         small[7] = 99.8;
+        small[13] = 99.8;
         assert_eq!(unconfirmed_fast_level(&small, &seqs), None);
+        small[7] = 99.6;
+        small[13] = 99.6;
+        assert!(unconfirmed_fast_level(&small, &seqs).is_some_and(|l| l.center == 99.6));
         // Too few or bad samples.
         assert_eq!(unconfirmed_fast_level(&[], &[]), None);
         assert_eq!(unconfirmed_fast_level(&[99.0], &[0]), None);
