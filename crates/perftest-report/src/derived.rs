@@ -9,7 +9,7 @@ use crate::clock_steps::at_usual_clock;
 use crate::schema::{CaseResult, CaseStatus, ClockSamples, Measurement, Report};
 use perftest_cases::{LOADS_PER_THREAD, THREADS_PER_GROUP};
 
-use crate::modes::{levels_in_time, unconfirmed_fast_level, Mode, Modes, RareLevel};
+use crate::modes::{levels_in_time, unconfirmed_fast_level, Mode, Modes, RareLevel, MODE_GAP};
 use crate::statistics::{median_interval, Interval, Summary};
 
 /// Above this coefficient of variation (5%) a case is marked noisy.
@@ -142,6 +142,22 @@ impl Derived {
             noisy: summary.cv > NOISY_CV,
         })
     }
+}
+
+/// Whether two figures of one case differ by which level of its dispatches each run reported:
+/// they are more than [`MODE_GAP`] apart, and one run saw the other's figure as a level of its
+/// own dispatches, within [`MODE_GAP`]: a slower mode beside the fastest it reports, or the
+/// faster level it took too rarely to report ([`Derived::faster_level`]). On an H200,
+/// `Texture2D<RGBA16F>.Load random` read 125.87 and 126.68 ns per workgroup in two runs of one
+/// call: the second run had taken the first one's level in just under a quarter of its
+/// dispatches. Such a change is the share of a per-dispatch cost, not the work.
+pub fn other_level(a: &Derived, b: &Derived) -> bool {
+    let near = |level: f64, figure: f64| (level / figure - 1.0).abs() <= MODE_GAP;
+    let saw = |run: &Derived, figure: f64| {
+        run.faster_level.is_some_and(|f| near(f.center, figure))
+            || run.modes.as_slice().iter().any(|m| near(m.center, figure))
+    };
+    !near(a.ns_per_group, b.ns_per_group) && (saw(a, b.ns_per_group) || saw(b, a.ns_per_group))
 }
 
 /// `measurement` with only the samples `keep` marks (their places and placements with them).
@@ -304,6 +320,33 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+    }
+
+    /// Two runs of a modal case: one reported its faster level, the other took it too rarely
+    /// and reported the slower one; or reported the slower one that the first saw as a mode.
+    #[test]
+    fn runs_that_reported_different_levels() {
+        let derive = |samples: &[f64]| {
+            let m = measurement(1000, samples);
+            Derived::compute(&CaseResult::measured(&case("typed.r8.uniform"), m), None).unwrap()
+        };
+        let levels = |fast: usize, n: usize| {
+            (0..n)
+                .map(|i| if i < fast { 125.7e3 } else { 126.7e3 })
+                .collect::<Vec<f64>>()
+        };
+        let fast = derive(&levels(14, 36)); // a mode: reported by it
+        let rare = derive(&levels(5, 36)); // too rare: the median, with a faster level
+        let slow = derive(&levels(0, 6)); // never seen
+        assert!(close(fast.ns_per_group, 125.7) && close(rare.ns_per_group, 126.7));
+        assert!(rare.faster_level.is_some() && fast.modes.is_multimodal());
+        assert!(other_level(&fast, &rare) && other_level(&rare, &fast));
+        // The run that never saw the faster level: the other saw its figure as a slower mode.
+        assert!(other_level(&fast, &slow) && other_level(&slow, &fast));
+        // Two runs at the same level, and a change no run saw as a level.
+        assert!(!other_level(&rare, &slow));
+        let elsewhere = derive(&[127.5e3; 6]);
+        assert!(!other_level(&fast, &elsewhere) && !other_level(&slow, &elsewhere));
     }
 
     /// The interval of a figure comes from the samples the figure is the median of.

@@ -99,6 +99,13 @@ fn write_summary(out: &mut String, s: &CompareSummary) -> std::fmt::Result {
             escape(&text)
         )?;
     }
+    if let Some(text) = s.other_levels_text() {
+        writeln!(
+            out,
+            "<tr><th>Other levels</th><td>{}</td></tr>",
+            escape(&text)
+        )?;
+    }
     Ok(())
 }
 

@@ -37,6 +37,10 @@ pub struct CaseComparison {
     pub change_pct: Option<f64>,
     /// True when the two figures' 95% intervals do not overlap; `None` unless both have one.
     pub beyond_noise: Option<bool>,
+    /// True when the two runs reported different levels of the case's dispatches, each seen by
+    /// one of the runs ([`perftest_report::derived::other_level`]): a change in how often the
+    /// dispatches paid a fixed cost, not in the work.
+    pub other_level: bool,
 }
 
 /// The largest change among the compared cases.
@@ -65,6 +69,9 @@ pub struct CompareSummary {
     /// Cases whose intervals are apart ([`CaseComparison::beyond_noise`]), and cases with
     /// intervals in both reports.
     pub beyond_noise: (usize, usize),
+    /// The names of the cases whose runs reported different levels
+    /// ([`CaseComparison::other_level`]).
+    pub other_levels: Vec<String>,
 }
 
 /// The comparison of two reports.
@@ -89,8 +96,12 @@ pub struct Comparison {
 }
 
 impl CaseComparison {
-    /// `beyond`, `within` (noise) or `n/a`, for tables.
+    /// `level` (the runs reported different levels), else `beyond`, `within` (noise) or `n/a`,
+    /// for tables.
     pub fn noise_label(&self) -> &'static str {
+        if self.other_level {
+            return "level";
+        }
         match self.beyond_noise {
             Some(true) => "beyond",
             Some(false) => "within",
@@ -107,6 +118,19 @@ impl CompareSummary {
             "{:+.3}% (the median signed change; + is B faster)",
             self.median_change_pct
         )
+    }
+
+    /// "1 (Texture2D<RGBA16F>.Load random: ...)": the cases whose runs reported different
+    /// levels, `None` when there are none.
+    pub fn other_levels_text(&self) -> Option<String> {
+        (!self.other_levels.is_empty()).then(|| {
+            format!(
+                "{} ({}: each run reported a level of the dispatches that the other also saw, \
+                 taken in other shares)",
+                self.other_levels.len(),
+                self.other_levels.join(", ")
+            )
+        })
     }
 
     /// "1 of 138 (95% intervals apart; ...)": the cases beyond noise, `None` when no case has
@@ -164,6 +188,10 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
             (Some(a), Some(b)) if ratio.is_some() => Some(a.apart(b)),
             _ => None,
         };
+        let other_level = match (a_derived, b_derived) {
+            (Some(a), Some(b)) => perftest_report::derived::other_level(&a, b),
+            _ => false,
+        };
         cases.push(CaseComparison {
             id: b_case.id.clone(),
             name: b_case.name.clone(),
@@ -174,6 +202,7 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
             ratio,
             change_pct: ratio.map(|r| (r - 1.0) * 100.0),
             beyond_noise,
+            other_level,
         });
     }
     let only_in_a = a
@@ -219,8 +248,14 @@ fn summarize(cases: &[CaseComparison]) -> Option<CompareSummary> {
         .max_by(|x, y| x.1.abs().total_cmp(&y.1.abs()))?;
     let judged = cases.iter().filter_map(|c| c.beyond_noise);
     let beyond_noise = judged.fold((0, 0), |(apart, all), b| (apart + usize::from(b), all + 1));
+    let other_levels = cases
+        .iter()
+        .filter(|c| c.other_level)
+        .map(|c| c.name.clone())
+        .collect();
     Some(CompareSummary {
         beyond_noise,
+        other_levels,
         compared: changed.len(),
         median_abs_change_pct,
         median_change_pct,
@@ -292,6 +327,9 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
             );
             if let Some(text) = s.beyond_noise_text() {
                 let _ = writeln!(out, "Beyond noise: {text}");
+            }
+            if let Some(text) = s.other_levels_text() {
+                let _ = writeln!(out, "Other levels: {}", printable(&text));
             }
         }
         None => {
@@ -371,6 +409,42 @@ mod tests {
         assert_eq!(s.largest.change_pct, 100.0);
         assert_eq!(c.only_in_a, ["ByteAddressBuffer.Load4 random"]);
         assert_eq!(c.only_in_b, ["StructuredBuffer<float>.Load linear"]);
+    }
+
+    /// A modal case that one run reported by its faster level and the other, which took that
+    /// level too rarely, by its slower one: the change is a level, in the table, the totals
+    /// and the HTML page; no other case is one.
+    #[test]
+    fn runs_that_reported_other_levels() {
+        let levels = |fast: usize| {
+            let samples: Vec<f64> = (0..36)
+                .map(|i| if i < fast { 125.7e6 } else { 126.7e6 })
+                .collect();
+            Some(measurement(1_000_000, &samples))
+        };
+        let mut a = sample_report();
+        let mut b = sample_report();
+        a.cases[0].measurement = levels(14);
+        b.cases[0].measurement = levels(5);
+        let c = compare(&a, &b);
+        assert!(c.cases[0].other_level, "{:?}", c.cases[0]);
+        assert_eq!(c.cases[0].noise_label(), "level");
+        assert!(c.cases[1..].iter().all(|x| !x.other_level));
+        let s = c.summary.as_ref().unwrap();
+        assert_eq!(s.other_levels, ["Buffer<R8>.Load uniform"]);
+        let text = render(&c, "a.json", "b.json");
+        assert!(
+            text.contains("Other levels: 1 (Buffer<R8>.Load uniform: each run reported a level"),
+            "{text}"
+        );
+        let html = html::comparison_html(&c, "a.json", "b.json").unwrap();
+        assert!(html.contains("<th>Other levels</th>"), "{html}");
+        // The same runs at one level: nothing of the kind.
+        b.cases[0].measurement = levels(14);
+        let same = compare(&a, &b);
+        assert!(!same.cases[0].other_level);
+        assert!(same.summary.as_ref().unwrap().other_levels_text().is_none());
+        assert!(!render(&same, "a", "b").contains("Other levels"));
     }
 
     #[test]
