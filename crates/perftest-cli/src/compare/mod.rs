@@ -120,7 +120,7 @@ impl CompareSummary {
         )
     }
 
-    /// "1 (Texture2D<RGBA16F>.Load random: ...)": the cases whose runs reported different
+    /// `1 (Texture2D<RGBA16F>.Load random: ...)`: the cases whose runs reported different
     /// levels, `None` when there are none.
     pub fn other_levels_text(&self) -> Option<String> {
         (!self.other_levels.is_empty()).then(|| {

@@ -206,30 +206,7 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
     }
     let derived = report.derived_all();
     for (case, d) in report.cases.iter().zip(&derived) {
-        if let Some(d) = d.filter(|d| d.modes.is_multimodal()) {
-            // A chain's figure is the difference of two medians (see `marginal_ns_per_group`).
-            let figure = if case.measurement.as_ref().is_some_and(|m| m.short.is_some()) {
-                "its latency comes from the medians of both dispatch sizes"
-            } else {
-                "its figure is the fastest level"
-            };
-            notes.push(format!(
-                "modal: {} takes one of {} distinct times per dispatch: {} ns per workgroup \
-                 (share of dispatches); {figure}.",
-                printable(&case.name),
-                d.modes.as_slice().len(),
-                d.modes.describe(|ns| format!("{ns:.2}"))
-            ));
-        }
-        if let Some(faster) = d.and_then(|d| d.faster_level) {
-            notes.push(format!(
-                "faster: {} took {:.2} ns per workgroup in {:.0}% of its dispatches, too few to \
-                 be a level in this run; another run may report it, and the ± reaches down to it.",
-                printable(&case.name),
-                faster.center,
-                faster.share * 100.0,
-            ));
-        }
+        notes.extend(level_notes(case, d.as_ref()));
     }
     if derived.iter().flatten().any(|d| d.interval.is_some()) {
         notes.push(
@@ -284,6 +261,37 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
         notes.push(format!(
             "x is n/a: the baseline {} was not measured.",
             printable(name)
+        ));
+    }
+    notes
+}
+
+/// The notes of one case's levels: `modal` (its dispatches fall into levels; the figure is the
+/// fastest) and `faster` (a faster level it took too rarely to count).
+fn level_notes(case: &CaseResult, d: Option<&Derived>) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(d) = d.filter(|d| d.modes.is_multimodal()) {
+        // A chain's figure is the difference of two medians (see `marginal_ns_per_group`).
+        let figure = if case.measurement.as_ref().is_some_and(|m| m.short.is_some()) {
+            "its latency comes from the medians of both dispatch sizes"
+        } else {
+            "its figure is the fastest level"
+        };
+        notes.push(format!(
+            "modal: {} takes one of {} distinct times per dispatch: {} ns per workgroup \
+             (share of dispatches); {figure}.",
+            printable(&case.name),
+            d.modes.as_slice().len(),
+            d.modes.describe(|ns| format!("{ns:.2}"))
+        ));
+    }
+    if let Some(faster) = d.and_then(|d| d.faster_level) {
+        notes.push(format!(
+            "faster: {} took {:.2} ns per workgroup in {:.0}% of its dispatches, too few to \
+             be a level in this run; another run may report it, and the ± reaches down to it.",
+            printable(&case.name),
+            faster.center,
+            faster.share * 100.0,
         ));
     }
     notes
