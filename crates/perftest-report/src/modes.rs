@@ -105,21 +105,9 @@ impl Modes {
 
 #[cfg(feature = "serde")]
 impl serde::Serialize for Modes {
+    /// The modes found, as a sequence of [`Mode`]s (`center`, `share`).
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        #[derive(serde::Serialize)]
-        struct Entry {
-            center: f64,
-            share: f64,
-        }
-        let mut seq = serializer.serialize_seq(Some(self.count))?;
-        for m in self.as_slice() {
-            seq.serialize_element(&Entry {
-                center: m.center,
-                share: m.share,
-            })?;
-        }
-        seq.end()
+        self.as_slice().serialize(serializer)
     }
 }
 
