@@ -197,8 +197,7 @@ fn changes(a: &HashMap<String, f64>, b: &HashMap<String, f64>) -> Vec<f64> {
 
 /// "lo-hi" of `values` with `decimals`.
 fn span(values: &[f64], decimals: usize) -> String {
-    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (lo, hi) = span_ends(values);
     format!("{lo:.decimals$}-{hi:.decimals$}")
 }
 
@@ -687,4 +686,84 @@ fn the_collection_gallery_is_what_the_collection_gives() {
         "pages in {} not generated",
         folder.display()
     );
+}
+
+/// Where a buffer starts in its memory block, as the offsets table writes it: `0 (main)`,
+/// `48 KB`, `2 MB`, `2 MB + 16 KB`.
+fn block_offset(bytes: u64) -> String {
+    const KB: u64 = 1024;
+    const MB: u64 = 1024 * KB;
+    match (bytes / MB, bytes % MB / KB) {
+        (0, 0) => "0 (main)".into(),
+        (0, kb) => format!("{kb} KB"),
+        (mb, 0) => format!("{mb} MB"),
+        (mb, kb) => format!("{mb} MB + {kb} KB"),
+    }
+}
+
+/// The offsets table of `results/nvidia-h200-stability/kernel-variants/README.md` is what the
+/// runs of `offsets/` hold: the runs fall into two speeds (split half-way between the slowest
+/// and the fastest run), and each speed's row names the places of its runs
+/// (`placements.txt`), their time per workgroup (median sample over the dispatch's workgroups)
+/// and their CV per dispatch.
+#[test]
+fn the_uniform_buffer_offsets_table_is_what_the_runs_hold() {
+    use perftest_cli::statistics::median;
+    let dir = root().join("results/nvidia-h200-stability/kernel-variants");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let places = std::fs::read_to_string(dir.join("offsets/placements.txt")).unwrap();
+    // (byte the buffer starts at, ns per workgroup, CV in percent) per run
+    let runs: Vec<(u64, f64, f64)> = places
+        .lines()
+        .map(|line| {
+            let (run, place) = line.split_once(": ").unwrap();
+            let byte: u64 = place
+                .split("at byte ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let report = load_report(&dir.join(format!("offsets/{run}.json"))).unwrap();
+            let m = report.cases[0].measurement.as_ref().unwrap();
+            let samples = &m.samples_ns;
+            let n = samples.len() as f64;
+            let mean = samples.iter().sum::<f64>() / n;
+            let sd = (samples.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n).sqrt();
+            let groups = m.groups as f64;
+            (byte, median(samples).unwrap() / groups, sd / mean * 100.0)
+        })
+        .collect();
+    assert!(runs.len() >= 20, "{} runs", runs.len());
+    let ns: Vec<f64> = runs.iter().map(|r| r.1).collect();
+    let (lo, hi) = span_ends(&ns);
+    let split = (lo + hi) / 2.0;
+    for fast in [false, true] {
+        let class: Vec<&(u64, f64, f64)> = runs.iter().filter(|r| (r.1 < split) == fast).collect();
+        let mut bytes: Vec<u64> = class.iter().map(|r| r.0).collect();
+        bytes.sort_unstable();
+        bytes.dedup();
+        let names: Vec<String> = bytes.into_iter().map(block_offset).collect();
+        let ns: Vec<f64> = class.iter().map(|r| r.1).collect();
+        let cv: Vec<f64> = class.iter().map(|r| r.2).collect();
+        let row = format!(
+            "| {} | {} | {}% |",
+            names.join(", "),
+            span(&ns, 1),
+            span(&cv, 2)
+        );
+        assert!(
+            readme.contains(&row),
+            "the README should have the row {row}"
+        );
+    }
+}
+
+/// The smallest and the largest of `values`.
+fn span_ends(values: &[f64]) -> (f64, f64) {
+    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (lo, hi)
 }
