@@ -701,53 +701,58 @@ fn block_offset(bytes: u64) -> String {
     }
 }
 
-/// The offsets table of `results/nvidia-h200-stability/kernel-variants/README.md` is what the
-/// runs of `offsets/` hold: the runs fall into two speeds (split half-way between the slowest
-/// and the fastest run), and each speed's row names the places of its runs
-/// (`placements.txt`), their time per workgroup (median sample over the dispatch's workgroups)
-/// and their CV per dispatch.
-#[test]
-fn the_uniform_buffer_offsets_table_is_what_the_runs_hold() {
+/// Each run of `results/nvidia-h200-stability/kernel-variants/DIR/` (named in its
+/// `placements.txt`, `RUN: where its uniform buffer lies ... at byte B ...`): the byte its buffer
+/// starts at (0 where it has an allocation of its own), its time per workgroup (median sample
+/// over the dispatch's workgroups) and its CV per dispatch in percent, by run name.
+fn uniform_buffer_runs(dir: &str) -> Vec<(String, u64, f64, f64)> {
     use perftest_cli::statistics::median;
-    let dir = root().join("results/nvidia-h200-stability/kernel-variants");
-    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
-    let places = std::fs::read_to_string(dir.join("offsets/placements.txt")).unwrap();
-    // (byte the buffer starts at, ns per workgroup, CV in percent) per run
-    let runs: Vec<(u64, f64, f64)> = places
+    let dir = root()
+        .join("results/nvidia-h200-stability/kernel-variants")
+        .join(dir);
+    let places = std::fs::read_to_string(dir.join("placements.txt")).unwrap();
+    places
         .lines()
         .map(|line| {
             let (run, place) = line.split_once(": ").unwrap();
             let byte: u64 = place
                 .split("at byte ")
                 .nth(1)
-                .unwrap()
-                .split(' ')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap();
-            let report = load_report(&dir.join(format!("offsets/{run}.json"))).unwrap();
+                .map_or(0, |b| b.split(' ').next().unwrap().parse().unwrap());
+            let report = load_report(&dir.join(format!("{run}.json"))).unwrap();
             let m = report.cases[0].measurement.as_ref().unwrap();
             let samples = &m.samples_ns;
             let n = samples.len() as f64;
             let mean = samples.iter().sum::<f64>() / n;
             let sd = (samples.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n).sqrt();
-            let groups = m.groups as f64;
-            (byte, median(samples).unwrap() / groups, sd / mean * 100.0)
+            let ns = median(samples).unwrap() / m.groups as f64;
+            (run.to_string(), byte, ns, sd / mean * 100.0)
         })
-        .collect();
+        .collect()
+}
+
+/// The offsets table of `results/nvidia-h200-stability/kernel-variants/README.md` is what the
+/// runs of `offsets/` hold: the runs fall into two speeds (split half-way between the slowest
+/// and the fastest run), and each speed's row names the places of its runs, their time per
+/// workgroup and their CV per dispatch. And each row of its `pvk-kernel/` table (found by its
+/// runs, `` `X-N` ``) ends with what those runs hold.
+#[test]
+fn the_uniform_buffer_place_tables_are_what_the_runs_hold() {
+    let dir = root().join("results/nvidia-h200-stability/kernel-variants");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let runs = uniform_buffer_runs("offsets");
     assert!(runs.len() >= 20, "{} runs", runs.len());
-    let ns: Vec<f64> = runs.iter().map(|r| r.1).collect();
+    let ns: Vec<f64> = runs.iter().map(|r| r.2).collect();
     let (lo, hi) = span_ends(&ns);
     let split = (lo + hi) / 2.0;
     for fast in [false, true] {
-        let class: Vec<&(u64, f64, f64)> = runs.iter().filter(|r| (r.1 < split) == fast).collect();
-        let mut bytes: Vec<u64> = class.iter().map(|r| r.0).collect();
+        let class: Vec<_> = runs.iter().filter(|r| (r.2 < split) == fast).collect();
+        let mut bytes: Vec<u64> = class.iter().map(|r| r.1).collect();
         bytes.sort_unstable();
         bytes.dedup();
         let names: Vec<String> = bytes.into_iter().map(block_offset).collect();
-        let ns: Vec<f64> = class.iter().map(|r| r.1).collect();
-        let cv: Vec<f64> = class.iter().map(|r| r.2).collect();
+        let ns: Vec<f64> = class.iter().map(|r| r.2).collect();
+        let cv: Vec<f64> = class.iter().map(|r| r.3).collect();
         let row = format!(
             "| {} | {} | {}% |",
             names.join(", "),
@@ -757,6 +762,32 @@ fn the_uniform_buffer_offsets_table_is_what_the_runs_hold() {
         assert!(
             readme.contains(&row),
             "the README should have the row {row}"
+        );
+    }
+
+    let runs = uniform_buffer_runs("pvk-kernel");
+    let mut groups: Vec<&str> = runs
+        .iter()
+        .map(|r| r.0.rsplit_once('-').unwrap().0)
+        .collect();
+    groups.dedup();
+    assert_eq!(groups.len(), 5, "{groups:?}");
+    for group in groups {
+        let class: Vec<_> = runs
+            .iter()
+            .filter(|r| r.0.starts_with(&format!("{group}-")))
+            .collect();
+        let ns: Vec<f64> = class.iter().map(|r| r.2).collect();
+        let cv: Vec<f64> = class.iter().map(|r| r.3).collect();
+        let marker = format!("| `{group}-N` |");
+        let row = readme
+            .lines()
+            .find(|l| l.contains(&marker))
+            .unwrap_or_else(|| panic!("no row for {marker}"));
+        let cells = format!("| {} | {}% |", span(&ns, 1), span(&cv, 2));
+        assert!(
+            row.ends_with(&cells),
+            "{group}: the row should end with {cells}: {row}"
         );
     }
 }
