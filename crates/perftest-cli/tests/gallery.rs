@@ -703,9 +703,10 @@ fn block_offset(bytes: u64) -> String {
 
 /// Each run of `results/nvidia-h200-stability/kernel-variants/DIR/` (named in its
 /// `placements.txt`, `RUN: where its uniform buffer lies ... at byte B ...`): the byte its buffer
-/// starts at (0 where it has an allocation of its own), its time per workgroup (median sample
-/// over the dispatch's workgroups) and its CV per dispatch in percent, by run name.
-fn uniform_buffer_runs(dir: &str) -> Vec<(String, u64, f64, f64)> {
+/// starts at in its block (`None` where it has an allocation of its own), its time per workgroup
+/// (median sample over the dispatch's workgroups) and its CV per dispatch in percent, by run
+/// name.
+fn uniform_buffer_runs(dir: &str) -> Vec<(String, Option<u64>, f64, f64)> {
     use perftest_cli::statistics::median;
     let dir = root()
         .join("results/nvidia-h200-stability/kernel-variants")
@@ -715,10 +716,10 @@ fn uniform_buffer_runs(dir: &str) -> Vec<(String, u64, f64, f64)> {
         .lines()
         .map(|line| {
             let (run, place) = line.split_once(": ").unwrap();
-            let byte: u64 = place
+            let byte: Option<u64> = place
                 .split("at byte ")
                 .nth(1)
-                .map_or(0, |b| b.split(' ').next().unwrap().parse().unwrap());
+                .map(|b| b.split(' ').next().unwrap().parse().unwrap());
             let report = load_report(&dir.join(format!("{run}.json"))).unwrap();
             let m = report.cases[0].measurement.as_ref().unwrap();
             let samples = &m.samples_ns;
@@ -747,7 +748,7 @@ fn the_uniform_buffer_place_tables_are_what_the_runs_hold() {
     let split = (lo + hi) / 2.0;
     for fast in [false, true] {
         let class: Vec<_> = runs.iter().filter(|r| (r.2 < split) == fast).collect();
-        let mut bytes: Vec<u64> = class.iter().map(|r| r.1).collect();
+        let mut bytes: Vec<u64> = class.iter().map(|r| r.1.unwrap()).collect();
         bytes.sort_unstable();
         bytes.dedup();
         let names: Vec<String> = bytes.into_iter().map(block_offset).collect();
