@@ -527,9 +527,19 @@ fn create_temp(dir: &Path, mode: u32) -> io::Result<NamedTempFile> {
     if let Some(permissions) = platform::new_file_permissions(mode) {
         builder.permissions(permissions);
     }
-    let temp = builder.tempfile_in(dir)?;
+    let temp = builder.tempfile_in(dir).map_err(without_temp_name)?;
     under_way(temp.path(), true);
     Ok(temp)
+}
+
+/// A failed temporary file's error without the temporary file's random name, which the user
+/// never gave and which does not exist (the caller names the output path instead).
+fn without_temp_name(error: io::Error) -> io::Error {
+    let text = error.to_string();
+    match text.rsplit_once(" at path ") {
+        Some((message, _)) => io::Error::new(error.kind(), message.to_owned()),
+        None => error,
+    }
 }
 
 /// Renames the complete temporary file over `file` (on failure the temporary file is removed).
@@ -630,6 +640,24 @@ mod tests {
         assert!(error.to_string().contains("out.json"), "{error}");
         assert_eq!(entries(&dir), ["out.json"]);
         assert_eq!(entries(&target), ["keep"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// When the temporary file cannot be made (here: its directory is gone by the time the
+    /// report is written), the error names the output path and the system's reason, never the
+    /// random name of a temporary file the user did not ask for.
+    #[test]
+    fn an_error_names_the_output_not_the_temporary_file() {
+        let dir = scratch("gone");
+        let sub = dir.join("sub");
+        fs::create_dir(&sub).unwrap();
+        let checked = OutputTarget::check(&sub.join("out.json")).unwrap();
+        fs::remove_dir(&sub).unwrap();
+        let error = checked.write(b"data").unwrap_err().to_string();
+        assert!(error.contains("out.json"), "{error}");
+        assert!(!error.contains(".perftest-"), "{error}");
+        assert!(!error.contains(".tmp"), "{error}");
+        assert_eq!(entries(&dir), Vec::<String>::new());
         fs::remove_dir_all(&dir).unwrap();
     }
 
