@@ -321,6 +321,7 @@ fn dispatch(groups: u64, ms: f64) -> Measurement {
         steady: true,
         short: None,
         seqs: Vec::new(),
+        data_places: None,
     }
 }
 

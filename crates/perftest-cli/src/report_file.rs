@@ -13,7 +13,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use crate::output::printable::{printable, printable_path as shown};
-use crate::report::{CaseStatus, Report, SCHEMA};
+use crate::report::{CaseStatus, DataPlaces, Report, SCHEMA};
 use perftest_report::sizing::group_total;
 
 /// The largest report read: 256 MiB (a full run of every suite is a few MB).
@@ -285,6 +285,33 @@ fn check_samples(samples: &[f64], what: &str) -> Result<(), String> {
     }
 }
 
+/// A measurement's `data_places`: as many probes as offsets (at least one), the chosen place
+/// one of them, and every probe a time a sample could be, or 0 (no probe returned one).
+fn check_data_places(places: &DataPlaces) -> Result<(), String> {
+    let (offsets, probes) = (places.offsets.len(), places.probe_ns.len());
+    if offsets == 0 || offsets != probes {
+        return Err(format!(
+            "data_places has {offsets} offsets and {probes} probes (as many, at least one)"
+        ));
+    }
+    if places.place as usize >= offsets {
+        return Err(format!(
+            "data_places.place is {} of {offsets} places",
+            places.place
+        ));
+    }
+    match places
+        .probe_ns
+        .iter()
+        .find(|&&t| !(t == 0.0 || (t.is_finite() && t > 0.0 && t <= MAX_SAMPLE_NS)))
+    {
+        Some(t) => Err(format!(
+            "a data_places probe is {t} ns (0, or positive and at most {MAX_SAMPLE_NS:e} ns)"
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Checks what the JSON layout cannot: every number perftest writes back is finite (a value
 /// that overflows `f32`, such as a `timestamp_period_ns` of `1e39`, would be written as `null`,
 /// which no perftest reads: whatever perftest writes, it reads), case ids are non-empty and
@@ -341,6 +368,9 @@ pub fn check_values(report: &Report) -> Result<(), String> {
             return Err(at("measured, but without samples".into()));
         }
         check_samples(&m.samples_ns, "sample").map_err(at)?;
+        if let Some(places) = &m.data_places {
+            check_data_places(places).map_err(at)?;
+        }
         if let Some(short) = &m.short {
             if short.dims.contains(&0) || short.groups != group_total(short.dims) {
                 return Err(at(format!(
@@ -411,7 +441,13 @@ mod tests {
             "4294967295",
             "18446744073709551615",
         ];
-        let base: serde_json::Value = serde_json::to_value(sample_report()).unwrap();
+        let mut report = sample_report();
+        report.cases[0].measurement.as_mut().unwrap().data_places = Some(DataPlaces {
+            offsets: vec![0, 32768],
+            probe_ns: vec![658e3, 596e3],
+            place: 1,
+        });
+        let base: serde_json::Value = serde_json::to_value(report).unwrap();
         let mut fields: Vec<Vec<String>> = Vec::new();
         collect_number_paths(&base, &mut Vec::new(), &mut fields);
         assert!(fields.len() > 20, "{fields:?}");

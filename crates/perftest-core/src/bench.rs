@@ -407,6 +407,37 @@ impl Bench {
         Ok(())
     }
 
+    /// The places the data of kernel `id`'s case lies at: the byte offset of each identical
+    /// copy in the buffer that holds them. One place for most families; several where the place
+    /// of the data sets the speed (the uniform-buffer family: see
+    /// `results/nvidia-h200-stability/kernel-variants/` in the repository), and the
+    /// measurement policy chooses one with [`Bench::put_data`].
+    pub fn data_places(&self, id: KernelId) -> Result<Vec<u64>> {
+        let case = &self.kernel(id)?.case;
+        self.resources.data_places(case)
+    }
+
+    /// Binds kernel `id` to its data at place `place` of [`Bench::data_places`] (0 when it is
+    /// prepared), for every dispatch and verification from now on. Call only while no
+    /// submission runs (every timing call waits for its own).
+    pub fn put_data(&mut self, id: KernelId, place: usize) -> Result<()> {
+        let places = self.data_places(id)?.len();
+        if place >= places {
+            return Err(Error::InvalidArgument(format!(
+                "place {place} of a case whose data has {places} place(s)"
+            )));
+        }
+        let kernel = self
+            .kernels
+            .get_mut(id.0)
+            .ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {}", id.0)))?;
+        if kernel.place == place {
+            return Ok(());
+        }
+        kernel.place = place;
+        kernel.rebind(&self.ctx.device, &self.resources)
+    }
+
     /// Whether [`Bench::place`] moves the kernel `id` to other resources: a compute kernel
     /// whose case reads at most [`PLACED_FOOTPRINT_MAX`] bytes.
     pub fn moves(&self, id: KernelId) -> bool {

@@ -99,6 +99,8 @@ pub(crate) struct Kernel {
     /// What the driver says about the compiled pipeline (empty without
     /// `VK_KHR_pipeline_executable_properties`).
     pub(crate) executables: Vec<PipelineExecutable>,
+    /// Which of its data's places (`Resources::data_places`) the kernel's set binds.
+    pub(crate) place: usize,
 }
 
 /// What building a pipeline needs from the context, held apart from it so that several
@@ -197,6 +199,7 @@ impl Kernel {
             tiles: vk::ShaderModule::null(),
             draw: None,
             push: ([0; 4], 16),
+            place: 0,
         };
         // An operation has no pipeline: the family's resources perform it.
         if plan_for(case)?.stages == Stages::Operation {
@@ -219,7 +222,7 @@ impl Kernel {
     fn build(&mut self, builder: &PipelineBuilder, resources: &Resources) -> Result<()> {
         let device = &builder.device;
         let plan = plan_for(&self.case)?;
-        let binds = resources.bindings(&self.case)?;
+        let binds = resources.bindings(&self.case, self.place)?;
         self.push = (resources.push(&self.case)?, plan.push_bytes);
         self.stages = plan.stages;
         let bindings = self.layout_bindings(&binds);
@@ -423,9 +426,10 @@ impl Kernel {
     }
 
     /// Points the kernel's descriptor set and family words at `resources` (the same family's
-    /// resources at another placement; see `Bench::place`). The set must not be in use.
+    /// resources at another placement, see `Bench::place`; or its data at another place, see
+    /// `Bench::put_data`). The set must not be in use.
     pub(crate) fn rebind(&mut self, device: &ash::Device, resources: &Resources) -> Result<()> {
-        let binds = resources.bindings(&self.case)?;
+        let binds = resources.bindings(&self.case, self.place)?;
         self.push.0 = resources.push(&self.case)?;
         self.write_descriptors(device, resources, &binds)
     }

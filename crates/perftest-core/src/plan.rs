@@ -106,6 +106,19 @@ pub(crate) trait FamilyResources: Send + Sync {
     /// device lacks what they need.
     fn bindings(&self, case: &Case) -> Option<Vec<Bind>>;
 
+    /// The places the data `case` reads lies at, each an identical copy: their byte offsets in
+    /// the buffer that holds them ([`FamilyResources::bindings_at`] binds one). Default: one
+    /// place.
+    fn data_places(&self, _case: &Case) -> Vec<u64> {
+        vec![0]
+    }
+
+    /// The bindings of `case` with its data at place `place` of
+    /// [`FamilyResources::data_places`]; default: [`FamilyResources::bindings`].
+    fn bindings_at(&self, case: &Case, _place: usize) -> Option<Vec<Bind>> {
+        self.bindings(case)
+    }
+
     /// The four family words of the push constants (bytes 16..32: e.g. a device address, low
     /// word first); default zeros.
     fn push(&self, _case: &Case) -> [u32; 4] {

@@ -18,10 +18,10 @@ use crate::plan::{Bind, FamilyResources, Geometry, Shared, VertexInput};
 /// Everything the kernels bind: shared parts, and the resources of every family prepared so
 /// far.
 pub(crate) struct Resources {
-    /// The 16 KB input buffer the buffer families read (typed views, storage and uniform
-    /// bindings of one buffer, as in the original). Created first, before any other resource,
-    /// so it lands where it always did: on the H200 `cbuffer{float4} load random` runs 12%
-    /// faster when the uniform buffer is a separate allocation placed after the others.
+    /// The 16 KB input buffer the buffer families read (typed views and storage bindings of
+    /// one buffer, as in the original; the uniform-buffer family keeps copies of its own, at
+    /// several places). Created first, before any other resource, so it lands where it always
+    /// did.
     pub(crate) input: Buffer,
     pub(crate) output: Buffer,
     families: Vec<(&'static str, Box<dyn FamilyResources>)>,
@@ -95,11 +95,12 @@ impl Resources {
             })
     }
 
-    /// The bindings of `case`'s kernel besides the verification output.
-    pub(crate) fn bindings(&self, case: &Case) -> Result<Vec<Bind>> {
+    /// The bindings of `case`'s kernel besides the verification output, with its data at
+    /// place `place` (see [`Resources::data_places`]).
+    pub(crate) fn bindings(&self, case: &Case, place: usize) -> Result<Vec<Bind>> {
         let case = &resource_case(case);
         self.family(case)?
-            .bindings(case)
+            .bindings_at(case, place)
             .ok_or_else(|| Error::Unsupported {
                 id: case.id.clone(),
                 reason: format!(
@@ -107,6 +108,13 @@ impl Resources {
                     case.family.label()
                 ),
             })
+    }
+
+    /// The byte offsets of the places `case`'s data lies at in its buffer (one for most
+    /// families).
+    pub(crate) fn data_places(&self, case: &Case) -> Result<Vec<u64>> {
+        let case = &resource_case(case);
+        Ok(self.family(case)?.data_places(case))
     }
 
     /// The family words of `case`'s push constants.

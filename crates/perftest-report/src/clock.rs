@@ -184,6 +184,7 @@ mod tests {
             steady: true,
             short: None,
             seqs: seqs.to_vec(),
+            data_places: None,
         }
     }
 

@@ -6,6 +6,7 @@
 //!   written as JSON with the `serde` feature,
 //! - [`policy`] and [`sizing`]: how a dispatch is sized, how the clocks are warmed up and when a
 //!   measurement counts as steady, generic over a [`policy::DispatchTimer`],
+//! - [`places`]: where a case whose data has several places is measured,
 //! - [`statistics`] and [`modes`]: medians, intervals and the levels samples fall into,
 //! - [`derived`]: the figures printed from a report (rates, the original's two columns).
 //! - [`across`]: reports of different GPUs side by side, and advice that holds across them,
@@ -28,6 +29,7 @@ pub mod derived;
 pub mod findings;
 pub mod hierarchy;
 pub mod modes;
+pub mod places;
 pub mod policy;
 #[cfg(any(test, feature = "samples"))]
 pub mod samples;

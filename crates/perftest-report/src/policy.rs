@@ -295,6 +295,7 @@ pub fn measure_alone<T: DispatchTimer>(
         warmup_dispatches: sizing.probes + warm + 1,
         short,
         seqs: Vec::new(),
+        data_places: None,
     })
 }
 

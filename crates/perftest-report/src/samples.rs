@@ -65,6 +65,7 @@ pub fn measurement(groups: u64, samples_ns: &[f64]) -> Measurement {
         steady: true,
         short: None,
         seqs: Vec::new(),
+        data_places: None,
     }
 }
 

@@ -443,6 +443,29 @@ pub struct Measurement {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub seqs: Vec<usize>,
+    /// Where the case's data lay, for a case whose data has several places (the
+    /// uniform-buffer family's): each place's offset, its probe, and the place the samples
+    /// were taken at. Absent for other cases and in older reports.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub data_places: Option<DataPlaces>,
+}
+
+/// Where a case's data lay ([`Measurement::data_places`]): it had several places, identical
+/// copies in one buffer, and its samples were taken at the one that the probes found fastest
+/// (see `perftest_report::places`).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DataPlaces {
+    /// Each place's byte offset in the buffer that holds the copies.
+    pub offsets: Vec<u64>,
+    /// The fastest probe dispatch at each place, in nanoseconds (dispatches of the
+    /// measurement's size, counted in `warmup_dispatches`).
+    pub probe_ns: Vec<f64>,
+    /// The place (an index into `offsets`) every sample was taken at.
+    pub place: u32,
 }
 
 /// The smaller dispatches of a [`Measurement`] (see [`Measurement::short`]).

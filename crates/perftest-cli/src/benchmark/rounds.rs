@@ -27,7 +27,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::report::Measurement;
+use crate::report::{DataPlaces, Measurement};
 use perftest_report::modes::{fast_level_unseen, modes};
 use perftest_report::policy::{check_stop, halves_agree, LoopError, LoopSettings};
 use perftest_report::sizing::group_total;
@@ -206,6 +206,8 @@ pub struct Entry {
     pub seqs: Vec<usize>,
     /// Each sample's placement ([`BatchTimer::placements`]), where there are several.
     pub sample_placements: Vec<u32>,
+    /// Where its data lay, where it has several places (see `perftest_report::places`).
+    pub data_places: Option<DataPlaces>,
     /// Re-sizes left before the size is accepted as it is.
     resizes_left: u32,
     /// Whether the size was checked by a recorded dispatch.
@@ -228,6 +230,7 @@ impl Entry {
             samples_ns: Vec::new(),
             seqs: Vec::new(),
             sample_placements: Vec::new(),
+            data_places: None,
             resizes_left: settings.warmup_max,
             size_checked: false,
             wanted: settings.samples.max(1) as usize,
@@ -250,6 +253,7 @@ impl Entry {
             steady: self.size_checked && halves_agree(&self.samples_ns, settings.steady_tolerance),
             short: None,
             seqs: self.seqs.clone(),
+            data_places: self.data_places.clone(),
         })
     }
 

@@ -13,8 +13,9 @@ use crate::benchmark::rounds::{measure_in_rounds_with, BatchTimer, Entry};
 pub use crate::benchmark::timer::{is_fatal, BenchTimer};
 use crate::benchmark::verify::describe_failure;
 use crate::options::Options;
-use crate::report::{CaseResult, Report, Settings};
+use crate::report::{CaseResult, DataPlaces, Report, Settings};
 use crate::shader_stats::report_stats;
+use perftest_report::places::choose_place;
 use perftest_report::policy::{
     chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, whole_lap_groups, LoopError,
     LoopSettings, Sizing,
@@ -355,9 +356,26 @@ fn size_all(
             Ok((sizing, None)) => {
                 groups = group_total(sizing.dims);
                 let dims = loop_settings.at_least_waves(sizing.dims);
-                entry_of[i] = Some(entries.len());
-                entries.push(Entry::new(dims, sizing.probes, &loop_settings));
-                kernels.push(kernel);
+                let mut entry = Entry::new(dims, sizing.probes, &loop_settings);
+                match place_data(bench, kernel, &mut entry, stop) {
+                    Ok(()) => {
+                        entry_of[i] = Some(entries.len());
+                        entries.push(entry);
+                        kernels.push(kernel);
+                    }
+                    Err(LoopError::Interrupted) => {
+                        end = RunEnd::Interrupted;
+                        break;
+                    }
+                    Err(LoopError::Timer(e)) => {
+                        let fatal = is_fatal(&e);
+                        *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
+                        if fatal {
+                            end = RunEnd::Fatal(e);
+                            break;
+                        }
+                    }
+                }
             }
             Err(LoopError::Interrupted) => {
                 end = RunEnd::Interrupted;
@@ -380,6 +398,29 @@ fn size_all(
         entry_of,
         end,
     }
+}
+
+/// For a case whose data has several places: probes them at the entry's size and leaves the
+/// data at the chosen one (`perftest_report::places`), counting the probes among its warm-up
+/// dispatches and keeping them in the entry. Nothing for other cases.
+fn place_data(
+    bench: &mut Bench,
+    kernel: KernelId,
+    entry: &mut Entry,
+    stop: &AtomicBool,
+) -> Result<(), LoopError<Error>> {
+    let offsets = bench.data_places(kernel).map_err(LoopError::Timer)?;
+    let mut timer = BenchTimer { bench, kernel };
+    let Some(choice) = choose_place(&mut timer, entry.dims, stop)? else {
+        return Ok(());
+    };
+    entry.warmup_dispatches += choice.dispatches;
+    entry.data_places = Some(DataPlaces {
+        offsets,
+        probe_ns: choice.probe_ns,
+        place: choice.place as u32,
+    });
+    Ok(())
 }
 
 /// Sizes `case` from `groups` with `loop_settings` (already for its kind of kernel,
@@ -582,13 +623,23 @@ fn verify_all(
         .map_or(1, |n| n.get())
         .clamp(1, MAX_VERIFY_WORKERS);
     let mut end = None;
-    let (work, queue) = mpsc::channel::<(usize, perftest_cases::Readback)>();
+    let (work, queue) = mpsc::channel::<(usize, Option<u64>, perftest_cases::Readback)>();
     let queue = Mutex::new(queue);
     let failures: Vec<(usize, String)> = std::thread::scope(|scope| {
         let (done, results) = mpsc::channel::<(usize, String)>();
-        let check = |i: usize, readback: &perftest_cases::Readback, done: &mpsc::Sender<_>| {
+        let check = |i: usize,
+                     at: Option<u64>,
+                     readback: &perftest_cases::Readback,
+                     done: &mpsc::Sender<_>| {
             let outcome = verify(&cases[i], readback);
-            outcome.passed() || done.send((i, describe_failure(&outcome))).is_ok()
+            let why = || match at {
+                Some(offset) => format!(
+                    "with its data at byte {offset} of its buffer: {}",
+                    describe_failure(&outcome)
+                ),
+                None => describe_failure(&outcome),
+            };
+            outcome.passed() || done.send((i, why())).is_ok()
         };
         // Workers that could not be started (a pids limit) are none of the count: with none,
         // this thread compares each readback itself.
@@ -599,8 +650,8 @@ fn verify_all(
                     .spawn_scoped(scope, move || loop {
                         // The lock is held only to take the next readback, not while comparing.
                         let next = queue.lock().ok().and_then(|q| q.recv().ok());
-                        let Some((i, readback)) = next else { break };
-                        if !check(i, &readback, &done) {
+                        let Some((i, at, readback)) = next else { break };
+                        if !check(i, at, &readback, &done) {
                             break;
                         }
                     })
@@ -615,14 +666,19 @@ fn verify_all(
                 end = Some(RunEnd::Interrupted);
                 break;
             }
-            match bench.verify(kernel) {
-                Ok(readback) if inline.is_some() => {
+            match readbacks(bench, kernel) {
+                Ok(readbacks) if inline.is_some() => {
                     if let Some(done) = &inline {
-                        check(i, &readback, done);
+                        for (at, readback) in &readbacks {
+                            check(i, *at, readback, done);
+                        }
                     }
                 }
-                Ok(readback) => {
-                    if work.send((i, readback)).is_err() {
+                Ok(readbacks) => {
+                    let sent = readbacks
+                        .into_iter()
+                        .all(|(at, r)| work.send((i, at, r)).is_ok());
+                    if !sent {
                         break; // every worker is gone (one panicked): the scope reports it
                     }
                 }
@@ -644,6 +700,25 @@ fn verify_all(
         slots[i] = Slot::Done(Box::new(CaseResult::failed(&cases[i], why)));
     }
     end
+}
+
+/// What `kernel`'s verification dispatch left behind; for a case whose data has several
+/// places, at each of them (with the place's byte offset), the data put back at the first.
+fn readbacks(
+    bench: &mut Bench,
+    kernel: KernelId,
+) -> Result<Vec<(Option<u64>, perftest_cases::Readback)>, Error> {
+    let offsets = bench.data_places(kernel)?;
+    if offsets.len() < 2 {
+        return Ok(vec![(None, bench.verify(kernel)?)]);
+    }
+    let mut all = Vec::with_capacity(offsets.len());
+    for (place, &offset) in offsets.iter().enumerate() {
+        bench.put_data(kernel, place)?;
+        all.push((Some(offset), bench.verify(kernel)?));
+    }
+    bench.put_data(kernel, 0)?;
+    Ok(all)
 }
 
 /// At most this many threads compare verification results with the CPU models.

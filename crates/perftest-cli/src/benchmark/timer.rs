@@ -2,6 +2,7 @@
 //! that end a run. The suite driver, the clock watch and verification share them.
 
 use perftest_core::{Bench, Error, KernelId};
+use perftest_report::places::PlaceTimer;
 use perftest_report::policy::DispatchTimer;
 
 /// A [`DispatchTimer`] over one prepared case of a [`Bench`].
@@ -17,6 +18,16 @@ impl DispatchTimer for BenchTimer<'_> {
     fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>, Error> {
         let times = self.bench.time(self.kernel, dims, dispatches)?;
         Ok(times.iter().map(|d| d.as_nanos() as f64).collect())
+    }
+}
+
+impl PlaceTimer for BenchTimer<'_> {
+    fn places(&self) -> usize {
+        self.bench.data_places(self.kernel).map_or(1, |p| p.len())
+    }
+
+    fn put(&mut self, place: usize) -> Result<(), Error> {
+        self.bench.put_data(self.kernel, place)
     }
 }
 

@@ -4,6 +4,7 @@ use perftest_cases::Unit;
 
 use crate::output::printable::printable;
 use crate::report::{CaseResult, CaseStatus, Derived, Report, ReportFigures, Settings};
+use perftest_report::places::{slower_places, PLACE_MARGIN};
 
 /// Column titles of the human-readable tables, after the case name. `±` is how far the figures
 /// may be off, with 95% confidence (how far [`Derived::interval`] reaches from the figure, in
@@ -207,6 +208,7 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
     let derived = report.derived_all();
     for (case, d) in report.cases.iter().zip(&derived) {
         notes.extend(level_notes(case, d.as_ref()));
+        notes.extend(place_note(case, d.as_ref()));
     }
     if derived.iter().flatten().any(|d| d.interval.is_some()) {
         notes.push(
@@ -264,6 +266,42 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
         ));
     }
     notes
+}
+
+/// The note of a case whose speed depended on where its data lay (`place`): where it was
+/// measured, and how much longer its probes took at the slower places. None for a noisy case,
+/// whose probes differ by chance.
+fn place_note(case: &CaseResult, d: Option<&Derived>) -> Option<String> {
+    let places = case.measurement.as_ref()?.data_places.as_ref()?;
+    let d = d.filter(|d| !d.noisy)?;
+    let slower = slower_places(places, d.summary.cv);
+    if slower.is_empty() {
+        return None;
+    }
+    let at = |offset: u64| match (offset, offset % 1024) {
+        (0, _) => "at the start of".to_string(),
+        (_, 0) => format!("{} KB into", offset / 1024),
+        _ => format!("{offset} bytes into"),
+    };
+    let chosen = places.offsets.get(places.place as usize).copied()?;
+    let margin = PLACE_MARGIN * 100.0;
+    let which = if places.place == 0 {
+        format!("the first, none of the others being over {margin:.0}% faster")
+    } else {
+        "the fastest".to_string()
+    };
+    let others: Vec<String> = slower
+        .iter()
+        .map(|&(offset, longer)| format!("{:.1}% {} it", longer * 100.0, at(offset)))
+        .collect();
+    Some(format!(
+        "place: {} runs at a speed set by where its data lies. It was measured with its data {} \
+         its buffer, {which} of {} places; elsewhere its probe dispatches took longer: {}.",
+        printable(&case.name),
+        at(chosen),
+        places.offsets.len(),
+        others.join(", ")
+    ))
 }
 
 /// The notes of one case's levels: `modal` (its dispatches fall into levels; the figure is the

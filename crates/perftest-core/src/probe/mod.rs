@@ -26,6 +26,8 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::kernels::{Kernel, PipelineBuilder};
 use crate::pipeline_cache::{PipelineCacheSource, ProbeCache};
+use crate::resources::Resources;
+use perftest_report::places::{choose_place, PlaceTimer};
 use perftest_report::policy::{size_case, warm_up_clocks, DispatchTimer, LoopError, LoopSettings};
 use perftest_report::sizing::{group_total, split_waves, DEFAULT_FIRST_DIM_CAP};
 use perftest_report::statistics::median;
@@ -131,11 +133,12 @@ fn finished<T>(outcome: std::result::Result<T, LoopError<Error>>) -> Result<Opti
 }
 
 /// Sizes `kernel`'s dispatch with the shared policy, starting from `groups` workgroups (the
-/// previous case's size), then times `dispatches` dispatches of that size. Returns the size
-/// and each dispatch's GPU time in nanoseconds.
+/// previous case's size); where its data has several places, probes them and leaves it at the
+/// chosen one (`perftest_report::places`); then times `dispatches` dispatches of that size.
+/// Returns the size and each dispatch's GPU time in nanoseconds.
 fn measure_sized(
     ctx: &mut Context,
-    kernel: &Kernel,
+    (kernel, resources): (&mut Kernel, &Resources),
     groups: u64,
     target: Duration,
     dispatches: u32,
@@ -150,8 +153,48 @@ fn measure_sized(
     };
     let dims = finished(size_case(&mut timer, &settings, groups.max(1), &never))?
         .map_or_else(|| settings.split(groups.max(1)), |sizing| sizing.dims);
-    let samples = timer.time(dims, settings.samples)?;
+    let mut placing = PlacingTimer {
+        ctx,
+        kernel,
+        resources,
+    };
+    finished(choose_place(&mut placing, dims, &never))?;
+    let samples = time_kernel(ctx, kernel, dims, settings.samples)?;
+    let samples = samples.iter().map(|t| t.as_secs_f64() * 1e9).collect();
     Ok((dims, samples))
+}
+
+/// A kernel timed for [`choose_place`]: it moves between its data's places by binding
+/// another copy in `resources`.
+struct PlacingTimer<'a> {
+    ctx: &'a mut Context,
+    kernel: &'a mut Kernel,
+    resources: &'a Resources,
+}
+
+impl DispatchTimer for PlacingTimer<'_> {
+    type Error = Error;
+
+    fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>> {
+        let times = time_kernel(self.ctx, self.kernel, dims, dispatches)?;
+        Ok(times.iter().map(|t| t.as_secs_f64() * 1e9).collect())
+    }
+}
+
+impl PlaceTimer for PlacingTimer<'_> {
+    fn places(&self) -> usize {
+        self.resources
+            .data_places(&self.kernel.case)
+            .map_or(1, |p| p.len())
+    }
+
+    fn put(&mut self, place: usize) -> Result<()> {
+        if self.kernel.place != place {
+            self.kernel.place = place;
+            self.kernel.rebind(&self.ctx.device, self.resources)?;
+        }
+        Ok(())
+    }
 }
 
 /// Relative agreement of two warm-up dispatches that counts as steady clocks (2%, as the
@@ -422,10 +465,10 @@ impl<'a> Measuring<'a> {
 
     /// Measures the highest-priority ready case.
     fn measure_next(&mut self, ctx: &mut Context, queue: &BuildQueue<'_>) -> Result<()> {
-        let Some((slot, kernel)) = self.ready.pop_first() else {
+        let Some((slot, mut kernel)) = self.ready.pop_first() else {
             return Ok(());
         };
-        let outcome = self.measure(ctx, queue, slot, &kernel);
+        let outcome = self.measure(ctx, queue, slot, &mut kernel);
         self.done.push(kernel);
         outcome
     }
@@ -435,7 +478,7 @@ impl<'a> Measuring<'a> {
         ctx: &mut Context,
         queue: &BuildQueue<'_>,
         slot: usize,
-        kernel: &Kernel,
+        kernel: &mut Kernel,
     ) -> Result<()> {
         if !self.warmed {
             self.warm_up(ctx, kernel)?;
@@ -443,7 +486,7 @@ impl<'a> Measuring<'a> {
         let begin = Instant::now();
         let (dims, samples_ns) = measure_sized(
             ctx,
-            kernel,
+            (&mut *kernel, queue.resources),
             self.groups,
             self.settings.dispatch_target,
             self.dispatches,

@@ -137,6 +137,7 @@ impl ProbeReport {
                 steady: self.steady_clocks,
                 short: None,
                 seqs: Vec::new(),
+                data_places: None,
             };
             CaseResult::measured(&m.case, measurement)
         });

@@ -278,4 +278,42 @@ mod tests {
         let plain = String::from_utf8(TextExporter.serialize(&sample_report()).unwrap()).unwrap();
         assert!(!plain.contains("faster:"), "{plain}");
     }
+
+    /// A case measured at the fastest of its data's places says so under the table, with how
+    /// much longer its probes took at the slower places; one whose places made no difference
+    /// beyond the margin, or whose samples are as noisy as a CPU driver's, says nothing.
+    #[test]
+    fn a_case_whose_place_mattered_is_named() {
+        use crate::report::DataPlaces;
+        let mut report = sample_report();
+        let m = report.cases[0].measurement.as_mut().unwrap();
+        let g = m.groups as f64;
+        m.data_places = Some(DataPlaces {
+            offsets: vec![0, 32768, 65536, 98304],
+            probe_ns: [658.0, 596.0, 659.0, 597.0].iter().map(|t| t * g).collect(),
+            place: 1,
+        });
+        let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
+        let note = "place: Buffer<R8>.Load uniform runs at a speed set by where its data lies. \
+                    It was measured with its data 32 KB into its buffer, the fastest of 4 \
+                    places; elsewhere its probe dispatches took longer: 10.4% at the start of \
+                    it, 10.6% 64 KB into it.";
+        assert!(text.contains(note), "{text}");
+        let m = report.cases[0].measurement.as_mut().unwrap();
+        if let Some(places) = m.data_places.as_mut() {
+            places.probe_ns = [100.0, 98.0, 102.0, 99.0].iter().map(|t| t * g).collect();
+            places.place = 0;
+        }
+        let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
+        assert!(!text.contains("place:"), "{text}");
+        // The noisy case (a CV of 41%) with a 10% difference between its places.
+        let m = report.cases[2].measurement.as_mut().unwrap();
+        m.data_places = Some(DataPlaces {
+            offsets: vec![0, 32768],
+            probe_ns: vec![22e6, 20e6],
+            place: 1,
+        });
+        let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
+        assert!(!text.contains("place:"), "{text}");
+    }
 }
