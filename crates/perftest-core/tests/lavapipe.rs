@@ -238,3 +238,45 @@ fn the_validation_log_records_real_errors() {
         "{messages:#?}"
     );
 }
+
+/// The uniform-buffer family's data lies at four places 32 KB apart, and its kernels read the
+/// same data, verified and timed, wherever they are put; other families have one place, and a
+/// place that does not exist is refused.
+#[test]
+fn uniform_buffer_data_verifies_and_times_at_every_place() {
+    let instance = instance();
+    let target = lavapipe(&instance);
+    let mut bench = Bench::new(Context::new(instance.clone(), &target).unwrap()).unwrap();
+    let cases = select_cases(&original_cases(), &["cbuffer".into()]).unwrap();
+    assert_eq!(cases.len(), 3);
+    for case in &cases {
+        let kernel = bench.prepare(case).unwrap();
+        let offsets = bench.data_places(kernel).unwrap();
+        assert_eq!(offsets.len(), 4, "{}", case.id);
+        for pair in offsets.windows(2) {
+            assert_eq!(pair[1] - pair[0], 32 * 1024, "{offsets:?}");
+        }
+        for place in (0..offsets.len()).rev() {
+            bench.put_data(kernel, place).unwrap();
+            let outcome = verify(case, &bench.verify(kernel).unwrap());
+            assert!(
+                outcome.passed(),
+                "{} at {place}: {:?}",
+                case.id,
+                outcome.first
+            );
+            assert_eq!(bench.time(kernel, [2, 1, 1], 1).unwrap().len(), 1);
+        }
+        assert!(matches!(
+            bench.put_data(kernel, offsets.len()),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+    let other = select_cases(&original_cases(), &["raw.load4.random".into()]).unwrap();
+    let kernel = bench.prepare(&other[0]).unwrap();
+    assert_eq!(bench.data_places(kernel).unwrap(), [0]);
+    bench.put_data(kernel, 0).unwrap();
+    assert!(bench.put_data(kernel, 1).is_err());
+    drop(bench);
+    assert_no_validation_messages(&instance);
+}

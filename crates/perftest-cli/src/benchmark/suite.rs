@@ -11,7 +11,7 @@ use perftest_core::{Bench, Error, KernelId, PipelineCacheSource};
 use crate::benchmark::clock_watch::ClockWatch;
 use crate::benchmark::rounds::{measure_in_rounds_with, BatchTimer, Entry};
 pub use crate::benchmark::timer::{is_fatal, BenchTimer};
-use crate::benchmark::verify::describe_failure;
+use crate::benchmark::verify::{describe_failure_at, readbacks};
 use crate::options::Options;
 use crate::report::{CaseResult, DataPlaces, Report, Settings};
 use crate::shader_stats::report_stats;
@@ -632,14 +632,7 @@ fn verify_all(
                      readback: &perftest_cases::Readback,
                      done: &mpsc::Sender<_>| {
             let outcome = verify(&cases[i], readback);
-            let why = || match at {
-                Some(offset) => format!(
-                    "with its data at byte {offset} of its buffer: {}",
-                    describe_failure(&outcome)
-                ),
-                None => describe_failure(&outcome),
-            };
-            outcome.passed() || done.send((i, why())).is_ok()
+            outcome.passed() || done.send((i, describe_failure_at(at, &outcome))).is_ok()
         };
         // Workers that could not be started (a pids limit) are none of the count: with none,
         // this thread compares each readback itself.
@@ -700,25 +693,6 @@ fn verify_all(
         slots[i] = Slot::Done(Box::new(CaseResult::failed(&cases[i], why)));
     }
     end
-}
-
-/// What `kernel`'s verification dispatch left behind; for a case whose data has several
-/// places, at each of them (with the place's byte offset), the data put back at the first.
-fn readbacks(
-    bench: &mut Bench,
-    kernel: KernelId,
-) -> Result<Vec<(Option<u64>, perftest_cases::Readback)>, Error> {
-    let offsets = bench.data_places(kernel)?;
-    if offsets.len() < 2 {
-        return Ok(vec![(None, bench.verify(kernel)?)]);
-    }
-    let mut all = Vec::with_capacity(offsets.len());
-    for (place, &offset) in offsets.iter().enumerate() {
-        bench.put_data(kernel, place)?;
-        all.push((Some(offset), bench.verify(kernel)?));
-    }
-    bench.put_data(kernel, 0)?;
-    Ok(all)
 }
 
 /// At most this many threads compare verification results with the CPU models.

@@ -1,7 +1,7 @@
 //! `perftest --verify`: every selected case against its CPU model, one line per case.
 
 use perftest_cases::{verify, Case, Support};
-use perftest_core::{Bench, Error, VerifyOutcome};
+use perftest_core::{Bench, Error, KernelId, VerifyOutcome};
 
 use crate::benchmark::timer::is_fatal;
 
@@ -37,22 +37,35 @@ pub fn describe_failure(outcome: &VerifyOutcome) -> String {
     }
 }
 
-/// Verifies one case.
+/// Describes the first mismatch of a failed check of the data at byte `at` of its buffer,
+/// for a case whose data has several places (see [`readbacks`]).
+pub fn describe_failure_at(at: Option<u64>, outcome: &VerifyOutcome) -> String {
+    match at {
+        Some(offset) => format!(
+            "with its data at byte {offset} of its buffer: {}",
+            describe_failure(outcome)
+        ),
+        None => describe_failure(outcome),
+    }
+}
+
+/// Verifies one case (where its data has several places, at every one).
 pub fn verify_case(bench: &mut Bench, case: &Case) -> Verdict {
     if let Support::Skipped(reason) = bench.support(case) {
         return Verdict::Skip(reason);
     }
-    let readback = bench.prepare(case).and_then(|k| bench.verify(k));
-    match readback {
-        Ok(readback) => {
-            let outcome = verify(case, &readback);
-            if outcome.passed() {
-                Verdict::Pass {
-                    checked: outcome.checked,
+    let readbacks = bench.prepare(case).and_then(|k| readbacks(bench, k));
+    match readbacks {
+        Ok(readbacks) => {
+            let mut checked = 0;
+            for (at, readback) in &readbacks {
+                let outcome = verify(case, readback);
+                if !outcome.passed() {
+                    return Verdict::Fail(describe_failure_at(*at, &outcome));
                 }
-            } else {
-                Verdict::Fail(describe_failure(&outcome))
+                checked += outcome.checked;
             }
+            Verdict::Pass { checked }
         }
         Err(Error::Unsupported { reason, .. }) => Verdict::Skip(reason),
         Err(e) => Verdict::Error {
@@ -60,6 +73,25 @@ pub fn verify_case(bench: &mut Bench, case: &Case) -> Verdict {
             fatal: is_fatal(&e),
         },
     }
+}
+
+/// What `kernel`'s verification dispatch left behind; for a case whose data has several
+/// places, at each of them (with the place's byte offset), the data put back at the first.
+pub fn readbacks(
+    bench: &mut Bench,
+    kernel: KernelId,
+) -> Result<Vec<(Option<u64>, perftest_cases::Readback)>, Error> {
+    let offsets = bench.data_places(kernel)?;
+    if offsets.len() < 2 {
+        return Ok(vec![(None, bench.verify(kernel)?)]);
+    }
+    let mut all = Vec::with_capacity(offsets.len());
+    for (place, &offset) in offsets.iter().enumerate() {
+        bench.put_data(kernel, place)?;
+        all.push((Some(offset), bench.verify(kernel)?));
+    }
+    bench.put_data(kernel, 0)?;
+    Ok(all)
 }
 
 /// The line printed for a verdict: `pass  ID  NAME (N threads)` and so on.
