@@ -284,11 +284,11 @@ fn place_note(case: &CaseResult, d: Option<&Derived>) -> Option<String> {
         _ => format!("{offset} bytes into"),
     };
     let chosen = places.offsets.get(places.place as usize).copied()?;
-    let margin = PLACE_MARGIN * 100.0;
+    let (margin, n) = (PLACE_MARGIN * 100.0, places.offsets.len());
     let which = if places.place == 0 {
-        format!("the first, none of the others being over {margin:.0}% faster")
+        format!("the first of {n} places (no other probed over {margin:.0}% faster)")
     } else {
-        "the fastest".to_string()
+        format!("the fastest of {n} places")
     };
     let others: Vec<String> = slower
         .iter()
@@ -296,10 +296,9 @@ fn place_note(case: &CaseResult, d: Option<&Derived>) -> Option<String> {
         .collect();
     Some(format!(
         "place: {} runs at a speed set by where its data lies. It was measured with its data {} \
-         its buffer, {which} of {} places; elsewhere its probe dispatches took longer: {}.",
+         its buffer, {which}; elsewhere its probe dispatches took longer: {}.",
         printable(&case.name),
         at(chosen),
-        places.offsets.len(),
         others.join(", ")
     ))
 }
