@@ -44,6 +44,7 @@ mod library_file;
 mod memory;
 mod operation;
 pub mod pipeline_cache;
+mod placed_copies;
 mod plan;
 mod platform;
 mod probe;

@@ -19,9 +19,9 @@ use crate::plan::{Bind, FamilyResources, Geometry, Shared, VertexInput};
 /// far.
 pub(crate) struct Resources {
     /// The 16 KB input buffer the buffer families read (typed views and storage bindings of
-    /// one buffer, as in the original; the uniform-buffer family keeps copies of its own, at
-    /// several places). Created first, before any other resource, so it lands where it always
-    /// did.
+    /// one buffer, as in the original; the uniform-buffer and constant-path families keep
+    /// copies of their own, at several places). Created first, before any other resource, so
+    /// it lands where it always did (its uniform usage too, which no family binds any more).
     pub(crate) input: Buffer,
     pub(crate) output: Buffer,
     families: Vec<(&'static str, Box<dyn FamilyResources>)>,

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use perftest_cases::{original_cases, select_cases, verify};
+use perftest_cases::{cases_in, original_cases, select_cases, verify, Suite};
 use perftest_core::{
     compute_targets, select, Bench, ComputeTarget, Context, DeviceChoice, Error, Instance,
     InstanceOptions, VERIFY_THREADS,
@@ -239,16 +239,21 @@ fn the_validation_log_records_real_errors() {
     );
 }
 
-/// The uniform-buffer family's data lies at four places 32 KB apart, and its kernels read the
-/// same data, verified and timed, wherever they are put; other families have one place, and a
+/// The data of the uniform-buffer family and of the constant paths that read a buffer lies at
+/// four places 32 KB apart, and their kernels read the same data, verified and timed, wherever
+/// they are put; other cases (the push-constant path, other families) have one place, and a
 /// place that does not exist is refused.
 #[test]
 fn uniform_buffer_data_verifies_and_times_at_every_place() {
     let instance = instance();
     let target = lavapipe(&instance);
     let mut bench = Bench::new(Context::new(instance.clone(), &target).unwrap()).unwrap();
-    let cases = select_cases(&original_cases(), &["cbuffer".into()]).unwrap();
-    assert_eq!(cases.len(), 3);
+    let mut cases = select_cases(&original_cases(), &["cbuffer".into()]).unwrap();
+    let constants = select_cases(&cases_in(&[Suite::Memory]), &["mem.const.".into()]).unwrap();
+    let (push, constants): (Vec<_>, Vec<_>) =
+        constants.into_iter().partition(|c| c.id == "mem.const.push");
+    assert_eq!((cases.len(), push.len(), constants.len()), (3, 1, 6));
+    cases.extend(constants);
     for case in &cases {
         let kernel = bench.prepare(case).unwrap();
         let offsets = bench.data_places(kernel).unwrap();
@@ -272,11 +277,15 @@ fn uniform_buffer_data_verifies_and_times_at_every_place() {
             Err(Error::InvalidArgument(_))
         ));
     }
-    let other = select_cases(&original_cases(), &["raw.load4.random".into()]).unwrap();
-    let kernel = bench.prepare(&other[0]).unwrap();
-    assert_eq!(bench.data_places(kernel).unwrap(), [0]);
-    bench.put_data(kernel, 0).unwrap();
-    assert!(bench.put_data(kernel, 1).is_err());
+    let mut others = select_cases(&original_cases(), &["raw.load4.random".into()]).unwrap();
+    others.extend(push);
+    for case in &others {
+        let kernel = bench.prepare(case).unwrap();
+        assert_eq!(bench.data_places(kernel).unwrap(), [0], "{}", case.id);
+        bench.put_data(kernel, 0).unwrap();
+        assert!(bench.put_data(kernel, 1).is_err());
+        assert!(verify(case, &bench.verify(kernel).unwrap()).passed());
+    }
     drop(bench);
     assert_no_validation_messages(&instance);
 }
