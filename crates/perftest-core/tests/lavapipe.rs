@@ -250,8 +250,9 @@ fn uniform_buffer_data_verifies_and_times_at_every_place() {
     let mut bench = Bench::new(Context::new(instance.clone(), &target).unwrap()).unwrap();
     let mut cases = select_cases(&original_cases(), &["cbuffer".into()]).unwrap();
     let constants = select_cases(&cases_in(&[Suite::Memory]), &["mem.const.".into()]).unwrap();
-    let (push, constants): (Vec<_>, Vec<_>) =
-        constants.into_iter().partition(|c| c.id == "mem.const.push");
+    let (push, constants): (Vec<_>, Vec<_>) = constants
+        .into_iter()
+        .partition(|c| c.id == "mem.const.push");
     assert_eq!((cases.len(), push.len(), constants.len()), (3, 1, 6));
     cases.extend(constants);
     for case in &cases {

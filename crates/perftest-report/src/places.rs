@@ -89,6 +89,28 @@ pub fn slower_places(places: &DataPlaces, cv: f64) -> Vec<(u64, f64)> {
         .collect()
 }
 
+/// Whether two runs of a case read its data at different places where the place sets its
+/// speed, so that a change between them may be the place's, not the work's: both runs chose
+/// among places and took different ones, or only one did (a report from before places, which
+/// read the data wherever it lay), and in a run that chose, some place was slower beyond
+/// [`slower_places`]' threshold (`cv_a`, `cv_b`: how much each run's samples vary).
+pub fn other_place(
+    (a, cv_a): (Option<&DataPlaces>, f64),
+    (b, cv_b): (Option<&DataPlaces>, f64),
+) -> bool {
+    let mattered =
+        |p: Option<&DataPlaces>, cv: f64| p.is_some_and(|p| !slower_places(p, cv).is_empty());
+    let chosen = |p: &DataPlaces| p.offsets.get(p.place as usize).copied();
+    match (a, b) {
+        (Some(pa), Some(pb)) => {
+            chosen(pa) != chosen(pb) && (mattered(a, cv_a) || mattered(b, cv_b))
+        }
+        (Some(_), None) => mattered(a, cv_a),
+        (None, Some(_)) => mattered(b, cv_b),
+        (None, None) => false,
+    }
+}
+
 /// Probes every place of the timer's case with one dispatch of `dims` workgroups, and where
 /// another place than the first would be chosen, one more at both (so that one stray dispatch
 /// at the first place does not move the case); then puts the data at the chosen place
@@ -199,6 +221,49 @@ mod tests {
         assert!(slower_places(&unusable, 0.0).is_empty());
         let out_of_range = DataPlaces { place: 9, ..places };
         assert!(slower_places(&out_of_range, 0.0).is_empty());
+    }
+
+    #[test]
+    fn other_places_are_those_that_mattered() {
+        let fast_first = DataPlaces {
+            offsets: vec![0, 32768, 65536, 98304],
+            probe_ns: vec![596.0, 660.0, 597.0, 596.0],
+            place: 0,
+        };
+        let moved = DataPlaces {
+            offsets: vec![16384, 49152, 81920, 114688],
+            probe_ns: vec![658.0, 597.0, 659.0, 596.0],
+            place: 3,
+        };
+        let even = DataPlaces {
+            probe_ns: vec![100.0, 100.5, 99.8, 100.2],
+            ..fast_first.clone()
+        };
+        let quiet = 0.004;
+        // A report from before places against one where the place mattered, either way round.
+        assert!(other_place((None, quiet), (Some(&fast_first), quiet)));
+        assert!(other_place((Some(&fast_first), quiet), (None, quiet)));
+        // Different places where it mattered; the same offset, or places that did not matter.
+        assert!(other_place(
+            (Some(&fast_first), quiet),
+            (Some(&moved), quiet)
+        ));
+        assert!(!other_place(
+            (Some(&fast_first), quiet),
+            (Some(&fast_first), quiet)
+        ));
+        assert!(!other_place((None, quiet), (Some(&even), quiet)));
+        let even_moved = DataPlaces {
+            place: 2,
+            ..even.clone()
+        };
+        assert!(!other_place(
+            (Some(&even), quiet),
+            (Some(&even_moved), quiet)
+        ));
+        assert!(!other_place((None, quiet), (None, quiet)));
+        // As noisy as a CPU driver: nothing can be said.
+        assert!(!other_place((None, 0.25), (Some(&fast_first), 0.25)));
     }
 
     /// A simulated GPU whose dispatches take `speed[place]` ns per workgroup, except the

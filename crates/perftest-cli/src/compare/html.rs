@@ -106,6 +106,13 @@ fn write_summary(out: &mut String, s: &CompareSummary) -> std::fmt::Result {
             escape(&text)
         )?;
     }
+    if let Some(text) = s.other_places_text() {
+        writeln!(
+            out,
+            "<tr><th>Other places</th><td>{}</td></tr>",
+            escape(&text)
+        )?;
+    }
     Ok(())
 }
 

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::output::printable::{cell_width, printable, push_left, push_right};
-use crate::report::{CaseStatus, Report, ReportFigures};
+use crate::report::{CaseResult, CaseStatus, DataPlaces, Derived, Report, ReportFigures};
 use perftest_report::statistics::median;
 
 /// One case present in both reports.
@@ -41,6 +41,9 @@ pub struct CaseComparison {
     /// one of the runs ([`perftest_report::derived::other_level`]): a change in how often the
     /// dispatches paid a fixed cost, not in the work.
     pub other_level: bool,
+    /// True when the two runs read the case's data at different places where the place sets
+    /// its speed ([`perftest_report::places::other_place`]): the change may be the place's.
+    pub other_place: bool,
 }
 
 /// The largest change among the compared cases.
@@ -72,6 +75,9 @@ pub struct CompareSummary {
     /// The names of the cases whose runs reported different levels
     /// ([`CaseComparison::other_level`]).
     pub other_levels: Vec<String>,
+    /// The names of the cases whose runs read their data at other places
+    /// ([`CaseComparison::other_place`]).
+    pub other_places: Vec<String>,
 }
 
 /// The comparison of two reports.
@@ -96,11 +102,14 @@ pub struct Comparison {
 }
 
 impl CaseComparison {
-    /// `level` (the runs reported different levels), else `beyond`, `within` (noise) or `n/a`,
-    /// for tables.
+    /// `level` (the runs reported different levels), `place` (they read the data at other
+    /// places), else `beyond`, `within` (noise) or `n/a`, for tables.
     pub fn noise_label(&self) -> &'static str {
         if self.other_level {
             return "level";
+        }
+        if self.other_place {
+            return "place";
         }
         match self.beyond_noise {
             Some(true) => "beyond",
@@ -129,6 +138,19 @@ impl CompareSummary {
                  taken in other shares)",
                 self.other_levels.len(),
                 self.other_levels.join(", ")
+            )
+        })
+    }
+
+    /// `1 (cbuffer{float4} load random: ...)`: the cases whose runs read their data at other
+    /// places, `None` when there are none.
+    pub fn other_places_text(&self) -> Option<String> {
+        (!self.other_places.is_empty()).then(|| {
+            format!(
+                "{} ({}: where its data lies sets its speed, and the runs read it at different \
+                 places, or one of them at a place it did not choose)",
+                self.other_places.len(),
+                self.other_places.join(", ")
             )
         })
     }
@@ -192,6 +214,10 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
             (Some(a), Some(b)) => perftest_report::derived::other_level(&a, b),
             _ => false,
         };
+        let a_places = places_of(&a.cases[a_at], a_derived);
+        let b_places = places_of(b_case, *b_derived);
+        let other_place =
+            ratio.is_some() && perftest_report::places::other_place(a_places, b_places);
         cases.push(CaseComparison {
             id: b_case.id.clone(),
             name: b_case.name.clone(),
@@ -203,6 +229,7 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
             change_pct: ratio.map(|r| (r - 1.0) * 100.0),
             beyond_noise,
             other_level,
+            other_place,
         });
     }
     let only_in_a = a
@@ -234,6 +261,15 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
     }
 }
 
+/// A case's data places, if it had several, and how much its samples varied (its CV).
+fn places_of(case: &CaseResult, derived: Option<Derived>) -> (Option<&DataPlaces>, f64) {
+    let places = case
+        .measurement
+        .as_ref()
+        .and_then(|m| m.data_places.as_ref());
+    (places, derived.map_or(0.0, |d| d.summary.cv))
+}
+
 fn summarize(cases: &[CaseComparison]) -> Option<CompareSummary> {
     let changed: Vec<(&CaseComparison, f64)> = cases
         .iter()
@@ -253,9 +289,15 @@ fn summarize(cases: &[CaseComparison]) -> Option<CompareSummary> {
         .filter(|c| c.other_level)
         .map(|c| c.name.clone())
         .collect();
+    let other_places = cases
+        .iter()
+        .filter(|c| c.other_place)
+        .map(|c| c.name.clone())
+        .collect();
     Some(CompareSummary {
         beyond_noise,
         other_levels,
+        other_places,
         compared: changed.len(),
         median_abs_change_pct,
         median_change_pct,
@@ -330,6 +372,9 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
             }
             if let Some(text) = s.other_levels_text() {
                 let _ = writeln!(out, "Other levels: {}", printable(&text));
+            }
+            if let Some(text) = s.other_places_text() {
+                let _ = writeln!(out, "Other places: {}", printable(&text));
             }
         }
         None => {
@@ -445,6 +490,39 @@ mod tests {
         assert!(!same.cases[0].other_level);
         assert!(same.summary.as_ref().unwrap().other_levels_text().is_none());
         assert!(!render(&same, "a", "b").contains("Other levels"));
+    }
+
+    /// A report from before the data places against one whose case chose the fastest of
+    /// them (10% faster than its first): the change is a place, in the table, the totals and
+    /// the HTML page; the same report twice has none.
+    #[test]
+    fn runs_that_read_their_data_at_other_places() {
+        let a = sample_report();
+        let mut b = sample_report();
+        let steady: Vec<f64> = (0..6).map(|i| 18e6 + f64::from(i) * 1e3).collect();
+        let mut placed = measurement(4000, &steady);
+        placed.data_places = Some(crate::report::DataPlaces {
+            offsets: vec![0, 32768, 65536, 98304],
+            probe_ns: vec![20e6, 18e6, 20e6, 18e6],
+            place: 1,
+        });
+        b.cases[0].measurement = Some(placed);
+        let c = compare(&a, &b);
+        assert!(c.cases[0].other_place, "{:?}", c.cases[0]);
+        assert_eq!(c.cases[0].noise_label(), "place");
+        assert!(c.cases[1..].iter().all(|x| !x.other_place));
+        let s = c.summary.as_ref().unwrap();
+        assert_eq!(s.other_places, ["Buffer<R8>.Load uniform"]);
+        let text = render(&c, "a.json", "b.json");
+        assert!(
+            text.contains("Other places: 1 (Buffer<R8>.Load uniform: where its data lies"),
+            "{text}"
+        );
+        let html = html::comparison_html(&c, "a.json", "b.json").unwrap();
+        assert!(html.contains("<th>Other places</th>"), "{html}");
+        let same = compare(&b, &b);
+        assert!(!same.cases[0].other_place);
+        assert!(!render(&same, "b", "b").contains("Other places"));
     }
 
     #[test]
