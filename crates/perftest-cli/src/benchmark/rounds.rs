@@ -62,10 +62,14 @@ pub fn pool_samples(base: usize, dispatch_ns: f64, samples: &[f64]) -> usize {
 
 /// Whether `samples` vary by more than [`POOL_CV`] through more than one stray dispatch. With
 /// three samples: their CV is over it, and without the sample farthest from their median still
-/// over a quarter of it. With more: without that sample, their CV is over half of it (for
-/// dispatches varying by 0.48%, as `cbuffer{float4} load random`'s do on the H200, neither rule
-/// holds in about 3% of runs, simulated). A dispatch 0.5% slow
-/// among samples within 0.02% of each other is not noise the median feels.
+/// over a quarter of it. With more: without that sample, their CV is over a third of it.
+/// Simulated with six normal samples, a case whose dispatches vary by 0.35%, as
+/// `cbuffer{float4} load random`'s do on the H200 at the fastest of its places, escapes both
+/// rules in 3.7% of runs (13.6% with half of [`POOL_CV`] there, which 2 of 5 runs of one H200
+/// escaped, their medians moving by up to 0.33%), one that varies by 0.48% in 1.3%; of the
+/// 2,695 figures of 6 samples in 15 H200 runs of the original suite, 3 had raw samples over
+/// the third. A
+/// dispatch 0.5% slow among samples within 0.02% of each other is not noise the median feels.
 pub fn noisy(samples: &[f64]) -> bool {
     let Some(all) = Summary::of(samples).filter(|_| samples.len() >= 3) else {
         return false;
@@ -80,7 +84,7 @@ pub fn noisy(samples: &[f64]) -> bool {
         return false;
     };
     if rest.len() >= 4 {
-        rest_cv > POOL_CV / 2.0
+        rest_cv > POOL_CV / 3.0
     } else {
         all.cv > POOL_CV && rest_cv > POOL_CV / 4.0
     }
@@ -687,6 +691,9 @@ mod tests {
         // cbuffer{float4} load random on the H200: 0.3-0.5% per dispatch.
         assert!(noisy(&[100.0, 100.5, 99.6]));
         assert!(noisy(&[100.0, 100.6, 99.5, 100.3, 99.8, 100.5]));
+        // Six dispatches of `cbuffer{float4} load random` on an H200 (ns per workgroup), which
+        // vary by 0.09% without the farthest: over a third of POOL_CV, under half of it.
+        assert!(noisy(&[597.24, 598.7, 598.6, 597.01, 597.83, 597.56]));
         assert!(!noisy(&[100.0, 100.01, 100.02, 100.0]));
         assert!(!noisy(&[100.0, 101.0]));
     }
@@ -789,7 +796,7 @@ mod tests {
     }
 
     /// With three placements, round `r` binds placement `r % 3` before its dispatches, and
-    /// each sample says which it ran on: a placement 0.2% slower shows in those samples alone.
+    /// each sample says which it ran on: a placement 0.1% slower shows in those samples alone.
     /// An entry that does not move says the first.
     #[test]
     fn placements_take_turns_by_round() {
@@ -801,7 +808,7 @@ mod tests {
         impl BatchTimer for Placed {
             type Error = String;
             fn time_batch(&mut self, b: &[(usize, [u32; 3])]) -> Result<Vec<f64>, String> {
-                let slow = if self.now == 1 { 1.002 } else { 1.0 };
+                let slow = if self.now == 1 { 1.001 } else { 1.0 };
                 let t = self.gpu.time_batch(b)?;
                 Ok(t.into_iter().map(|v| v * slow).collect())
             }
@@ -839,7 +846,7 @@ mod tests {
             let m = e.measurement(&s).unwrap();
             assert_eq!(m.sample_placements, e.sample_placements);
             for (&t, &p) in m.samples_ns.iter().zip(&m.sample_placements) {
-                let expected = group_total(dims) as f64 * 50.0 * if p == 1 { 1.002 } else { 1.0 };
+                let expected = group_total(dims) as f64 * 50.0 * if p == 1 { 1.001 } else { 1.0 };
                 assert!((t / expected - 1.0).abs() < 1e-9);
             }
         }
