@@ -413,6 +413,53 @@ mod tests {
         JsonExporter.serialize(report).unwrap()
     }
 
+    /// `data_places` must hold as many probes as offsets, at least one, choose one of them,
+    /// and hold times a sample could be (or 0); anything else is refused with the case named.
+    #[test]
+    fn data_places_that_do_not_add_up_are_refused() {
+        let good = DataPlaces {
+            offsets: vec![0, 32768],
+            probe_ns: vec![600e3, 0.0],
+            place: 1,
+        };
+        let bad = [
+            DataPlaces {
+                probe_ns: vec![600e3],
+                ..good.clone()
+            },
+            DataPlaces {
+                offsets: Vec::new(),
+                probe_ns: Vec::new(),
+                place: 0,
+            },
+            DataPlaces {
+                place: 2,
+                ..good.clone()
+            },
+            DataPlaces {
+                probe_ns: vec![600e3, -1.0],
+                ..good.clone()
+            },
+            DataPlaces {
+                probe_ns: vec![600e3, MAX_SAMPLE_NS * 2.0],
+                ..good.clone()
+            },
+        ];
+        let with = |places: &DataPlaces| {
+            let mut report = sample_report();
+            report.cases[0].measurement.as_mut().unwrap().data_places = Some(places.clone());
+            report
+        };
+        assert_eq!(check_values(&with(&good)), Ok(()));
+        for places in &bad {
+            let error = check_values(&with(places)).unwrap_err();
+            assert!(
+                error.contains("case 1") && error.contains("data_places"),
+                "{error}"
+            );
+        }
+    }
+
     #[test]
     fn loads_exported_json() {
         let report = sample_report();

@@ -407,9 +407,10 @@ impl Bench {
         Ok(())
     }
 
-    /// The places the data of kernel `id`'s case lies at: the byte offset of each identical
-    /// copy in the buffer that holds them. One place for most families; several where the place
-    /// of the data sets the speed (the uniform-buffer family: see
+    /// The places the data of kernel `id`'s case lies at, in the resources of the current
+    /// placement ([`Bench::place`]): the byte offset of each identical copy in the buffer that
+    /// holds them. One place for most families; several where the place of the data sets the
+    /// speed (the uniform-buffer family and the constant paths that read a buffer: see
     /// `results/nvidia-h200-stability/kernel-variants/` in the repository), and the
     /// measurement policy chooses one with [`Bench::put_data`].
     pub fn data_places(&self, id: KernelId) -> Result<Vec<u64>> {
@@ -417,25 +418,16 @@ impl Bench {
         self.resources.data_places(case)
     }
 
-    /// Binds kernel `id` to its data at place `place` of [`Bench::data_places`] (0 when it is
-    /// prepared), for every dispatch and verification from now on. Call only while no
-    /// submission runs (every timing call waits for its own).
+    /// Binds kernel `id` to its data at place `place` of [`Bench::data_places`], in the
+    /// resources of the current placement, for every dispatch and verification from now on
+    /// (a kernel reads place 0 until it is moved; on an error it stays where it was). Call only
+    /// while no submission runs (every timing call waits for its own).
     pub fn put_data(&mut self, id: KernelId, place: usize) -> Result<()> {
-        let places = self.data_places(id)?.len();
-        if place >= places {
-            return Err(Error::InvalidArgument(format!(
-                "place {place} of a case whose data has {places} place(s)"
-            )));
-        }
         let kernel = self
             .kernels
             .get_mut(id.0)
             .ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {}", id.0)))?;
-        if kernel.place == place {
-            return Ok(());
-        }
-        kernel.place = place;
-        kernel.rebind(&self.ctx.device, &self.resources)
+        kernel.put_data(&self.ctx.device, &self.resources, place)
     }
 
     /// Whether [`Bench::place`] moves the kernel `id` to other resources: a compute kernel

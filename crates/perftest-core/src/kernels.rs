@@ -434,6 +434,31 @@ impl Kernel {
         self.write_descriptors(device, resources, &binds)
     }
 
+    /// Binds the kernel to its data at place `place` of `resources` (see `Bench::put_data`);
+    /// on an error it keeps the place it had. The set must not be in use.
+    pub(crate) fn put_data(
+        &mut self,
+        device: &ash::Device,
+        resources: &Resources,
+        place: usize,
+    ) -> Result<()> {
+        if place == self.place {
+            return Ok(());
+        }
+        let places = resources.data_places(&self.case)?.len();
+        if place >= places {
+            return Err(Error::InvalidArgument(format!(
+                "place {place} of a case whose data has {places} place(s)"
+            )));
+        }
+        let before = std::mem::replace(&mut self.place, place);
+        let bound = self.rebind(device, resources);
+        if bound.is_err() {
+            self.place = before;
+        }
+        bound
+    }
+
     fn write_descriptors(&self, device: &ash::Device, r: &Resources, binds: &[Bind]) -> Result<()> {
         let output = [vk::DescriptorBufferInfo {
             buffer: r.output.buffer,

@@ -16,6 +16,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use crate::derived::NOISY_CV;
 use crate::policy::{check_stop, DispatchTimer, LoopError};
 use crate::schema::DataPlaces;
 
@@ -44,12 +45,16 @@ pub struct PlaceChoice {
     pub dispatches: u32,
 }
 
+/// Whether a probe is a time (positive and finite).
+fn usable(t: f64) -> bool {
+    t.is_finite() && t > 0.0
+}
+
 /// The place to take the samples at, from the fastest probe at each place (`fastest_ns`):
 /// the fastest place when its probe is more than [`PLACE_MARGIN`] below the first place's,
 /// else the first. Probes that are not a positive time are left out; with no usable first
 /// probe, the first place.
 pub fn chosen_place(fastest_ns: &[f64]) -> usize {
-    let usable = |t: f64| t.is_finite() && t > 0.0;
     let Some(&first) = fastest_ns.first().filter(|&&t| usable(t)) else {
         return 0;
     };
@@ -65,13 +70,15 @@ pub fn chosen_place(fastest_ns: &[f64]) -> usize {
 }
 
 /// The places whose probe took longer than the chosen place's by more than [`PLACE_MARGIN`]
-/// and more than three times `cv` (how much the case's samples vary, as a share of their mean:
-/// on a device as noisy as a CPU driver, the probes' differences are noise): each one's byte
-/// offset and how much longer (0.104: 10.4%). Empty when where the data lay did not matter, or
-/// the probes cannot tell.
+/// and more than three times `cv` (how much the case's samples vary, as a share of their mean):
+/// each one's byte offset and how much longer (0.104: 10.4%). Empty when where the data lay
+/// did not matter, or the probes cannot tell: among them, for a case whose samples vary by more
+/// than [`NOISY_CV`] (a CPU driver's), whose probes differ by chance.
 pub fn slower_places(places: &DataPlaces, cv: f64) -> Vec<(u64, f64)> {
+    if cv.is_nan() || cv > NOISY_CV {
+        return Vec::new();
+    }
     let threshold = PLACE_MARGIN.max(3.0 * cv);
-    let usable = |t: f64| t.is_finite() && t > 0.0;
     let Some(&chosen) = places
         .probe_ns
         .get(places.place as usize)
@@ -85,29 +92,25 @@ pub fn slower_places(places: &DataPlaces, cv: f64) -> Vec<(u64, f64)> {
         .zip(&places.probe_ns)
         .filter(|&(_, &t)| usable(t))
         .map(|(&offset, &t)| (offset, t / chosen - 1.0))
-        .filter(|&(_, longer)| longer > threshold)
+        .filter(|&(_, longer)| longer.is_finite() && longer > threshold)
         .collect()
 }
 
-/// Whether two runs of a case read its data at different places where the place sets its
-/// speed, so that a change between them may be the place's, not the work's: both runs chose
-/// among places and took different ones, or only one did (a report from before places, which
-/// read the data wherever it lay), and in a run that chose, some place was slower beyond
-/// [`slower_places`]' threshold (`cv_a`, `cv_b`: how much each run's samples vary).
+/// Whether a change between two runs of a case may be where its data lay rather than the work:
+/// one run chose among its data's places and some place was slower there ([`slower_places`],
+/// with `cv_a` and `cv_b` how much each run's samples vary), while the other has no places (a
+/// report from before them, which read the data wherever it lay). Two runs that both chose
+/// were both measured at a place within [`PLACE_MARGIN`] of their fastest, whatever offsets
+/// their buffers gave those places, so they are not told apart.
 pub fn other_place(
     (a, cv_a): (Option<&DataPlaces>, f64),
     (b, cv_b): (Option<&DataPlaces>, f64),
 ) -> bool {
-    let mattered =
-        |p: Option<&DataPlaces>, cv: f64| p.is_some_and(|p| !slower_places(p, cv).is_empty());
-    let chosen = |p: &DataPlaces| p.offsets.get(p.place as usize).copied();
+    let mattered = |p: &DataPlaces, cv: f64| !slower_places(p, cv).is_empty();
     match (a, b) {
-        (Some(pa), Some(pb)) => {
-            chosen(pa) != chosen(pb) && (mattered(a, cv_a) || mattered(b, cv_b))
-        }
-        (Some(_), None) => mattered(a, cv_a),
-        (None, Some(_)) => mattered(b, cv_b),
-        (None, None) => false,
+        (Some(p), None) => mattered(p, cv_a),
+        (None, Some(p)) => mattered(p, cv_b),
+        _ => false,
     }
 }
 
@@ -159,7 +162,7 @@ fn probe<T: PlaceTimer>(
     timer.put(place).map_err(LoopError::Timer)?;
     let times = timer.time(dims, 1).map_err(LoopError::Timer)?;
     choice.dispatches += 1;
-    for t in times.into_iter().filter(|t| t.is_finite() && *t > 0.0) {
+    for t in times.into_iter().filter(|&t| usable(t)) {
         choice.probe_ns[place] = choice.probe_ns[place].min(t);
     }
     Ok(())
@@ -242,9 +245,9 @@ mod tests {
         let quiet = 0.004;
         // A report from before places against one where the place mattered, either way round.
         assert!(other_place((None, quiet), (Some(&fast_first), quiet)));
-        assert!(other_place((Some(&fast_first), quiet), (None, quiet)));
-        // Different places where it mattered; the same offset, or places that did not matter.
-        assert!(other_place(
+        assert!(other_place((Some(&moved), quiet), (None, quiet)));
+        // Two runs that chose were both measured at a fast place, whatever their offsets.
+        assert!(!other_place(
             (Some(&fast_first), quiet),
             (Some(&moved), quiet)
         ));
@@ -252,18 +255,21 @@ mod tests {
             (Some(&fast_first), quiet),
             (Some(&fast_first), quiet)
         ));
+        // Places that did not matter, and no places at all.
         assert!(!other_place((None, quiet), (Some(&even), quiet)));
-        let even_moved = DataPlaces {
-            place: 2,
-            ..even.clone()
-        };
-        assert!(!other_place(
-            (Some(&even), quiet),
-            (Some(&even_moved), quiet)
-        ));
         assert!(!other_place((None, quiet), (None, quiet)));
         // As noisy as a CPU driver: nothing can be said.
         assert!(!other_place((None, 0.25), (Some(&fast_first), 0.25)));
+    }
+
+    #[test]
+    fn a_subnormal_probe_says_nothing() {
+        let hostile = DataPlaces {
+            offsets: vec![0, 32768],
+            probe_ns: vec![1e-320, 600.0],
+            place: 0,
+        };
+        assert!(slower_places(&hostile, 0.0).is_empty());
     }
 
     /// A simulated GPU whose dispatches take `speed[place]` ns per workgroup, except the

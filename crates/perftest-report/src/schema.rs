@@ -443,9 +443,10 @@ pub struct Measurement {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub seqs: Vec<usize>,
-    /// Where the case's data lay, for a case whose data has several places (the
-    /// uniform-buffer family's): each place's offset, its probe, and the place the samples
-    /// were taken at. Absent for other cases and in older reports.
+    /// Where the case's data lay, for a case whose data has several places (the uniform-buffer
+    /// family's and the constant paths' that read a buffer): each place's offset, its probe,
+    /// and the place the samples were taken at. Absent for other cases, in runs with several
+    /// `--placements` and in older reports.
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Option::is_none")
@@ -461,8 +462,8 @@ pub struct Measurement {
 pub struct DataPlaces {
     /// Each place's byte offset in the buffer that holds the copies.
     pub offsets: Vec<u64>,
-    /// The fastest probe dispatch at each place, in nanoseconds (dispatches of the
-    /// measurement's size, counted in `warmup_dispatches`).
+    /// The fastest probe dispatch at each place, in nanoseconds (dispatches of the size the
+    /// case was sized to, counted in `warmup_dispatches`; 0 where none returned a time).
     pub probe_ns: Vec<f64>,
     /// The place (an index into `offsets`) every sample was taken at.
     pub place: u32,

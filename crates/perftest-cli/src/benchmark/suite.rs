@@ -210,7 +210,18 @@ fn run_phases(
     // them all in interleaved rounds; a chain (a latency case) is measured alone as soon as it
     // is sized.
     let clock = Instant::now();
-    let sized = size_all(bench, cases, slots, &loop_settings, groups, stop, progress);
+    // `--placements` moves whole sets of resources, each with copies of its own: a place
+    // chosen in the first set would mean another place in the others, so none is chosen.
+    let choose_places = options.placements <= 1;
+    let sized = size_all(
+        bench,
+        cases,
+        (slots, choose_places),
+        &loop_settings,
+        groups,
+        stop,
+        progress,
+    );
     phases.sizing = clock.elapsed();
     let clock = Instant::now();
     // `-v` says when every case has had its first turn: a partial report from then on holds
@@ -323,12 +334,13 @@ struct Sized {
 }
 
 /// Phase 4, first half: sizes every ready case with probes, each from the previous case's size
-/// (`groups` for the first); a chain (a latency case) is measured alone as soon as it is sized
-/// and its slot is done.
+/// (`groups` for the first), and where `choose_places` puts the data of a case that has several
+/// places at the chosen one ([`place_data`]); a chain (a latency case) is measured alone as soon
+/// as it is sized and its slot is done.
 fn size_all(
     bench: &mut Bench,
     cases: &[Case],
-    mut slots: Vec<Slot>,
+    (mut slots, choose_places): (Vec<Slot>, bool),
     loop_settings: &LoopSettings,
     mut groups: u64,
     stop: &AtomicBool,
@@ -357,7 +369,11 @@ fn size_all(
                 groups = group_total(sizing.dims);
                 let dims = loop_settings.at_least_waves(sizing.dims);
                 let mut entry = Entry::new(dims, sizing.probes, &loop_settings);
-                match place_data(bench, kernel, &mut entry, stop) {
+                let placed = match choose_places {
+                    true => place_data(bench, kernel, &mut entry, stop),
+                    false => Ok(()),
+                };
+                match placed {
                     Ok(()) => {
                         entry_of[i] = Some(entries.len());
                         entries.push(entry);

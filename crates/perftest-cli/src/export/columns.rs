@@ -269,12 +269,10 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
 }
 
 /// The note of a case whose speed depended on where its data lay (`place`): where it was
-/// measured, and how much longer its probes took at the slower places. None for a noisy case,
-/// whose probes differ by chance.
+/// measured, and how much longer its probes took at the slower places ([`slower_places`]).
 fn place_note(case: &CaseResult, d: Option<&Derived>) -> Option<String> {
     let places = case.measurement.as_ref()?.data_places.as_ref()?;
-    let d = d.filter(|d| !d.noisy)?;
-    let slower = slower_places(places, d.summary.cv);
+    let slower = slower_places(places, d?.summary.cv);
     if slower.is_empty() {
         return None;
     }

@@ -536,7 +536,7 @@ fn create_temp(dir: &Path, mode: u32) -> io::Result<NamedTempFile> {
 /// never gave and which does not exist (the caller names the output path instead).
 fn without_temp_name(error: io::Error) -> io::Error {
     let text = error.to_string();
-    match text.rsplit_once(" at path ") {
+    match text.split_once(" at path ") {
         Some((message, _)) => io::Error::new(error.kind(), message.to_owned()),
         None => error,
     }

@@ -26,6 +26,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::kernels::{Kernel, PipelineBuilder};
 use crate::pipeline_cache::{PipelineCacheSource, ProbeCache};
+use crate::report::DataPlaces;
 use crate::resources::Resources;
 use perftest_report::places::{choose_place, PlaceTimer};
 use perftest_report::policy::{size_case, warm_up_clocks, DispatchTimer, LoopError, LoopSettings};
@@ -103,7 +104,7 @@ impl DispatchTimer for ProbeTimer<'_> {
         if self.until.is_some_and(|until| Instant::now() >= until) {
             self.stop.store(true, Ordering::SeqCst);
         }
-        Ok(times.iter().map(|t| t.as_secs_f64() * 1e9).collect())
+        Ok(nanoseconds(&times))
     }
 }
 
@@ -135,14 +136,14 @@ fn finished<T>(outcome: std::result::Result<T, LoopError<Error>>) -> Result<Opti
 /// Sizes `kernel`'s dispatch with the shared policy, starting from `groups` workgroups (the
 /// previous case's size); where its data has several places, probes them and leaves it at the
 /// chosen one (`perftest_report::places`); then times `dispatches` dispatches of that size.
-/// Returns the size and each dispatch's GPU time in nanoseconds.
+/// Returns the size, each dispatch's GPU time in nanoseconds and where the data lay.
 fn measure_sized(
     ctx: &mut Context,
     (kernel, resources): (&mut Kernel, &Resources),
     groups: u64,
     target: Duration,
     dispatches: u32,
-) -> Result<([u32; 3], Vec<f64>)> {
+) -> Result<Sized> {
     let settings = loop_settings(ctx, target, dispatches);
     let never = AtomicBool::new(false);
     let mut timer = ProbeTimer {
@@ -153,15 +154,38 @@ fn measure_sized(
     };
     let dims = finished(size_case(&mut timer, &settings, groups.max(1), &never))?
         .map_or_else(|| settings.split(groups.max(1)), |sizing| sizing.dims);
+    let offsets = resources.data_places(&kernel.case)?;
     let mut placing = PlacingTimer {
         ctx,
         kernel,
         resources,
     };
-    finished(choose_place(&mut placing, dims, &never))?;
-    let samples = time_kernel(ctx, kernel, dims, settings.samples)?;
-    let samples = samples.iter().map(|t| t.as_secs_f64() * 1e9).collect();
-    Ok((dims, samples))
+    let data_places = finished(choose_place(&mut placing, dims, &never))?
+        .flatten()
+        .map(|choice| DataPlaces {
+            offsets,
+            probe_ns: choice.probe_ns,
+            place: choice.place as u32,
+        });
+    let samples = nanoseconds(&time_kernel(ctx, kernel, dims, settings.samples)?);
+    Ok(Sized {
+        dims,
+        samples,
+        data_places,
+    })
+}
+
+/// What [`measure_sized`] measured.
+struct Sized {
+    dims: [u32; 3],
+    /// Each dispatch's GPU time, ns.
+    samples: Vec<f64>,
+    data_places: Option<DataPlaces>,
+}
+
+/// GPU times in nanoseconds.
+fn nanoseconds(times: &[Duration]) -> Vec<f64> {
+    times.iter().map(|t| t.as_secs_f64() * 1e9).collect()
 }
 
 /// A kernel timed for [`choose_place`]: it moves between its data's places by binding
@@ -176,8 +200,12 @@ impl DispatchTimer for PlacingTimer<'_> {
     type Error = Error;
 
     fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>> {
-        let times = time_kernel(self.ctx, self.kernel, dims, dispatches)?;
-        Ok(times.iter().map(|t| t.as_secs_f64() * 1e9).collect())
+        Ok(nanoseconds(&time_kernel(
+            self.ctx,
+            self.kernel,
+            dims,
+            dispatches,
+        )?))
     }
 }
 
@@ -189,11 +217,8 @@ impl PlaceTimer for PlacingTimer<'_> {
     }
 
     fn put(&mut self, place: usize) -> Result<()> {
-        if self.kernel.place != place {
-            self.kernel.place = place;
-            self.kernel.rebind(&self.ctx.device, self.resources)?;
-        }
-        Ok(())
+        self.kernel
+            .put_data(&self.ctx.device, self.resources, place)
     }
 }
 
@@ -484,7 +509,11 @@ impl<'a> Measuring<'a> {
             self.warm_up(ctx, kernel)?;
         }
         let begin = Instant::now();
-        let (dims, samples_ns) = measure_sized(
+        let Sized {
+            dims,
+            samples: samples_ns,
+            data_places,
+        } = measure_sized(
             ctx,
             (&mut *kernel, queue.resources),
             self.groups,
@@ -520,6 +549,7 @@ impl<'a> Measuring<'a> {
                     dims,
                     median,
                     samples,
+                    data_places,
                 },
             ));
         }

@@ -9,7 +9,7 @@ use perftest_cases::{Case, Pattern};
 
 use perftest_report::findings::{findings, Advice, Finding, Findings};
 
-use crate::report::{CaseResult, DeviceInfo, Measurement, Report, Settings};
+use crate::report::{CaseResult, DataPlaces, DeviceInfo, Measurement, Report, Settings};
 
 use super::timeline::ProbeTimeline;
 
@@ -30,6 +30,9 @@ pub struct CaseThroughput {
     pub loads_per_second: f64,
     /// Bytes per second (`loads_per_second x bytes per load`).
     pub bytes_per_second: f64,
+    /// Where its data lay, for a case whose data has several places
+    /// (`perftest_report::places`): the probe measures at the fastest, as `perftest` does.
+    pub data_places: Option<DataPlaces>,
 }
 
 /// The cases of one (access pattern, load width) pair, fastest first.
@@ -137,7 +140,7 @@ impl ProbeReport {
                 steady: self.steady_clocks,
                 short: None,
                 seqs: Vec::new(),
-                data_places: None,
+                data_places: m.data_places.clone(),
             };
             CaseResult::measured(&m.case, measurement)
         });
@@ -368,6 +371,7 @@ mod tests {
             samples: vec![Duration::from_millis(1); 3],
             loads_per_second: gloads * 1e9,
             bytes_per_second: gloads * 1e9 * f64::from(case.bytes_per_load()),
+            data_places: None,
         }
     }
 
