@@ -41,8 +41,9 @@ pub struct CaseComparison {
     /// one of the runs ([`perftest_report::derived::other_level`]): a change in how often the
     /// dispatches paid a fixed cost, not in the work.
     pub other_level: bool,
-    /// True when the two runs read the case's data at different places where the place sets
-    /// its speed ([`perftest_report::places::other_place`]): the change may be the place's.
+    /// True when one run chose the fastest of the case's data's places where the place set its
+    /// speed, and the other, from before places, did not
+    /// ([`perftest_report::places::other_place`]): the change may be the place's.
     pub other_place: bool,
 }
 
@@ -147,8 +148,8 @@ impl CompareSummary {
     pub fn other_places_text(&self) -> Option<String> {
         (!self.other_places.is_empty()).then(|| {
             format!(
-                "{} ({}: where its data lies sets its speed, and the runs read it at different \
-                 places, or one of them at a place it did not choose)",
+                "{} ({}: where its data lies sets its speed; one run measured it at the \
+                 fastest of its places, the other wherever it lay)",
                 self.other_places.len(),
                 self.other_places.join(", ")
             )
