@@ -137,20 +137,9 @@ pub fn run_timing(
 
 /// The phases of [`run_timing`].
 ///
-/// Phases: build every pipeline (in parallel), verify every case against its CPU model
-/// (unless disabled; a failing case is reported failed and not timed), warm the clocks up
-/// with the first case, size every case with probes (each starting from the previous case's
-/// size), then measure all of them in interleaved rounds ([`crate::benchmark::rounds`]).
-fn run_phases(
-    bench: &mut Bench,
-    cases: &[Case],
-    options: &Options,
-    verify_first: bool,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(usize, usize, &Case),
-) -> (Report, RunEnd, PhaseTimes) {
-    let target = bench.context().target().clone();
-    let settings = Settings {
+/// The settings a run's report records.
+fn run_settings(options: &Options, verify_first: bool) -> Settings {
+    Settings {
         target_ms: options.target_ms,
         samples: options.samples,
         dispatch_ms: Some(options.dispatch_ms),
@@ -165,8 +154,23 @@ fn run_phases(
         clock_mhz: options.clock_mhz,
         shader_units: options.shader_units,
         placements: (options.placements > 1).then_some(options.placements),
-    };
-    let mut report = Report::begin(target.device_info(), settings);
+    }
+}
+
+/// Phases: build every pipeline (in parallel), verify every case against its CPU model
+/// (unless disabled; a failing case is reported failed and not timed), warm the clocks up
+/// with the first case, size every case with probes (each starting from the previous case's
+/// size), then measure all of them in interleaved rounds ([`crate::benchmark::rounds`]).
+fn run_phases(
+    bench: &mut Bench,
+    cases: &[Case],
+    options: &Options,
+    verify_first: bool,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize, &Case),
+) -> (Report, RunEnd, PhaseTimes) {
+    let target = bench.context().target().clone();
+    let mut report = Report::begin(target.device_info(), run_settings(options, verify_first));
     report.baseline_id = options.baseline.clone();
     let mut phases = PhaseTimes::default();
     let loop_settings = options.loop_settings(
