@@ -7,23 +7,36 @@
 //! addresses, so one run would read the fast speed and another the slow one, and whichever a
 //! run got would decide a ranking of resource types. So, like a case whose dispatches take one
 //! of two levels, such a case reports what its loads cost where nothing gets in their way: each
-//! place is probed with dispatches of the measurement's size, and the samples are taken at the
-//! fastest place when it is faster than the first by more than [`PLACE_MARGIN`], else at the
-//! first (differences within that margin are noise, and would move a figure between places from
-//! run to run). The probes go into the report, so that the slower places are told too.
+//! place is probed with dispatches of half the measurement's size, and the samples are taken at
+//! the fastest place when it is faster than the first by more than [`PLACE_MARGIN`], else at
+//! the first (differences within that margin are noise, and would move a figure between places
+//! from run to run). The probes go into the report, so that the slower places are told too.
 //!
 //! Generic over [`PlaceTimer`], so that it is unit-tested with a simulated GPU.
 
 use std::sync::atomic::AtomicBool;
 
 use crate::derived::NOISY_CV;
-use crate::policy::{check_stop, DispatchTimer, LoopError};
+use crate::policy::{check_stop, DispatchTimer, LoopError, LoopSettings};
 use crate::schema::DataPlaces;
+use crate::sizing::group_total;
 
 /// How much faster than the first place another place must probe to be chosen: 3%, several
 /// times the spread of one dispatch of a sized case on the H200 (0.3-0.5%), and far less
 /// than the 10% the place makes there.
 pub const PLACE_MARGIN: f64 = 0.03;
+
+/// Probe dispatches hold the measurement's workgroups divided by this (in whole waves where the
+/// wave is known): a place's cost is a cost per load, so half the work shows it as well, at
+/// half the time (on the H200 the probes of `cbuffer{float4} load linear`, whose dispatches take
+/// 14.7 ms at the least size the rounds use, were most of the cost).
+pub const PROBE_SHARE_DIVISOR: u64 = 2;
+
+/// The size of the probe dispatches for a measurement of `dims`: [`PROBE_SHARE_DIVISOR`] times
+/// fewer workgroups, laid out by `settings` (whole waves where the wave is known), at least one.
+pub fn probe_dims(settings: &LoopSettings, dims: [u32; 3]) -> [u32; 3] {
+    settings.split((group_total(dims) / PROBE_SHARE_DIVISOR).max(1))
+}
 
 /// A [`DispatchTimer`] whose case's data has several places and can be moved between them
 /// (perftest-core's `Bench::put_data` in the real program).
@@ -114,19 +127,21 @@ pub fn other_place(
     }
 }
 
-/// Probes every place of the timer's case with one dispatch of `dims` workgroups, and where
+/// Probes every place of the timer's case with one dispatch of [`probe_dims`] for a
+/// measurement of `dims` workgroups laid out by `settings`, and where
 /// another place than the first would be chosen, one more at both (so that one stray dispatch
 /// at the first place does not move the case); then puts the data at the chosen place
 /// ([`chosen_place`]). `None` when the data has one place.
 pub fn choose_place<T: PlaceTimer>(
     timer: &mut T,
-    dims: [u32; 3],
+    (settings, dims): (&LoopSettings, [u32; 3]),
     stop: &AtomicBool,
 ) -> Result<Option<PlaceChoice>, LoopError<T::Error>> {
     let places = timer.places();
     if places < 2 {
         return Ok(None);
     }
+    let dims = probe_dims(settings, dims);
     let mut choice = PlaceChoice {
         probe_ns: vec![f64::INFINITY; places],
         place: 0,
@@ -282,6 +297,33 @@ mod tests {
         log: Vec<usize>,
     }
 
+    /// Loop settings laying counts out as `[wave, waves, 1]` for a wave of `wave` (0: none).
+    fn settings(wave: u64) -> LoopSettings {
+        LoopSettings {
+            target_ns: 2e6,
+            samples: 6,
+            warmup_max: 5,
+            steady_tolerance: 0.02,
+            max_count: [65535, 65535, 65535],
+            first_dim_cap: 10_000,
+            wave,
+        }
+    }
+
+    #[test]
+    fn probes_hold_half_the_measurement_in_whole_waves() {
+        // The H200's 1,056 resident workgroups: the rounds' least size, 8 waves, probes at 4.
+        let h200 = settings(1056);
+        assert_eq!(probe_dims(&h200, [1056, 8, 1]), [1056, 4, 1]);
+        assert_eq!(probe_dims(&h200, [1056, 52, 1]), [1056, 26, 1]);
+        // An odd count of waves rounds to whole waves.
+        assert_eq!(probe_dims(&h200, [1056, 9, 1]), [1056, 5, 1]);
+        // No wave known: half the workgroups, never none.
+        let none = settings(0);
+        assert_eq!(probe_dims(&none, [10, 1, 1]), [5, 1, 1]);
+        assert_eq!(probe_dims(&none, [1, 1, 1]), [1, 1, 1]);
+    }
+
     impl PlacedGpu {
         fn new(speed: &[f64], stray: &[usize]) -> Self {
             PlacedGpu {
@@ -326,11 +368,13 @@ mod tests {
     fn a_faster_place_is_confirmed_then_kept() {
         let mut gpu = PlacedGpu::new(&[658.0, 596.0, 659.0, 595.0], &[]);
         let stop = AtomicBool::new(false);
-        let choice = choose_place(&mut gpu, [10, 1, 1], &stop).unwrap().unwrap();
+        let at = (&settings(0), [20, 1, 1]);
+        let choice = choose_place(&mut gpu, at, &stop).unwrap().unwrap();
         assert_eq!(choice.place, 3);
         assert_eq!(gpu.place, 3, "the data stays at the chosen place");
         assert_eq!(gpu.log, [0, 1, 2, 3, 0, 3]);
         assert_eq!(choice.dispatches, 6);
+        // The probes are of half the measurement's 20 workgroups.
         assert_eq!(choice.probe_ns, [6580.0, 5960.0, 6590.0, 5950.0]);
     }
 
@@ -339,7 +383,9 @@ mod tests {
         // The first probe runs 10% long; the others agree within 1%.
         let mut gpu = PlacedGpu::new(&[100.0, 99.5, 100.4, 99.0], &[0]);
         let stop = AtomicBool::new(false);
-        let choice = choose_place(&mut gpu, [4, 1, 1], &stop).unwrap().unwrap();
+        let choice = choose_place(&mut gpu, (&settings(0), [8, 1, 1]), &stop)
+            .unwrap()
+            .unwrap();
         assert_eq!(choice.place, 0);
         assert_eq!(gpu.place, 0);
         assert_eq!(gpu.log, [0, 1, 2, 3, 0, 3]);
@@ -350,7 +396,8 @@ mod tests {
     fn one_place_probes_nothing() {
         let mut gpu = PlacedGpu::new(&[100.0], &[]);
         let stop = AtomicBool::new(false);
-        assert_eq!(choose_place(&mut gpu, [4, 1, 1], &stop).unwrap(), None);
+        let at = (&settings(0), [8, 1, 1]);
+        assert_eq!(choose_place(&mut gpu, at, &stop).unwrap(), None);
         assert!(gpu.log.is_empty());
     }
 
@@ -358,7 +405,7 @@ mod tests {
     fn a_stop_ends_the_probes() {
         let mut gpu = PlacedGpu::new(&[100.0, 90.0], &[]);
         let stop = AtomicBool::new(true);
-        let outcome = choose_place(&mut gpu, [4, 1, 1], &stop);
+        let outcome = choose_place(&mut gpu, (&settings(0), [8, 1, 1]), &stop);
         assert!(matches!(outcome, Err(LoopError::Interrupted)));
         assert!(gpu.log.is_empty());
     }

@@ -374,7 +374,7 @@ fn size_all(
                 let dims = loop_settings.at_least_waves(sizing.dims);
                 let mut entry = Entry::new(dims, sizing.probes, &loop_settings);
                 let placed = match choose_places {
-                    true => place_data(bench, kernel, &mut entry, stop),
+                    true => place_data(bench, (kernel, &loop_settings), &mut entry, stop),
                     false => Ok(()),
                 };
                 match placed {
@@ -420,18 +420,19 @@ fn size_all(
     }
 }
 
-/// For a case whose data has several places: probes them at the entry's size and leaves the
+/// For a case whose data has several places: probes them at half the entry's size (laid out by
+/// `loop_settings`, `perftest_report::places::probe_dims`) and leaves the
 /// data at the chosen one (`perftest_report::places`), counting the probes among its warm-up
 /// dispatches and keeping them in the entry. Nothing for other cases.
 fn place_data(
     bench: &mut Bench,
-    kernel: KernelId,
+    (kernel, loop_settings): (KernelId, &LoopSettings),
     entry: &mut Entry,
     stop: &AtomicBool,
 ) -> Result<(), LoopError<Error>> {
     let offsets = bench.data_places(kernel).map_err(LoopError::Timer)?;
     let mut timer = BenchTimer { bench, kernel };
-    let Some(choice) = choose_place(&mut timer, entry.dims, stop)? else {
+    let Some(choice) = choose_place(&mut timer, (loop_settings, entry.dims), stop)? else {
         return Ok(());
     };
     entry.warmup_dispatches += choice.dispatches;
@@ -628,6 +629,17 @@ impl BatchTimer for BenchBatch<'_> {
     }
 }
 
+/// Of verification failures known by (case, place index), each failed case's failure at its
+/// first failed place, by case.
+fn first_failures(mut failures: Vec<((usize, usize), String)>) -> Vec<(usize, String)> {
+    failures.sort_by_key(|&(key, _)| key);
+    failures.dedup_by_key(|&mut ((case, _), _)| case);
+    failures
+        .into_iter()
+        .map(|((case, _), why)| (case, why))
+        .collect()
+}
+
 /// Checks every ready case against its CPU model, marking the ones that fail (or cannot run) as
 /// done. The GPU runs one case's check dispatch while worker threads compare the previous
 /// cases' results with their models, so the two overlap (on the H200 this phase took 230-250 ms
@@ -643,16 +655,19 @@ fn verify_all(
         .map_or(1, |n| n.get())
         .clamp(1, MAX_VERIFY_WORKERS);
     let mut end = None;
-    let (work, queue) = mpsc::channel::<(usize, Option<u64>, perftest_cases::Readback)>();
+    // A readback is known by its case and its place's index, so that a case failing at several
+    // places reports its first, whichever thread finished first.
+    type Work = ((usize, usize), Option<u64>, perftest_cases::Readback);
+    let (work, queue) = mpsc::channel::<Work>();
     let queue = Mutex::new(queue);
-    let failures: Vec<(usize, String)> = std::thread::scope(|scope| {
-        let (done, results) = mpsc::channel::<(usize, String)>();
-        let check = |i: usize,
+    let failures: Vec<((usize, usize), String)> = std::thread::scope(|scope| {
+        let (done, results) = mpsc::channel::<((usize, usize), String)>();
+        let check = |key: (usize, usize),
                      at: Option<u64>,
                      readback: &perftest_cases::Readback,
                      done: &mpsc::Sender<_>| {
-            let outcome = verify(&cases[i], readback);
-            outcome.passed() || done.send((i, describe_failure_at(at, &outcome))).is_ok()
+            let outcome = verify(&cases[key.0], readback);
+            outcome.passed() || done.send((key, describe_failure_at(at, &outcome))).is_ok()
         };
         // Workers that could not be started (a pids limit) are none of the count: with none,
         // this thread compares each readback itself.
@@ -663,8 +678,10 @@ fn verify_all(
                     .spawn_scoped(scope, move || loop {
                         // The lock is held only to take the next readback, not while comparing.
                         let next = queue.lock().ok().and_then(|q| q.recv().ok());
-                        let Some((i, at, readback)) = next else { break };
-                        if !check(i, at, &readback, &done) {
+                        let Some((key, at, readback)) = next else {
+                            break;
+                        };
+                        if !check(key, at, &readback, &done) {
                             break;
                         }
                     })
@@ -682,15 +699,16 @@ fn verify_all(
             match readbacks(bench, kernel) {
                 Ok(readbacks) if inline.is_some() => {
                     if let Some(done) = &inline {
-                        for (at, readback) in &readbacks {
-                            check(i, *at, readback, done);
+                        for (place, (at, readback)) in readbacks.iter().enumerate() {
+                            check((i, place), *at, readback, done);
                         }
                     }
                 }
                 Ok(readbacks) => {
                     let sent = readbacks
                         .into_iter()
-                        .all(|(at, r)| work.send((i, at, r)).is_ok());
+                        .enumerate()
+                        .all(|(place, (at, r))| work.send(((i, place), at, r)).is_ok());
                     if !sent {
                         break; // every worker is gone (one panicked): the scope reports it
                     }
@@ -709,7 +727,7 @@ fn verify_all(
         drop(inline);
         results.iter().collect()
     });
-    for (i, why) in failures {
+    for (i, why) in first_failures(failures) {
         slots[i] = Slot::Done(Box::new(CaseResult::failed(&cases[i], why)));
     }
     end
@@ -760,5 +778,30 @@ mod tests {
         assert_eq!(ms(810), CLOCK_WARMUP_MIN_NS);
         assert_eq!(ms(0), 0.0);
         assert!(ms(199) < ms(200) && ms(200) == ms(201));
+    }
+
+    /// A case that fails at several places reports its first, in whatever order the checking
+    /// threads sent them.
+    #[test]
+    fn a_case_failing_at_several_places_reports_its_first() {
+        let failure = |case, place| ((case, place), format!("case {case} place {place}"));
+        let sent = vec![
+            failure(4, 3),
+            failure(1, 0),
+            failure(4, 1),
+            failure(4, 2),
+            failure(2, 1),
+        ];
+        let first = first_failures(sent);
+        let expected = [
+            (1, "case 1 place 0"),
+            (2, "case 2 place 1"),
+            (4, "case 4 place 1"),
+        ];
+        assert_eq!(first.len(), expected.len());
+        for ((case, why), (want_case, want_why)) in first.iter().zip(expected) {
+            assert_eq!((*case, why.as_str()), (want_case, want_why));
+        }
+        assert!(first_failures(Vec::new()).is_empty());
     }
 }

@@ -160,7 +160,7 @@ fn measure_sized(
         kernel,
         resources,
     };
-    let data_places = finished(choose_place(&mut placing, dims, &never))?
+    let data_places = finished(choose_place(&mut placing, (&settings, dims), &never))?
         .flatten()
         .map(|choice| DataPlaces {
             offsets,
