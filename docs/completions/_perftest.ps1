@@ -28,7 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'perftest' -ScriptBlock {
             [CompletionResult]::new('--target-ms', '--target-ms', [CompletionResultType]::ParameterName, 'GPU time of one measurement in ms (0.5 to 1000)')
             [CompletionResult]::new('--samples', '--samples', [CompletionResultType]::ParameterName, 'Dispatches timed per measurement, at least (1 to 256)')
             [CompletionResult]::new('--dispatch-ms', '--dispatch-ms', [CompletionResultType]::ParameterName, 'GPU time one dispatch is sized for, in ms (0.05 to 100)')
-            [CompletionResult]::new('--warmup-max', '--warmup-max', [CompletionResultType]::ParameterName, 'Warm-up measurements discarded at most (0 to 100)')
+            [CompletionResult]::new('--warmup-max', '--warmup-max', [CompletionResultType]::ParameterName, 'Re-sizes of a case at most (0 to 100)')
             [CompletionResult]::new('--placements', '--placements', [CompletionResultType]::ParameterName, 'Places in memory the cases'' resources take turns at, one per round (1 to 16)')
             [CompletionResult]::new('--pipeline-cache', '--pipeline-cache', [CompletionResultType]::ParameterName, 'Build pipelines through a Vulkan pipeline cache kept in FILE')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the report')

@@ -37,7 +37,7 @@ complete -c perftest -n "__fish_perftest_needs_command" -l max-working-set -d 'L
 complete -c perftest -n "__fish_perftest_needs_command" -l target-ms -d 'GPU time of one measurement in ms (0.5 to 1000)' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l samples -d 'Dispatches timed per measurement, at least (1 to 256)' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l dispatch-ms -d 'GPU time one dispatch is sized for, in ms (0.05 to 100)' -r
-complete -c perftest -n "__fish_perftest_needs_command" -l warmup-max -d 'Warm-up measurements discarded at most (0 to 100)' -r
+complete -c perftest -n "__fish_perftest_needs_command" -l warmup-max -d 'Re-sizes of a case at most (0 to 100)' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l placements -d 'Places in memory the cases\' resources take turns at, one per round (1 to 16)' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l pipeline-cache -d 'Build pipelines through a Vulkan pipeline cache kept in FILE' -r -F
 complete -c perftest -n "__fish_perftest_needs_command" -l format -d 'Output format of the report' -r -f -a "text\t'Aligned table with time, relative speed, throughput and spread per case'

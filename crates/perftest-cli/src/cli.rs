@@ -371,9 +371,10 @@ pub struct RunArgs {
     )]
     pub dispatch_ms: f64,
 
-    /// Warm-up measurements discarded at most (0 to 100).
+    /// Re-sizes of a case at most (0 to 100).
     ///
-    /// The measurements a case may discard while waiting for steady clocks.
+    /// How many times a case's first recorded dispatch may be discarded and the case sized
+    /// again, when that dispatch lands off its size (clocks that ramped while it was sized).
     #[arg(
         long,
         value_name = "N",
@@ -403,7 +404,7 @@ pub struct RunArgs {
 
     /// Measure the latency sweep on its doubling grid only.
     ///
-    /// By default the sweep then measures the working sets between its levels too (at most 4
+    /// By default the sweep then measures the working sets between its levels too (at most 6
     /// rounds), until every transition is known to 1/16 of an octave.
     #[arg(long, help_heading = "Measurement")]
     pub no_refine: bool,
@@ -482,7 +483,7 @@ pub struct RunArgs {
 
     /// Print the wall time of each phase on stderr.
     ///
-    /// The phases: pipelines, verification, warm-up, measurements; a line once every case has
+    /// The phases: pipelines, verification, warm-up, sizing, measurements; a line once every case has
     /// had its first measurement round, and one when a stop signal is received.
     #[arg(long, short = 'v', help_heading = "Diagnostics")]
     pub verbose: bool,

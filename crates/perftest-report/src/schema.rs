@@ -423,8 +423,9 @@ pub struct Measurement {
     /// Dispatches run before the recorded ones: sizing probes, and first dispatches that were
     /// off target and re-sized.
     pub warmup_dispatches: u32,
-    /// True when the size was confirmed on target and the medians of the first and second half
-    /// of the samples agree within 2%.
+    /// True when the medians of the first and second half of the samples agree within 2% (and,
+    /// for a case measured alone without smaller dispatches, its median is within 25% of the
+    /// target).
     pub steady: bool,
     /// Dispatches of a second, smaller size, timed right after `samples_ns` (a pointer chase
     /// has them: about half the groups). The difference of the two medians is the time of the
@@ -462,8 +463,9 @@ pub struct Measurement {
 pub struct DataPlaces {
     /// Each place's byte offset in the buffer that holds the copies.
     pub offsets: Vec<u64>,
-    /// The fastest probe dispatch at each place, in nanoseconds (dispatches of the size the
-    /// case was sized to, counted in `warmup_dispatches`; 0 where none returned a time).
+    /// The fastest probe dispatch at each place, in nanoseconds (dispatches of half the
+    /// measurement's workgroups, in whole waves where the wave is known, `places::probe_dims`;
+    /// counted in `warmup_dispatches`; 0 where none returned a time).
     pub probe_ns: Vec<f64>,
     /// The place (an index into `offsets`) every sample was taken at.
     pub place: u32,
