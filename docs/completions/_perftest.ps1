@@ -64,12 +64,16 @@ Register-ArgumentCompleter -Native -CommandName 'perftest' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the comparison to FILE (atomically) instead of stdout')
             [CompletionResult]::new('--fail-above', '--fail-above', [CompletionResultType]::ParameterName, 'Exit 5 when any case got slower by more than PCT percent (two reports)')
             [CompletionResult]::new('--fail-median', '--fail-median', [CompletionResultType]::ParameterName, 'Exit 5 when the median change is a slowdown of more than PCT percent (two reports)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (`--help`: the details)')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (`--help`: the details)')
             break
         }
         'perftest;render' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the report to FILE (atomically) instead of stdout')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the report to FILE (atomically) instead of stdout')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (`--help`: the details)')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (`--help`: the details)')
             break
         }
         'perftest;help' {

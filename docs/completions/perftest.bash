@@ -127,7 +127,7 @@ _perftest() {
             return 0
             ;;
         perftest__subcmd__compare)
-            opts="-o --format --output --fail-above --fail-median"
+            opts="-o -h --format --output --fail-above --fail-median --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -217,7 +217,7 @@ _perftest() {
             return 0
             ;;
         perftest__subcmd__render)
-            opts="-o --format --output"
+            opts="-o -h --format --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

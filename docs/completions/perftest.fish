@@ -76,6 +76,7 @@ json\t'Three or more reports of different GPUs only: the matrix, its legend and 
 complete -c perftest -n "__fish_perftest_using_subcommand compare" -s o -l output -d 'Write the comparison to FILE (atomically) instead of stdout' -r -F
 complete -c perftest -n "__fish_perftest_using_subcommand compare" -l fail-above -d 'Exit 5 when any case got slower by more than PCT percent (two reports)' -r
 complete -c perftest -n "__fish_perftest_using_subcommand compare" -l fail-median -d 'Exit 5 when the median change is a slowdown of more than PCT percent (two reports)' -r
+complete -c perftest -n "__fish_perftest_using_subcommand compare" -s h -l help -d 'Print help (`--help`: the details)'
 complete -c perftest -n "__fish_perftest_using_subcommand render" -l format -d 'Output format' -r -f -a "text\t'Aligned table with time, relative speed, throughput and spread per case'
 original\t'The original perftest\'s lines: `NAME: X.XXXms Y.YYYx`'
 json\t'The full report with derived figures, as pretty-printed JSON (`perftest compare` reads it back)'
@@ -86,6 +87,7 @@ svg\t'One SVG chart: the sweep\'s curves (when the report has sweep cases) and t
 bmf\t'Bencher Metric Format (JSON), for the Bencher dashboard'
 benchmark-action\t'github-action-benchmark\'s `customBiggerIsBetter` JSON'"
 complete -c perftest -n "__fish_perftest_using_subcommand render" -s o -l output -d 'Write the report to FILE (atomically) instead of stdout' -r -F
+complete -c perftest -n "__fish_perftest_using_subcommand render" -s h -l help -d 'Print help (`--help`: the details)'
 complete -c perftest -n "__fish_perftest_using_subcommand help; and not __fish_seen_subcommand_from compare render help" -f -a "compare" -d 'Compare JSON reports: two side by side, or many with outliers flagged'
 complete -c perftest -n "__fish_perftest_using_subcommand help; and not __fish_seen_subcommand_from compare render help" -f -a "render" -d 'Print a saved JSON report again in another format (e.g. a Markdown table)'
 complete -c perftest -n "__fish_perftest_using_subcommand help; and not __fish_seen_subcommand_from compare render help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -125,6 +125,9 @@ pub enum Command {
         /// Exit 5 when the median change is a slowdown of more than PCT percent (two reports).
         #[arg(long, value_name = "PCT", allow_hyphen_values = true, value_parser = crate::gate::parse_limit)]
         fail_median: Option<f64>,
+        /// Print help (`--help`: the details).
+        #[arg(short = 'h', long, action = clap::ArgAction::Help)]
+        help: Option<bool>,
     },
     /// Print a saved JSON report again in another format (e.g. a Markdown table).
     Render {
@@ -136,6 +139,9 @@ pub enum Command {
         /// Write the report to FILE (atomically) instead of stdout.
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Print help (`--help`: the details).
+        #[arg(short = 'h', long, action = clap::ArgAction::Help)]
+        help: Option<bool>,
     },
 }
 

@@ -44,6 +44,7 @@ fn main() -> ExitCode {
             output,
             fail_above,
             fail_median,
+            ..
         }) => {
             let limits = GateLimits {
                 fail_above: *fail_above,
@@ -55,6 +56,7 @@ fn main() -> ExitCode {
             report,
             format,
             output,
+            ..
         }) => commands::render::run_render(report, *format, output.as_deref()),
         None => Options::from_args(&cli.run)
             .map_err(|e| Failure::new(exit_code::USAGE, e))

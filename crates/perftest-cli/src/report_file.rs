@@ -13,7 +13,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use crate::output::printable::{printable, printable_path as shown};
-use crate::report::{CaseStatus, DataPlaces, Report, SCHEMA};
+use crate::report::{CaseStatus, DataPlaces, Measurement, Report, SCHEMA};
 use perftest_report::sizing::group_total;
 
 /// The largest report read: 256 MiB (a full run of every suite is a few MB).
@@ -312,12 +312,36 @@ fn check_data_places(places: &DataPlaces) -> Result<(), String> {
     }
 }
 
+/// The lists kept beside a measurement's samples, one entry per sample or none: `seqs` (the
+/// rounds' order, which the clock-step filter matches samples by) and `sample_placements`,
+/// each below the run's `placements`.
+fn check_sample_lists(m: &Measurement, placements: u32) -> Result<(), String> {
+    let samples = m.samples_ns.len();
+    for (name, len) in [
+        ("seqs", m.seqs.len()),
+        ("sample_placements", m.sample_placements.len()),
+    ] {
+        if len != 0 && len != samples {
+            return Err(format!(
+                "{len} {name} for {samples} samples (one per sample, or none)"
+            ));
+        }
+    }
+    match m.sample_placements.iter().find(|&&p| p >= placements) {
+        Some(p) => Err(format!(
+            "a sample at placement {p}, of settings.placements {placements}"
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Checks what the JSON layout cannot: every number perftest writes back is finite (a value
 /// that overflows `f32`, such as a `timestamp_period_ns` of `1e39`, would be written as `null`,
 /// which no perftest reads: whatever perftest writes, it reads), case ids are non-empty and
 /// unique, and every measured case has a measurement whose `groups` is the product of its
 /// `dims` (each at least 1) and whose samples are finite, positive and at most
-/// [`MAX_SAMPLE_NS`]. The error names the field or the case.
+/// [`MAX_SAMPLE_NS`], with one `seqs` and one `sample_placements` entry per sample (or none).
+/// The error names the field or the case.
 pub fn check_values(report: &Report) -> Result<(), String> {
     let period = report.device.timestamp_period_ns;
     if !(period.is_finite() && period >= 0.0) {
@@ -336,6 +360,19 @@ pub fn check_values(report: &Report) -> Result<(), String> {
         if !(clock.is_finite() && clock > 0.0) {
             return Err(format!(
                 "settings.clock_mhz is {clock} (it must be finite and positive)"
+            ));
+        }
+    }
+    let placements = report.settings.placements.unwrap_or(1);
+    if placements == 0 {
+        return Err("settings.placements is 0 (at least 1)".into());
+    }
+    if let Some(clock) = &report.clock {
+        if !clock.seqs.is_empty() && clock.seqs.len() != clock.samples_ns.len() {
+            return Err(format!(
+                "clock: {} seqs for {} samples (one per sample, or none)",
+                clock.seqs.len(),
+                clock.samples_ns.len()
             ));
         }
     }
@@ -368,6 +405,7 @@ pub fn check_values(report: &Report) -> Result<(), String> {
             return Err(at("measured, but without samples".into()));
         }
         check_samples(&m.samples_ns, "sample").map_err(at)?;
+        check_sample_lists(m, placements).map_err(at)?;
         if let Some(places) = &m.data_places {
             check_data_places(places).map_err(at)?;
         }
@@ -668,6 +706,72 @@ mod tests {
             assert!(text.contains("typed.r8.uniform"), "{text}");
             assert_eq!(text.lines().count(), 1, "{text}");
         }
+    }
+
+    /// `seqs` and `sample_placements` hold one entry per sample or none: a shorter list used to
+    /// drop samples from the figures without a word (`seqs` matches samples to the clock's
+    /// readings). A placement must be one of the run's.
+    #[test]
+    fn sample_lists_that_do_not_match_the_samples_are_refused() {
+        type Edit = fn(&mut Report);
+        let edits: [(Edit, &str); 6] = [
+            (
+                |r| r.cases[0].measurement.as_mut().unwrap().seqs = vec![0, 143],
+                "2 seqs for",
+            ),
+            (
+                |r| r.cases[0].measurement.as_mut().unwrap().sample_placements = vec![0, 1],
+                "2 sample_placements for",
+            ),
+            (
+                |r| {
+                    let m = r.cases[0].measurement.as_mut().unwrap();
+                    m.sample_placements = vec![0; m.samples_ns.len()];
+                    m.sample_placements[1] = 200;
+                    r.settings.placements = Some(2);
+                },
+                "a sample at placement 200, of settings.placements 2",
+            ),
+            (
+                |r| {
+                    let m = r.cases[0].measurement.as_mut().unwrap();
+                    m.sample_placements = vec![1; m.samples_ns.len()];
+                },
+                "a sample at placement 1, of settings.placements 1",
+            ),
+            (
+                |r| r.settings.placements = Some(0),
+                "settings.placements is 0",
+            ),
+            (
+                |r| {
+                    r.clock = Some(crate::report::ClockSamples {
+                        ticks_per_dispatch: 4096 * 1000,
+                        samples_ns: vec![1e6; 3],
+                        seqs: vec![0, 1],
+                        ticks_per_group: 4096,
+                        alone: None,
+                    });
+                },
+                "clock: 2 seqs for 3 samples",
+            ),
+        ];
+        for (edit, needle) in edits {
+            let mut report = sample_report();
+            edit(&mut report);
+            let error = parse_report(&json(&report), Path::new("bad.json")).unwrap_err();
+            let text = error.to_string();
+            assert!(matches!(error, ReadError::Invalid { .. }), "{text}");
+            assert!(text.contains(needle), "{needle:?} not in {text}");
+            assert_eq!(text.lines().count(), 1, "{text}");
+        }
+        // Lists as long as the samples, or none, are read.
+        let mut fine = sample_report();
+        let m = fine.cases[0].measurement.as_mut().unwrap();
+        m.seqs = (0..m.samples_ns.len()).collect();
+        m.sample_placements = vec![1; m.samples_ns.len()];
+        fine.settings.placements = Some(2);
+        assert!(parse_report(&json(&fine), Path::new("fine.json")).is_ok());
     }
 
     #[test]

@@ -381,6 +381,52 @@ fn pipeline_cache_file_is_saved_reused_and_repaired() {
     assert_eq!(entries(&dir), ["pipelines.cache"]);
 }
 
+/// `--output` naming the `--pipeline-cache` file, by the same path or another, whether the cache
+/// exists yet or not, is refused before any GPU work (exit 2): the report would replace the
+/// cache, and the next run would refuse the file. The cache is left as it was.
+#[test]
+fn the_report_is_never_written_over_the_pipeline_cache() {
+    let dir = scratch("pipeline-cache-output");
+    let cache = dir.join("pipelines.cache");
+    let other_path = dir.join(".").join("pipelines.cache");
+    let run = |output: &std::path::Path| {
+        let args = small(&[
+            "--filter",
+            "cbuffer.float4.uniform",
+            "--pipeline-cache",
+            path_str(&cache),
+            "-o",
+            path_str(output),
+        ]);
+        perftest(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    for output in [&cache, &other_path] {
+        let refused = run(output);
+        refused.expect_code(USAGE);
+        assert!(
+            refused.stderr.contains("is the --pipeline-cache file"),
+            "{refused}"
+        );
+        assert!(entries(&dir).is_empty(), "{:?}", entries(&dir));
+    }
+    // Once the cache exists, a second path to it is refused the same way.
+    let args = small(&[
+        "--filter",
+        "cbuffer.float4.uniform",
+        "--pipeline-cache",
+        path_str(&cache),
+    ]);
+    perftest(&args.iter().map(String::as_str).collect::<Vec<_>>()).expect_code(SUCCESS);
+    let saved = std::fs::read(&cache).unwrap();
+    let refused = run(&other_path);
+    refused.expect_code(USAGE);
+    assert_eq!(
+        std::fs::read(&cache).unwrap(),
+        saved,
+        "the cache is left as it was"
+    );
+}
+
 /// `--pipeline-cache` never destroys what it names: a file that is not a perftest cache (a
 /// report given by mistake), a FIFO (which must not block the run either), a device node and a
 /// directory are refused before any GPU work with exit 2 and left exactly as they were. (They

@@ -118,6 +118,24 @@ fn help_and_version_succeed() {
     assert!(version.stdout.starts_with("perftest "), "{version}");
 }
 
+/// The subcommands take `-h` and `--help` too (the top level's own help flag must not take
+/// theirs away), wherever they stand among the subcommand's arguments.
+#[test]
+fn the_subcommands_give_their_help() {
+    for args in [
+        &["compare", "--help"][..],
+        &["compare", "a.json", "b.json", "-h"][..],
+        &["render", "-h"][..],
+        &["render", "--help"][..],
+    ] {
+        let help = perftest(args);
+        help.expect_code(SUCCESS);
+        let usage = format!("Usage: perftest {}", args[0]);
+        assert!(help.stdout.contains(&usage), "{args:?}: {help}");
+        assert!(help.stdout.contains("--output"), "{args:?}: {help}");
+    }
+}
+
 #[test]
 fn device_index_zero_is_a_usage_error() {
     expect_selection_error(&perftest(&["-0"]), &["device index 0", "numbered from 1"]);

@@ -129,3 +129,58 @@ fn csv_rows_carry_each_case_clock_and_flag() {
     assert!(mhz > 0.0, "{csv}");
     assert!(["true", "false"].contains(&row[row.len() - 1]), "{csv}");
 }
+
+/// lavapipe leaves a loop after 65,535 iterations, so a spin sized for 13 ms is cut short and
+/// its time stops growing with its blocks: the run still completes, without a clock of its own
+/// (it used to size the spin past 2^32 blocks and end the run on a device error).
+#[test]
+fn a_clock_spin_the_driver_cuts_short_leaves_the_run_without_a_clock() {
+    let args = [
+        "llvmpipe",
+        "--filter",
+        "typed.r8.uniform",
+        "--dispatch-ms",
+        "13",
+        "--validation",
+        "--format",
+        "json",
+    ];
+    let (code, stdout, stderr) = perftest(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["complete"], true, "{stderr}");
+    assert!(report["clock"].is_null(), "{}", report["clock"]);
+    let case = &report["cases"][0];
+    assert_eq!(case["status"], "measured", "{case}");
+    assert!(case.get("per_clock").is_none(), "{case}");
+}
+
+/// A pointer chase long enough for lavapipe to cut short is reported as failed, with the
+/// reason, instead of with the figure of a walk that stopped early (0.9 ns per load).
+#[test]
+fn a_chase_the_driver_cuts_short_fails_with_the_reason() {
+    let args = [
+        "llvmpipe",
+        "--suite",
+        "memory",
+        "--filter",
+        "mem.sweep.latency.4kb",
+        "--no-refine",
+        "--dispatch-ms",
+        "20",
+        "--validation",
+        "--format",
+        "json",
+    ];
+    let (code, stdout, stderr) = perftest(&args);
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}\n{stderr}"));
+    let case = &report["cases"][0];
+    assert_eq!(case["id"], "mem.sweep.latency.4kb", "{case}");
+    assert_eq!(case["status"], "failed", "{case}\n{stderr}");
+    let why = case["reason"].as_str().unwrap_or_default();
+    assert!(why.contains("cut the walk short"), "{case}");
+    // One case failing leaves the run complete: the table and the report say which.
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(report["complete"], true);
+}

@@ -61,6 +61,54 @@ impl LoopSettings {
             ..*self
         }
     }
+
+    /// The settings for a chain (a pointer chase, the shader clock): one workgroup walking as
+    /// many blocks as the dispatch counts groups, so no waves, and at most one Z layer of
+    /// groups: with the X cap that keeps a walk under 2^32 blocks, the most one dispatch can
+    /// count (about 655 million with the default cap, minutes of walking on any GPU). Without
+    /// it, a walk that a driver cuts short sizes itself toward the device's group limit.
+    pub fn for_chain(&self) -> LoopSettings {
+        let [x, y, _] = self.max_count;
+        LoopSettings {
+            wave: 0,
+            max_count: [x, y, 1],
+            ..*self
+        }
+    }
+}
+
+/// The share of the time its extra groups should add that a measurement's longer dispatches
+/// must take over its smaller ones ([`cut_short`]): a quarter. A chain's dispatches are sized
+/// to milliseconds, so what every dispatch pays once (microseconds) leaves them nearly all of
+/// it (0.84-0.95 of it for lavapipe's clock spin, its fastest dispatches), and a walk the
+/// driver cut short grows by none (lavapipe: 0.96-1.02 times the smaller dispatches' time for
+/// twice the blocks). Lenient, because a CPU driver's dispatches share the CPU with
+/// everything else: the check is for a walk that stopped, not for noise.
+pub const MIN_GROWTH_SHARE: f64 = 0.25;
+
+/// Whether the longer dispatches of a measurement with smaller ones
+/// ([`Measurement::short`](crate::schema::Measurement::short)) took too little longer for
+/// the groups they add: the fastest of them over the smaller ones' fastest (the dispatches
+/// least disturbed by anything else) grew by less than [`MIN_GROWTH_SHARE`] of
+/// `groups / short.groups - 1`. A walk's time grows with its blocks;
+/// when it does not, the driver ended the walk early (Mesa's lavapipe leaves a loop after
+/// 65,535 iterations) and nothing can be derived from it. False without smaller dispatches or
+/// without samples.
+pub fn cut_short(measurement: &crate::schema::Measurement) -> bool {
+    let Some(short) = &measurement.short else {
+        return false;
+    };
+    let fastest = |s: &[f64]| s.iter().copied().filter(|t| t.is_finite()).reduce(f64::min);
+    let (Some(long_ns), Some(short_ns)) =
+        (fastest(&measurement.samples_ns), fastest(&short.samples_ns))
+    else {
+        return false;
+    };
+    if short.groups == 0 || measurement.groups <= short.groups || short_ns <= 0.0 {
+        return false;
+    }
+    let expected = measurement.groups as f64 / short.groups as f64 - 1.0;
+    long_ns / short_ns - 1.0 < MIN_GROWTH_SHARE * expected
 }
 
 /// Upper bound on sizing probes per case (x10 growth from 1 group reaches 10^12 in 12 steps).
@@ -411,6 +459,7 @@ pub fn warm_up_clocks<T: DispatchTimer>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::Measurement;
 
     /// A simulated GPU: each group takes `ns_per_group` at full clock; the clock ramps from
     /// `start_speed` to 1.0 over `ramp_ns` of busy time; each dispatch costs `overhead_ns`.
@@ -776,5 +825,71 @@ mod tests {
         assert!(m.groups >= 5000, "{}", m.groups);
         let short = m.short.map_or(0, |s| s.groups);
         assert!(short >= 2500, "{short}");
+    }
+
+    fn chain(groups: u64, long_ns: f64, short_groups: u64, short_ns: f64) -> Measurement {
+        Measurement {
+            groups,
+            dims: [groups as u32, 1, 1],
+            samples_ns: vec![long_ns; 6],
+            sample_placements: Vec::new(),
+            warmup_dispatches: 0,
+            steady: true,
+            short: Some(crate::schema::ShortDispatches {
+                groups: short_groups,
+                dims: [short_groups as u32, 1, 1],
+                samples_ns: vec![short_ns; 6],
+            }),
+            seqs: Vec::new(),
+            data_places: None,
+        }
+    }
+
+    /// lavapipe's 4 KB chase at --dispatch-ms 5 (a whole walk) and 10 (cut at 65,535 loop
+    /// iterations: twice the blocks took no longer).
+    #[test]
+    fn a_walk_that_does_not_grow_with_its_blocks_was_cut_short() {
+        // The fastest dispatches count: one disturbed set of smaller dispatches does not hide
+        // a whole walk.
+        let mut disturbed = chain(2000, 1.9e6, 1000, 1.0e6);
+        if let Some(short) = disturbed.short.as_mut() {
+            short.samples_ns = vec![1.8e6, 1.7e6, 1.0e6, 1.9e6, 1.6e6, 1.75e6];
+        }
+        assert!(!cut_short(&disturbed));
+        assert!(!cut_short(&chain(3114, 4.86e6, 1557, 2.36e6)));
+        assert!(cut_short(&chain(19_098, 4.26e6, 9549, 4.43e6)));
+        // A quarter of the growth is the line: 1.25x for twice the blocks.
+        assert!(!cut_short(&chain(2000, 1.26e6, 1000, 1.0e6)));
+        assert!(cut_short(&chain(2000, 1.24e6, 1000, 1.0e6)));
+        // Three times the blocks should take about three times as long.
+        assert!(cut_short(&chain(3000, 1.49e6, 1000, 1.0e6)));
+        assert!(!cut_short(&chain(3000, 1.51e6, 1000, 1.0e6)));
+    }
+
+    #[test]
+    fn without_smaller_dispatches_nothing_is_cut_short() {
+        let mut m = chain(2000, 1.0e6, 1000, 1.0e6);
+        m.short = None;
+        assert!(!cut_short(&m));
+        let mut empty = chain(2000, 1.0e6, 1000, 1.0e6);
+        empty.samples_ns.clear();
+        assert!(!cut_short(&empty));
+        assert!(!cut_short(&chain(1000, 1.0e6, 1000, 1.0e6)));
+        assert!(!cut_short(&chain(2000, 1.0e6, 0, 1.0e6)));
+    }
+
+    #[test]
+    fn a_chain_stays_under_two_to_the_32_blocks() {
+        let s = LoopSettings {
+            wave: 1056,
+            max_count: [2_147_483_647, 65535, 65535],
+            ..settings()
+        };
+        let chain = s.for_chain();
+        assert_eq!(chain.wave, 0);
+        let most = chain.split(u64::MAX);
+        assert!(group_total(most) <= u64::from(u32::MAX), "{most:?}");
+        // What a runaway sizing asked for on lavapipe: [9999, 63296, 19].
+        assert_eq!(chain.split(9999 * 63296 * 19)[2], 1);
     }
 }

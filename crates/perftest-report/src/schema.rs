@@ -514,6 +514,9 @@ impl Report {
     }
 }
 
+/// The reason of a case the run selected but stopped before ([`CaseResult::not_reached`]).
+pub const NOT_REACHED: &str = "not measured: the run stopped before it";
+
 impl CaseResult {
     /// A measured case.
     pub fn measured(case: &Case, measurement: Measurement) -> CaseResult {
@@ -526,6 +529,18 @@ impl CaseResult {
             reason: reason.into(),
         };
         CaseResult::with_status(case, status, None)
+    }
+
+    /// A case the run selected but did not reach: it stopped first (a signal, or a device
+    /// error on another case). Skipped with [`NOT_REACHED`], so that the report still lists
+    /// every case it selected.
+    pub fn not_reached(case: &Case) -> CaseResult {
+        CaseResult::skipped(case, NOT_REACHED)
+    }
+
+    /// Whether this is a case the run did not reach ([`CaseResult::not_reached`]).
+    pub fn is_not_reached(&self) -> bool {
+        matches!(&self.status, CaseStatus::Skipped { reason } if reason == NOT_REACHED)
     }
 
     /// A case that failed while running.

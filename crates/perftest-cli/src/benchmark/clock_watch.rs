@@ -11,7 +11,7 @@ use perftest_core::{Bench, KernelId};
 
 use crate::benchmark::rounds::Entry;
 use crate::benchmark::timer::BenchTimer;
-use perftest_report::policy::{measure_alone, size_case, LoopSettings, Sizing};
+use perftest_report::policy::{cut_short, measure_alone, size_case, LoopSettings, Sizing};
 use perftest_report::sizing::group_total;
 
 /// The clock case, ready to take part in the rounds.
@@ -22,10 +22,12 @@ pub struct ClockWatch {
 }
 
 impl ClockWatch {
-    /// Prepares, checks and sizes the clock case; `None` when the device has no subgroup
-    /// clock, or its kernel cannot be built, gives wrong counts or cannot be timed (the run
-    /// then has no clock of its own, and says nothing of one).
+    /// Prepares, checks and sizes the clock case (a chain: `settings` as
+    /// [`LoopSettings::for_chain`] makes them); `None` when the device has no subgroup clock,
+    /// or its kernel cannot be built, gives wrong counts or cannot be timed (the run then has
+    /// no clock of its own, and says nothing of one).
     pub fn start(bench: &mut Bench, settings: &LoopSettings, stop: &AtomicBool) -> Option<Self> {
+        let settings = &settings.for_chain();
         let case = clock_case();
         if bench.support(&case) != Support::Supported {
             return None;
@@ -51,11 +53,13 @@ impl ClockWatch {
 
     /// The clock's entry in the rounds.
     pub fn entry(&self, settings: &LoopSettings) -> Entry {
-        Entry::new(self.sizing.dims, self.sizing.probes, settings)
+        Entry::new(self.sizing.dims, self.sizing.probes, &settings.for_chain())
     }
 
     /// After the rounds: the clock measured alone at two sizes, and the raw data of the run's
-    /// clock with `entry`'s samples (`None` when the rounds collected none).
+    /// clock with `entry`'s samples (`None` when the rounds collected none, or when the longer
+    /// of the two sizes took too little longer, [`cut_short`]: the driver ended the spin early,
+    /// so no dispatch counted the ticks it was sized for).
     pub fn finish(
         self,
         bench: &mut Bench,
@@ -76,7 +80,11 @@ impl ClockWatch {
             dims: entry.dims,
             probes: 0,
         };
+        let settings = &settings.for_chain();
         let alone = measure_alone(&mut timer, settings, (sizing, 0), 1, batch_max, stop).ok();
+        if alone.as_ref().is_some_and(cut_short) {
+            return None;
+        }
         Some(ClockSamples {
             ticks_per_dispatch: group_total(entry.dims).saturating_mul(per_group),
             samples_ns: entry.samples_ns.clone(),

@@ -223,6 +223,9 @@ pub struct Entry {
     /// The whole waves its size is counted in ([`LoopSettings::wave`] of the settings it was
     /// sized with: none for a draw).
     wave: u64,
+    /// The dispatch limits of those settings ([`LoopSettings::max_count`]: one Z layer for a
+    /// chain), so that a re-size keeps within them.
+    max_count: [u32; 3],
 }
 
 impl Entry {
@@ -240,6 +243,7 @@ impl Entry {
             wanted: settings.samples.max(1) as usize,
             pooled: false,
             wave: settings.wave,
+            max_count: settings.max_count,
         }
     }
 
@@ -377,6 +381,7 @@ fn record(e: &mut Entry, settings: &LoopSettings, t: f64, seq: usize) -> bool {
     if !e.size_checked {
         let own = LoopSettings {
             wave: e.wave,
+            max_count: e.max_count,
             ..*settings
         };
         if let Some(resized) = own.corrected_size(e.dims, t).filter(|_| e.resizes_left > 0) {

@@ -17,8 +17,8 @@ use crate::report::{CaseResult, DataPlaces, Report, Settings};
 use crate::shader_stats::report_stats;
 use perftest_report::places::choose_place;
 use perftest_report::policy::{
-    chain_warm_dispatches, measure_alone, size_case, warm_up_clocks, whole_lap_groups, LoopError,
-    LoopSettings, Sizing,
+    chain_warm_dispatches, cut_short, measure_alone, size_case, warm_up_clocks, whole_lap_groups,
+    LoopError, LoopSettings, Sizing,
 };
 use perftest_report::schema::Measurement;
 use perftest_report::sizing::group_total;
@@ -362,12 +362,19 @@ fn size_all(
             // Measured after the rounds (see `measure_operations`).
             continue;
         }
-        let loop_settings = loop_settings.for_kernel(!perftest_core::in_waves(case));
+        let loop_settings = match case.work().is_chain() {
+            true => loop_settings.for_chain(),
+            false => loop_settings.for_kernel(!perftest_core::in_waves(case)),
+        };
         let sized = size_and_measure(bench, case, kernel, &loop_settings, groups, stop);
         match sized {
             Ok((sizing, Some(measurement))) => {
                 groups = group_total(sizing.dims);
-                *slot = Slot::Done(Box::new(CaseResult::measured(case, measurement)));
+                let result = match cut_short(&measurement) {
+                    true => CaseResult::failed(case, walk_cut_short(&measurement)),
+                    false => CaseResult::measured(case, measurement),
+                };
+                *slot = Slot::Done(Box::new(result));
             }
             Ok((sizing, None)) => {
                 groups = group_total(sizing.dims);
@@ -444,8 +451,27 @@ fn place_data(
     Ok(())
 }
 
+/// Why a chain whose longer dispatches took too little longer than its smaller ones
+/// ([`cut_short`]) has no figure: the two medians and block counts.
+fn walk_cut_short(measurement: &Measurement) -> String {
+    let median = |s: &[f64]| perftest_report::statistics::median(s).unwrap_or(f64::NAN) / 1e6;
+    let (short_groups, short_ms) = measurement
+        .short
+        .as_ref()
+        .map_or((0, f64::NAN), |s| (s.groups, median(&s.samples_ns)));
+    format!(
+        "the driver cut the walk short: {} blocks took {:.3} ms and {short_groups} blocks \
+         {short_ms:.3} ms, where the longer walk should take about {:.1}x as long; a shorter \
+         --dispatch-ms keeps it within what the driver runs (Mesa's lavapipe leaves a loop \
+         after 65,535 iterations)",
+        measurement.groups,
+        median(&measurement.samples_ns),
+        measurement.groups as f64 / short_groups.max(1) as f64,
+    )
+}
+
 /// Sizes `case` from `groups` with `loop_settings` (already for its kind of kernel,
-/// `LoopSettings::for_kernel`) and, for a chain or an operation, measures it alone at once
+/// `LoopSettings::for_kernel` or `for_chain`) and, for a chain or an operation, measures it alone at once
 /// (see `measure_alone`); a case measured in rounds gives no measurement here.
 fn size_and_measure(
     bench: &mut Bench,
@@ -577,7 +603,8 @@ fn measure_rounds(
         end = measure_operations(bench, cases, &mut slots, loop_settings, stop);
     }
     // Every case in suite order: decided early, measured (with the samples it has), or — when
-    // a round failed — failed with that error.
+    // a round failed — failed with that error; a case the run stopped before is listed as not
+    // reached.
     for ((case, slot), entry) in cases.iter().zip(slots).zip(entry_of) {
         match (
             slot,
@@ -585,11 +612,10 @@ fn measure_rounds(
         ) {
             (Slot::Done(result), _) => report.cases.push(*result),
             (Slot::Ready(_), Some(m)) => report.cases.push(CaseResult::measured(case, m)),
-            (Slot::Ready(_), None) => {
-                if let Some(e) = &round_error {
-                    report.cases.push(CaseResult::failed(case, e.clone()));
-                }
-            }
+            (Slot::Ready(_), None) => report.cases.push(match &round_error {
+                Some(e) => CaseResult::failed(case, e.clone()),
+                None => CaseResult::not_reached(case),
+            }),
         }
     }
     end

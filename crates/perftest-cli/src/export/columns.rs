@@ -188,8 +188,11 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
     notes.extend(crate::published::note(report));
     notes.extend(crate::clock::notes(report));
     if !report.complete {
+        let left = report.cases.iter().filter(|c| c.is_not_reached()).count();
         notes.push(format!(
-            "Incomplete run (interrupted, or stopped by a device error): {} case(s) ran before it stopped.",
+            "Incomplete run (interrupted, or stopped by a device error): {} of {} case(s) ran \
+             before it stopped.",
+            report.cases.len() - left,
             report.cases.len()
         ));
     }

@@ -182,14 +182,21 @@ mod tests {
         let mut report = sample_report();
         report.cases.remove(1);
         report.complete = false;
+        // The last case was selected but the run stopped before it.
+        let last = report.cases.len() - 1;
+        report.cases[last].status = crate::report::CaseStatus::Skipped {
+            reason: crate::report::NOT_REACHED.to_string(),
+        };
+        assert!(report.cases[last].is_not_reached());
         let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
         assert!(text.contains("614.400  n/a    13.11"), "{text}");
         assert!(
             text.contains(
-                "Incomplete run (interrupted, or stopped by a device error): 4 case(s) ran"
+                "Incomplete run (interrupted, or stopped by a device error): 3 of 4 case(s) ran"
             ),
             "{text}"
         );
+        assert!(text.contains(crate::report::NOT_REACHED), "{text}");
         assert!(text.contains("x is n/a: the baseline typed.rgba8.random was not measured."));
     }
 
