@@ -649,15 +649,24 @@ fn value_options() -> Vec<String> {
 }
 
 /// Rewrites the seed's `-N` (a dash followed by digits only) into `--device N`, except where
-/// it is the value of an option. `perftest -2` and `perftest RTX -2` then parse as expected.
+/// it is the value of an option, and not at all in a subcommand (`perftest render -1` reads a
+/// report named `-1`; neither subcommand takes a device). `perftest -2` and
+/// `perftest RTX -2` then parse as expected.
 pub fn normalize_args<I: IntoIterator<Item = OsString>>(args: I) -> Vec<OsString> {
     let value_options = value_options();
+    let subcommands: Vec<String> = Cli::command()
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
     let mut out: Vec<OsString> = Vec::new();
     let mut after_value_option = false;
     let mut after_double_dash = false;
+    let mut in_subcommand = false;
     for (i, arg) in args.into_iter().enumerate() {
         let text = arg.to_str().unwrap_or("");
+        in_subcommand |= i == 1 && subcommands.iter().any(|s| s == text);
         let is_index = i > 0
+            && !in_subcommand
             && !after_value_option
             && !after_double_dash
             && text.len() > 1
@@ -839,6 +848,26 @@ mod tests {
         }
         let line = error_line(&["--dispatch-ms", "-2"]);
         assert!(line.contains("-2 is outside 0.05..=100 ms"), "{line}");
+    }
+
+    /// A subcommand takes no device: its `-1` is never `--device 1`. As a report's name it
+    /// needs `--` before it, as clap's hint says, naming `-1` (it used to name `--device`).
+    #[test]
+    fn subcommands_keep_dash_numbers() {
+        for args in [&["render", "-1"][..], &["compare", "a.json", "-1"][..]] {
+            let line = error_line(args);
+            assert!(
+                line.contains("unexpected argument '-1'"),
+                "{args:?}: {line}"
+            );
+            assert!(!line.contains("--device"), "{args:?}: {line}");
+        }
+        let cli = parse(&["render", "--", "-1"]).unwrap();
+        assert!(
+            matches!(&cli.command, Some(Command::Render { report, .. }) if report.as_os_str() == "-1")
+        );
+        // A run still reads -N as the device.
+        assert_eq!(parse(&["llvm", "-2"]).unwrap().run.device_index, Some(2));
     }
 
     /// Every option that takes a value is known, with its short form and its subcommand's.

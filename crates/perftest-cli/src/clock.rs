@@ -2,7 +2,7 @@
 //! perftest-report's [`perftest_report::clock`]).
 
 use perftest_report::clock::{
-    clock, clock_with, measured_with, run_clock, throttled_in, Clock, ClockSource,
+    clock, clock_with, measured_with, rate_clock_of, run_clock, throttled_in, Clock, ClockSource,
     THROTTLE_FRACTION,
 };
 
@@ -71,15 +71,16 @@ fn units_note_with(report: &Report, clock: Option<Clock>) -> Option<String> {
     if report.settings.shader_units.is_some() {
         note.push_str(" as given (--shader-units)");
     }
-    if let Some(clock) = clock {
+    if clock.is_some() {
         let best = report
             .cases
             .iter()
             .zip(report.derived_all())
             .filter_map(|(case, d)| Some((case, d?.bytes_per_s?)))
             .max_by(|a, b| a.1.total_cmp(&b.1));
-        if let Some((case, bytes_per_s)) = best {
-            let per = bytes_per_s / (clock.mhz * 1e6) / f64::from(units);
+        let best = best.and_then(|(case, b)| Some((case, b, rate_clock_of(report, case)?)));
+        if let Some((case, bytes_per_s, mhz)) = best {
+            let per = bytes_per_s / (mhz * 1e6) / f64::from(units);
             note.push_str(&format!(
                 "; the most bytes per clock and {one}: {} ({per:.1})",
                 printable(&case.name)

@@ -138,11 +138,10 @@ fn coverage_problem(comparison: &Comparison, compared: usize) -> Option<String> 
         "no verdict: {compared} of A's {} measured case(s) were compared",
         comparison.a_measured
     );
-    if !incomplete.is_empty() {
-        why.push_str(&format!(
-            ", and {} is an incomplete run",
-            incomplete.join(" and ")
-        ));
+    match incomplete.as_slice() {
+        [] => {}
+        [one] => why.push_str(&format!(", and {one} is an incomplete run")),
+        _ => why.push_str(", and A and B are incomplete runs"),
     }
     why.push_str("; the gate fails rather than pass on what it did not compare");
     Some(why)
@@ -187,6 +186,20 @@ mod tests {
             lines[1],
             "  -5.00%  Buffer<R8>.Load uniform (typed.r8.uniform)"
         );
+    }
+
+    /// An incomplete run gives no verdict, and the reason names which run (one, or both).
+    #[test]
+    fn incomplete_runs_are_named() {
+        let mut c = five_percent_slower();
+        c.complete = (true, false);
+        let why = coverage_problem(&c, 4).unwrap();
+        assert!(why.contains(", and B is an incomplete run;"), "{why}");
+        c.complete = (false, false);
+        let why = coverage_problem(&c, 4).unwrap();
+        assert!(why.contains(", and A and B are incomplete runs;"), "{why}");
+        c.complete = (true, true);
+        assert_eq!(coverage_problem(&c, 4), None);
     }
 
     #[test]

@@ -149,10 +149,11 @@ impl Options {
         let words: Vec<&str> = args.suite.iter().map(|s| s.name()).collect();
         let suites = parse_suites(&words).map_err(|e| bad("--suite", e.to_string()))?;
         let samples = measurement_samples(args.samples, args.target_ms, args.dispatch_ms);
-        // One submission holds a whole measurement: `samples` dispatches of --dispatch-ms.
+        // One submission holds a whole measurement: `samples` dispatches of --dispatch-ms. Only
+        // a timing run measures (--verify's submissions are single check dispatches).
         let measurement_ms = args.dispatch_ms * f64::from(samples);
         let timeout_ms = args.fence_timeout_ms;
-        if f64::from(timeout_ms) < measurement_ms {
+        if matches!(mode, Mode::Time { .. }) && f64::from(timeout_ms) < measurement_ms {
             return Err(bad(
                 "--fence-timeout-ms",
                 format!(
@@ -261,6 +262,10 @@ mod tests {
         // It may equal the measurement; below it nothing could ever finish.
         assert!(options(&["--fence-timeout-ms", "512", "--target-ms", "1000"]).is_ok());
         assert!(options(&["--fence-timeout-ms", "50", "--target-ms", "50"]).is_ok());
+        // --verify measures nothing: its single check dispatches are not held to it.
+        let verify = options(&["--verify", "--fence-timeout-ms", "1"]).unwrap();
+        assert_eq!(verify.mode, Mode::Verify);
+        assert_eq!(verify.fence_timeout, Duration::from_millis(1));
     }
 
     #[test]

@@ -269,6 +269,16 @@ impl<'de> serde::de::Visitor<'de> for SchemaProbe {
     }
 }
 
+/// A time from a report, as an error quotes it: as written up to 10^15, in exponent form
+/// beyond (a hostile `1e300` is not printed as 301 digits).
+fn shown_ns(t: f64) -> String {
+    if t.abs() <= 1e15 || !t.is_finite() {
+        format!("{t}")
+    } else {
+        format!("{t:e}")
+    }
+}
+
 /// The first sample of `samples` that is not finite, positive and at most [`MAX_SAMPLE_NS`],
 /// as `{what} N is X ns (...)`.
 fn check_samples(samples: &[f64], what: &str) -> Result<(), String> {
@@ -277,9 +287,10 @@ fn check_samples(samples: &[f64], what: &str) -> Result<(), String> {
         .enumerate()
         .find(|(_, s)| !(s.is_finite() && **s > 0.0 && **s <= MAX_SAMPLE_NS))
     {
-        Some((i, s)) => Err(format!(
-            "{what} {} is {s} ns (samples must be positive and at most {MAX_SAMPLE_NS:e} ns)",
-            i + 1
+        Some((i, &s)) => Err(format!(
+            "{what} {} is {} ns (samples must be positive and at most {MAX_SAMPLE_NS:e} ns)",
+            i + 1,
+            shown_ns(s)
         )),
         None => Ok(()),
     }
@@ -305,8 +316,9 @@ fn check_data_places(places: &DataPlaces) -> Result<(), String> {
         .iter()
         .find(|&&t| !(t == 0.0 || (t.is_finite() && t > 0.0 && t <= MAX_SAMPLE_NS)))
     {
-        Some(t) => Err(format!(
-            "a data_places probe is {t} ns (0, or positive and at most {MAX_SAMPLE_NS:e} ns)"
+        Some(&t) => Err(format!(
+            "a data_places probe is {} ns (0, or positive and at most {MAX_SAMPLE_NS:e} ns)",
+            shown_ns(t)
         )),
         None => Ok(()),
     }
@@ -673,7 +685,7 @@ mod tests {
             ),
             (
                 |r| r.cases[0].measurement.as_mut().unwrap().samples_ns[0] = 1e300,
-                "samples must be positive",
+                "sample 1 is 1e300 ns (samples must be positive",
             ),
             (
                 |r| r.cases[0].measurement.as_mut().unwrap().groups = 7,

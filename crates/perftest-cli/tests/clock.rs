@@ -155,10 +155,12 @@ fn a_clock_spin_the_driver_cuts_short_leaves_the_run_without_a_clock() {
     assert!(case.get("per_clock").is_none(), "{case}");
 }
 
-/// A pointer chase long enough for lavapipe to cut short is reported as failed, with the
-/// reason, instead of with the figure of a walk that stopped early (0.9 ns per load).
+/// A pointer chase long enough for lavapipe to cut short is never reported as a clean figure
+/// (it read 0.9 ns per load, exit 0): it fails with the reason, or, where the machine's other
+/// work makes its dispatches vary by over 5% so that the check cannot tell, its figure is
+/// marked noisy.
 #[test]
-fn a_chase_the_driver_cuts_short_fails_with_the_reason() {
+fn a_chase_the_driver_cuts_short_is_never_a_clean_figure() {
     let args = [
         "llvmpipe",
         "--suite",
@@ -177,9 +179,13 @@ fn a_chase_the_driver_cuts_short_fails_with_the_reason() {
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}\n{stderr}"));
     let case = &report["cases"][0];
     assert_eq!(case["id"], "mem.sweep.latency.4kb", "{case}");
-    assert_eq!(case["status"], "failed", "{case}\n{stderr}");
-    let why = case["reason"].as_str().unwrap_or_default();
-    assert!(why.contains("cut the walk short"), "{case}");
+    match case["status"].as_str() {
+        Some("failed") => {
+            let why = case["reason"].as_str().unwrap_or_default();
+            assert!(why.contains("cut the walk short"), "{case}");
+        }
+        _ => assert_eq!(case["derived"]["noisy"], true, "{case}\n{stderr}"),
+    }
     // One case failing leaves the run complete: the table and the report say which.
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(report["complete"], true);

@@ -13,6 +13,7 @@ use crate::benchmark::rounds::Entry;
 use crate::benchmark::timer::BenchTimer;
 use perftest_report::policy::{cut_short, measure_alone, size_case, LoopSettings, Sizing};
 use perftest_report::sizing::group_total;
+use perftest_report::statistics::median;
 
 /// The clock case, ready to take part in the rounds.
 pub struct ClockWatch {
@@ -57,9 +58,10 @@ impl ClockWatch {
     }
 
     /// After the rounds: the clock measured alone at two sizes, and the raw data of the run's
-    /// clock with `entry`'s samples (`None` when the rounds collected none, or when the longer
-    /// of the two sizes took too little longer, [`cut_short`]: the driver ended the spin early,
-    /// so no dispatch counted the ticks it was sized for).
+    /// clock with `entry`'s samples. `None` when the rounds collected none, or when the driver
+    /// ended the spin early, so that no dispatch counted the ticks it was sized for: the longer
+    /// of the two sizes took too little longer ([`cut_short`]), or the rounds' samples read a
+    /// clock beyond what `--clock-mhz` accepts (lavapipe's spins cut short read 10^9 MHz).
     pub fn finish(
         self,
         bench: &mut Bench,
@@ -67,7 +69,9 @@ impl ClockWatch {
         settings: &LoopSettings,
         stop: &AtomicBool,
     ) -> Option<ClockSamples> {
-        if entry.samples_ns.is_empty() {
+        let ticks = group_total(entry.dims).saturating_mul(self.case.work().per_group());
+        let mhz = median(&entry.samples_ns).map(|ns| ticks as f64 / ns * 1e3)?;
+        if mhz.is_nan() || mhz > crate::cli::CLOCK_MHZ_RANGE.1 {
             return None;
         }
         let per_group = self.case.work().per_group();
@@ -86,7 +90,7 @@ impl ClockWatch {
             return None;
         }
         Some(ClockSamples {
-            ticks_per_dispatch: group_total(entry.dims).saturating_mul(per_group),
+            ticks_per_dispatch: ticks,
             samples_ns: entry.samples_ns.clone(),
             seqs: entry.seqs.clone(),
             ticks_per_group: per_group,

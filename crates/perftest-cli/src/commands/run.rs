@@ -357,7 +357,8 @@ pub(crate) fn print_recorded_share(report: &Report) {
         .iter()
         .filter_map(|c| c.measurement.as_ref())
         .flat_map(|m| &m.samples_ns)
-        .sum();
+        // From +0: an empty `sum` of floats is -0, printed "-0 ms".
+        .fold(0.0, |total, ns| total + ns);
     let wall = STARTED
         .get()
         .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);

@@ -116,13 +116,17 @@ fn write_summary(out: &mut String, s: &CompareSummary) -> std::fmt::Result {
     Ok(())
 }
 
-/// The cases found in one report only, a note per report.
+/// The settings note ([`super::settings_note`]), then the cases found in one report only, a
+/// note per report.
 fn write_only_in(
     out: &mut String,
     comparison: &Comparison,
     a_label: &str,
     b_label: &str,
 ) -> std::fmt::Result {
+    if let Some(note) = &comparison.settings_note {
+        writeln!(out, r#"<p class="note">Settings: {}</p>"#, escape(note))?;
+    }
     for (label, names) in [
         (a_label, &comparison.only_in_a),
         (b_label, &comparison.only_in_b),

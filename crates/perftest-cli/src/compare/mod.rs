@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::output::printable::{cell_width, printable, push_left, push_right};
-use crate::report::{CaseResult, CaseStatus, DataPlaces, Derived, Report, ReportFigures};
+use crate::report::{CaseResult, CaseStatus, DataPlaces, Derived, Report, ReportFigures, Settings};
 use perftest_report::statistics::median;
 
 /// One case present in both reports.
@@ -100,6 +100,30 @@ pub struct Comparison {
     pub a_measured: usize,
     /// Whether each report is of a complete run (A, B).
     pub complete: (bool, bool),
+    /// How the runs' settings differ where that moves their figures ([`settings_note`]).
+    pub settings_note: Option<String>,
+}
+
+/// The GPU time a run's dispatches were sized for, in ms: `dispatch_ms`, or in reports from
+/// before it was fixed, `target_ms / samples`.
+fn dispatch_ms(settings: &Settings) -> f64 {
+    settings
+        .dispatch_ms
+        .unwrap_or(settings.target_ms / f64::from(settings.samples.max(1)))
+}
+
+/// A note when two runs' dispatches were sized to times more than 1% apart: a figure depends
+/// on the dispatch's size (how much of it the last, partly idle wave is), so a change between
+/// them may be the setting rather than the GPU. `None` when they agree.
+pub fn settings_note(a: &Settings, b: &Settings) -> Option<String> {
+    let (a_ms, b_ms) = (dispatch_ms(a), dispatch_ms(b));
+    let apart = (a_ms / b_ms - 1.0).abs() > 0.01 || !(a_ms / b_ms).is_finite();
+    apart.then(|| {
+        format!(
+            "A's dispatches were sized to {a_ms} ms, B's to {b_ms} ms (--dispatch-ms); figures \
+             depend on the dispatch size, so a change may be the setting rather than the GPU"
+        )
+    })
 }
 
 impl CaseComparison {
@@ -259,6 +283,7 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
             .filter(|c| c.status == CaseStatus::Measured)
             .count(),
         complete: (a.complete, b.complete),
+        settings_note: settings_note(&a.settings, &b.settings),
     }
 }
 
@@ -357,6 +382,9 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
     }
     let _ = writeln!(out);
     let _ = writeln!(out, "Matched cases: {}", comparison.matched());
+    if let Some(note) = &comparison.settings_note {
+        let _ = writeln!(out, "Settings: {note}");
+    }
     match &comparison.summary {
         Some(s) => {
             let _ = writeln!(out, "Measured in both: {}", s.compared);
@@ -558,6 +586,34 @@ mod tests {
         // Without intervals there is no such line.
         let (a, b) = pair();
         assert!(!render(&compare(&a, &b), "a", "b").contains("Beyond noise"));
+    }
+
+    /// Runs whose dispatches were sized to other times say so; the same time, or one given as
+    /// `target_ms / samples` in an older report, says nothing.
+    #[test]
+    fn dispatches_sized_to_other_times_are_noted() {
+        let (a, mut b) = pair();
+        b.settings.dispatch_ms = Some(20.0);
+        a_has_no_note_with(&a, &a);
+        let c = compare(&a, &b);
+        let note = c.settings_note.clone().expect("a note");
+        assert!(note.contains("B's to 20 ms"), "{note}");
+        let text = render(&c, "a.json", "b.json");
+        assert!(
+            text.contains("\nSettings: A's dispatches were sized to "),
+            "{text}"
+        );
+        // An older report: dispatch_ms absent, target_ms / samples the same time.
+        let mut old = a.clone();
+        old.settings.dispatch_ms = None;
+        old.settings.target_ms = dispatch_ms(&a.settings) * f64::from(old.settings.samples);
+        a_has_no_note_with(&a, &old);
+    }
+
+    fn a_has_no_note_with(a: &Report, b: &Report) {
+        let c = compare(a, b);
+        assert_eq!(c.settings_note, None);
+        assert!(!render(&c, "a", "b").contains("Settings:"));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use perftest_cases::Unit;
 
-use crate::clock::clock;
+use crate::clock::{clock, rate_clock_of};
 use crate::derived::{shader_units, unit_words};
 use crate::schema::Report;
 
@@ -121,9 +121,11 @@ fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
         return Vec::new();
     };
     let units = shader_units(report);
-    let per_clock = clock(report)
+    let case = report.cases.iter().find(|c| c.id == id);
+    let per_clock = case
+        .and_then(|c| rate_clock_of(report, c))
         .zip(units)
-        .map(|(c, u)| bytes_per_s / (c.mhz * 1e6) / f64::from(u));
+        .map(|(mhz, u)| bytes_per_s / (mhz * 1e6) / f64::from(u));
     let (unit, _) = unit_words(report.device.vendor_id);
     let mut statement = format!(
         "The most bytes per second: {} ({:.1} GB/s",
