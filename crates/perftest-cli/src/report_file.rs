@@ -640,6 +640,19 @@ mod tests {
         assert!(error.to_string().contains("odd.json"));
     }
 
+    /// The error the sample report draws once `edit` changed it: an invalid report, in one line
+    /// holding `needle`.
+    fn refusal(edit: fn(&mut Report), needle: &str) -> String {
+        let mut report = sample_report();
+        edit(&mut report);
+        let error = parse_report(&json(&report), Path::new("bad.json")).unwrap_err();
+        let text = error.to_string();
+        assert!(matches!(error, ReadError::Invalid { .. }), "{text}");
+        assert!(text.contains(needle), "{needle:?} not in {text}");
+        assert_eq!(text.lines().count(), 1, "{text}");
+        text
+    }
+
     /// Each impossible value is refused with a message naming the case.
     #[test]
     fn impossible_values_are_refused() {
@@ -709,14 +722,8 @@ mod tests {
             ),
         ];
         for (edit, needle) in edits {
-            let mut report = sample_report();
-            edit(&mut report);
-            let error = parse_report(&json(&report), Path::new("bad.json")).unwrap_err();
-            let text = error.to_string();
-            assert!(matches!(error, ReadError::Invalid { .. }), "{text}");
-            assert!(text.contains(needle), "{needle:?} not in {text}");
+            let text = refusal(edit, needle);
             assert!(text.contains("typed.r8.uniform"), "{text}");
-            assert_eq!(text.lines().count(), 1, "{text}");
         }
     }
 
@@ -769,13 +776,7 @@ mod tests {
             ),
         ];
         for (edit, needle) in edits {
-            let mut report = sample_report();
-            edit(&mut report);
-            let error = parse_report(&json(&report), Path::new("bad.json")).unwrap_err();
-            let text = error.to_string();
-            assert!(matches!(error, ReadError::Invalid { .. }), "{text}");
-            assert!(text.contains(needle), "{needle:?} not in {text}");
-            assert_eq!(text.lines().count(), 1, "{text}");
+            refusal(edit, needle);
         }
         // Lists as long as the samples, or none, are read.
         let mut fine = sample_report();
