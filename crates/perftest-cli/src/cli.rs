@@ -709,6 +709,39 @@ pub fn own_usage_message(error: &clap::Error) -> Option<String> {
     }
 }
 
+/// For arguments clap refused: a subcommand given after a run's options (`perftest --filter x
+/// compare a.json b.json`), which clap reads as a device NAME followed by one word too many.
+/// The message says where it goes instead. `None` when the first bare word (not an option or
+/// an option's value) is not a subcommand, or stands first.
+pub fn misplaced_subcommand(args: &[OsString]) -> Option<String> {
+    let value_options = value_options();
+    let subcommands: Vec<String> = Cli::command()
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    let mut after_value_option = false;
+    for (i, arg) in args.iter().enumerate().skip(1) {
+        let text = arg.to_str().unwrap_or("");
+        if text == "--" {
+            return None;
+        }
+        let bare = !after_value_option && !text.starts_with('-');
+        after_value_option = value_options.iter().any(|o| o == text);
+        if !bare {
+            continue;
+        }
+        if i == 1 || !subcommands.iter().any(|s| s == text) {
+            return None;
+        }
+        return Some(format!(
+            "perftest: '{text}' is a command and must come first, before any option: \
+             `perftest {text} ...` (the run's options do not go with it)\n  \
+             For more information, try 'perftest help {text}'.\n"
+        ));
+    }
+    None
+}
+
 /// Turns clap's rendered error into perftest's form: the first line is `perftest: MESSAGE` (the
 /// message's own continuation lines joined into it), then clap's `tip:` lines and its pointer
 /// to `--help`; the usage block is left out. Ends with a newline.
@@ -848,6 +881,33 @@ mod tests {
         }
         let line = error_line(&["--dispatch-ms", "-2"]);
         assert!(line.contains("-2 is outside 0.05..=100 ms"), "{line}");
+    }
+
+    /// A subcommand after a run's options is told to come first; a valid command line, or a
+    /// subcommand's name as an option's value, is no such case.
+    #[test]
+    fn a_subcommand_after_options_is_told_to_come_first() {
+        let args = |list: &[&str]| -> Vec<OsString> {
+            std::iter::once("perftest")
+                .chain(list.iter().copied())
+                .map(OsString::from)
+                .collect()
+        };
+        let text = misplaced_subcommand(&args(&["--filter", "cbuffer", "compare", "a", "b"]))
+            .expect("a message");
+        assert!(
+            text.starts_with("perftest: 'compare' is a command and must come first"),
+            "{text}"
+        );
+        assert!(misplaced_subcommand(&args(&["-v", "render", "a.json"])).is_some());
+        for fine in [
+            &["compare", "a", "b"][..],
+            &["--filter", "compare"][..],
+            &["llvm", "compare"][..],
+            &["--", "render"][..],
+        ] {
+            assert_eq!(misplaced_subcommand(&args(fine)), None, "{fine:?}");
+        }
     }
 
     /// A subcommand takes no device: its `-1` is never `--device 1`. As a report's name it

@@ -5,7 +5,9 @@ mod commands;
 use std::process::ExitCode;
 
 use clap::Parser;
-use perftest_cli::cli::{normalize_args, own_usage_message, usage_error_text, Cli, Command};
+use perftest_cli::cli::{
+    misplaced_subcommand, normalize_args, own_usage_message, usage_error_text, Cli, Command,
+};
 use perftest_cli::gate::GateLimits;
 use perftest_cli::options::Options;
 use perftest_cli::output::exit_code;
@@ -16,12 +18,14 @@ use commands::{Failure, STARTED};
 fn main() -> ExitCode {
     STARTED.get_or_init(std::time::Instant::now);
     perftest_cli::platform::report_file_size_limits();
-    let cli = match Cli::try_parse_from(normalize_args(std::env::args_os())) {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(normalize_args(args.clone())) {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
             // One line starting with `perftest:`, then clap's hints (see the book's "Exit codes" chapter).
-            let text =
-                own_usage_message(&e).unwrap_or_else(|| usage_error_text(&e.render().to_string()));
+            let text = misplaced_subcommand(&args)
+                .or_else(|| own_usage_message(&e))
+                .unwrap_or_else(|| usage_error_text(&e.render().to_string()));
             perftest_cli::say_part!("{text}");
             return ExitCode::from(exit_code::USAGE as u8);
         }

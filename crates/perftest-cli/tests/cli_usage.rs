@@ -118,6 +118,18 @@ fn help_and_version_succeed() {
     assert!(version.stdout.starts_with("perftest "), "{version}");
 }
 
+/// A subcommand after a run's options is a usage error that says where it goes.
+#[test]
+fn a_subcommand_after_options_is_told_to_come_first() {
+    let run = perftest(&["--filter", "cbuffer", "compare", "a.json", "b.json"]);
+    run.expect_code(USAGE);
+    let first = run.stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("perftest: 'compare' is a command and must come first"),
+        "{run}"
+    );
+}
+
 /// The subcommands take `-h` and `--help` too (the top level's own help flag must not take
 /// theirs away), wherever they stand among the subcommand's arguments.
 #[test]
