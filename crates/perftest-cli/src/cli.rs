@@ -648,16 +648,21 @@ fn value_options() -> Vec<String> {
     out
 }
 
+/// The subcommands' names (`compare`, `render`), read from the clap definition.
+fn subcommand_names() -> Vec<String> {
+    Cli::command()
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect()
+}
+
 /// Rewrites the seed's `-N` (a dash followed by digits only) into `--device N`, except where
 /// it is the value of an option, and not at all in a subcommand (`perftest render -1` reads a
 /// report named `-1`; neither subcommand takes a device). `perftest -2` and
 /// `perftest RTX -2` then parse as expected.
 pub fn normalize_args<I: IntoIterator<Item = OsString>>(args: I) -> Vec<OsString> {
     let value_options = value_options();
-    let subcommands: Vec<String> = Cli::command()
-        .get_subcommands()
-        .map(|s| s.get_name().to_string())
-        .collect();
+    let subcommands = subcommand_names();
     let mut out: Vec<OsString> = Vec::new();
     let mut after_value_option = false;
     let mut after_double_dash = false;
@@ -715,10 +720,7 @@ pub fn own_usage_message(error: &clap::Error) -> Option<String> {
 /// an option's value) is not a subcommand, or stands first.
 pub fn misplaced_subcommand(args: &[OsString]) -> Option<String> {
     let value_options = value_options();
-    let subcommands: Vec<String> = Cli::command()
-        .get_subcommands()
-        .map(|s| s.get_name().to_string())
-        .collect();
+    let subcommands = subcommand_names();
     let mut after_value_option = false;
     for (i, arg) in args.iter().enumerate().skip(1) {
         let text = arg.to_str().unwrap_or("");

@@ -2,8 +2,8 @@
 //! perftest-report's [`perftest_report::clock`]).
 
 use perftest_report::clock::{
-    clock, clock_with, measured_with, rate_clock_of, run_clock, throttled_in, Clock, ClockSource,
-    THROTTLE_FRACTION,
+    case_clock, clock, clock_with, measured_with, rate_clock, run_clock, throttled_in, Clock,
+    ClockSource, RunClock, THROTTLE_FRACTION,
 };
 
 use crate::output::printable::printable;
@@ -53,18 +53,23 @@ pub fn notes(report: &Report) -> Vec<String> {
             printable(&slow.join(", "))
         ));
     }
-    notes.extend(units_note_with(report, clock));
+    notes.extend(units_note_with(report, clock, run.as_ref()));
     notes
 }
 
 /// The note on the shader units, where the driver tells them: their count and, with a clock,
 /// the case that moves the most bytes per clock and unit.
 pub fn units_note(report: &Report) -> Option<String> {
-    units_note_with(report, clock(report))
+    let run = report.clock.as_ref().and_then(run_clock);
+    units_note_with(report, clock(report), run.as_ref())
 }
 
-/// [`units_note`] with the clock already derived.
-fn units_note_with(report: &Report, clock: Option<Clock>) -> Option<String> {
+/// [`units_note`] with the clocks already derived.
+fn units_note_with(
+    report: &Report,
+    clock: Option<Clock>,
+    run: Option<&RunClock>,
+) -> Option<String> {
     let units = perftest_report::derived::shader_units(report)?;
     let (one, plural) = perftest_report::derived::unit_words(report.device.vendor_id);
     let mut note = format!("Shader units: {units} {plural}");
@@ -78,7 +83,8 @@ fn units_note_with(report: &Report, clock: Option<Clock>) -> Option<String> {
             .zip(report.derived_all())
             .filter_map(|(case, d)| Some((case, d?.bytes_per_s?)))
             .max_by(|a, b| a.1.total_cmp(&b.1));
-        let best = best.and_then(|(case, b)| Some((case, b, rate_clock_of(report, case)?)));
+        let mhz = |case| rate_clock(clock, run.and_then(|r| case_clock(r, case)));
+        let best = best.and_then(|(case, b)| Some((case, b, mhz(case)?)));
         if let Some((case, bytes_per_s, mhz)) = best {
             let per = bytes_per_s / (mhz * 1e6) / f64::from(units);
             note.push_str(&format!(

@@ -105,25 +105,23 @@ pub fn case_clock(run: &RunClock, case: &CaseResult) -> Option<f64> {
 }
 
 /// The clock a case's rates per cycle are counted in, MHz: the given clock (`--clock-mhz`
-/// wins), else the run's readings nearest the case's samples ([`case_clock`]), else the run's
-/// clock. `None` without any clock. One rule for the JSON's `per_clock`, the notes and the
-/// findings, so that they give one figure.
-pub fn rate_clock(clock: Option<Clock>, run: Option<&RunClock>, case: &CaseResult) -> Option<f64> {
+/// wins), else `case_mhz`, the run's readings nearest the case's samples ([`case_clock`]),
+/// else the run's clock. `None` without any clock. One rule for the JSON's `per_clock`, the
+/// notes and the findings, so that they give one figure.
+pub fn rate_clock(clock: Option<Clock>, case_mhz: Option<f64>) -> Option<f64> {
     match clock {
         Some(Clock {
             mhz,
             source: ClockSource::Given,
         }) => Some(mhz),
-        _ => run
-            .and_then(|r| case_clock(r, case))
-            .or(clock.map(|c| c.mhz)),
+        _ => case_mhz.or(clock.map(|c| c.mhz)),
     }
 }
 
 /// [`rate_clock`] of a case of `report`, deriving the report's clocks.
 pub fn rate_clock_of(report: &Report, case: &CaseResult) -> Option<f64> {
     let run = report.clock.as_ref().and_then(run_clock);
-    rate_clock(clock(report), run.as_ref(), case)
+    rate_clock(clock(report), run.and_then(|r| case_clock(&r, case)))
 }
 
 /// Whether a case measured at `case_mhz` ran on a throttled clock: more than

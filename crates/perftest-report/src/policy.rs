@@ -101,12 +101,11 @@ pub fn cut_short(measurement: &crate::schema::Measurement) -> bool {
     let Some(short) = &measurement.short else {
         return false;
     };
-    if Summary::of(&measurement.samples_ns).is_none_or(|s| s.cv.is_nan() || s.cv > NOISY_CV) {
-        return false;
-    }
-    let (Some(long_ns), Some(short_ns)) =
-        (median(&measurement.samples_ns), median(&short.samples_ns))
-    else {
+    let long_ns = match Summary::of(&measurement.samples_ns) {
+        Some(long) if long.cv <= NOISY_CV => long.median,
+        _ => return false,
+    };
+    let Some(short_ns) = median(&short.samples_ns) else {
         return false;
     };
     if short.groups == 0 || measurement.groups <= short.groups || short_ns <= 0.0 {

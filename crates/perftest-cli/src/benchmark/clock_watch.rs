@@ -20,15 +20,18 @@ pub struct ClockWatch {
     case: Case,
     kernel: KernelId,
     sizing: Sizing,
+    /// The run's settings for a chain ([`LoopSettings::for_chain`]), which the clock is.
+    settings: LoopSettings,
 }
 
 impl ClockWatch {
-    /// Prepares, checks and sizes the clock case (a chain: `settings` as
-    /// [`LoopSettings::for_chain`] makes them); `None` when the device has no subgroup clock,
+    /// Prepares, checks and sizes the clock case with the run's `settings` as
+    /// [`LoopSettings::for_chain`] makes them (the clock is a chain), kept for the rounds and
+    /// the measurement alone; `None` when the device has no subgroup clock,
     /// or its kernel cannot be built, gives wrong counts or cannot be timed (the run then has
     /// no clock of its own, and says nothing of one).
     pub fn start(bench: &mut Bench, settings: &LoopSettings, stop: &AtomicBool) -> Option<Self> {
-        let settings = &settings.for_chain();
+        let settings = settings.for_chain();
         let case = clock_case();
         if bench.support(&case) != Support::Supported {
             return None;
@@ -39,11 +42,12 @@ impl ClockWatch {
             return None;
         }
         let mut timer = BenchTimer { bench, kernel };
-        let sizing = size_case(&mut timer, settings, 1, stop).ok()?;
+        let sizing = size_case(&mut timer, &settings, 1, stop).ok()?;
         Some(ClockWatch {
             case,
             kernel,
             sizing,
+            settings,
         })
     }
 
@@ -53,8 +57,8 @@ impl ClockWatch {
     }
 
     /// The clock's entry in the rounds.
-    pub fn entry(&self, settings: &LoopSettings) -> Entry {
-        Entry::new(self.sizing.dims, self.sizing.probes, &settings.for_chain())
+    pub fn entry(&self) -> Entry {
+        Entry::new(self.sizing.dims, self.sizing.probes, &self.settings)
     }
 
     /// After the rounds: the clock measured alone at two sizes, and the raw data of the run's
@@ -66,15 +70,14 @@ impl ClockWatch {
         self,
         bench: &mut Bench,
         entry: &Entry,
-        settings: &LoopSettings,
         stop: &AtomicBool,
     ) -> Option<ClockSamples> {
-        let ticks = group_total(entry.dims).saturating_mul(self.case.work().per_group());
+        let per_group = self.case.work().per_group();
+        let ticks = group_total(entry.dims).saturating_mul(per_group);
         let mhz = median(&entry.samples_ns).map(|ns| ticks as f64 / ns * 1e3)?;
         if mhz.is_nan() || mhz > crate::cli::CLOCK_MHZ_RANGE.1 {
             return None;
         }
-        let per_group = self.case.work().per_group();
         let mut timer = BenchTimer {
             bench,
             kernel: self.kernel,
@@ -84,8 +87,7 @@ impl ClockWatch {
             dims: entry.dims,
             probes: 0,
         };
-        let settings = &settings.for_chain();
-        let alone = measure_alone(&mut timer, settings, (sizing, 0), 1, batch_max, stop).ok();
+        let alone = measure_alone(&mut timer, &self.settings, (sizing, 0), 1, batch_max, stop).ok();
         if alone.as_ref().is_some_and(cut_short) {
             return None;
         }

@@ -135,8 +135,6 @@ pub fn run_timing(
     (report, end, phases)
 }
 
-/// The phases of [`run_timing`].
-///
 /// The settings a run's report records.
 fn run_settings(options: &Options, verify_first: bool) -> Settings {
     Settings {
@@ -157,7 +155,7 @@ fn run_settings(options: &Options, verify_first: bool) -> Settings {
     }
 }
 
-/// Phases: build every pipeline (in parallel), verify every case against its CPU model
+/// The phases of [`run_timing`]: build every pipeline (in parallel), verify every case against its CPU model
 /// (unless disabled; a failing case is reported failed and not timed), warm the clocks up
 /// with the first case, size every case with probes (each starting from the previous case's
 /// size), then measure all of them in interleaved rounds ([`crate::benchmark::rounds`]).
@@ -560,7 +558,7 @@ fn measure_rounds(
         .then(|| ClockWatch::start(bench, loop_settings, stop))
         .flatten();
     let clock_entry = watch.as_ref().map(|w| {
-        entries.push(w.entry(loop_settings));
+        entries.push(w.entry());
         kernels.push(w.kernel());
         entries.len() - 1
     });
@@ -596,7 +594,7 @@ fn measure_rounds(
         }
     }
     if let (Some(watch), Some(i), RunEnd::Complete) = (watch, clock_entry, &end) {
-        report.clock = watch.finish(bench, &entries[i], loop_settings, stop);
+        report.clock = watch.finish(bench, &entries[i], stop);
     }
     let mut slots = slots;
     if matches!(end, RunEnd::Complete) {

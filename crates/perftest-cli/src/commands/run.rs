@@ -188,13 +188,14 @@ fn check_before_device_work(options: &Options) -> Result<Option<OutputTarget>, F
         })?;
         // The report written over the cache would lose the cache, and the next run would
         // refuse the file as not a cache.
-        if let Some(out) = options.output.as_deref() {
-            if names_same_file(out, cache) {
+        let cache_target = OutputTarget::check(cache).ok();
+        if let (Some(out), Some(cache)) = (&output, &cache_target) {
+            if out.same_destination(cache) {
                 return Err(Failure::new(
                     exit_code::USAGE,
                     format!(
                         "--output {} is the --pipeline-cache file; the report would replace the cache",
-                        printable(&out.display().to_string())
+                        printable(&out.path().display().to_string())
                     ),
                 ));
             }
@@ -206,21 +207,6 @@ fn check_before_device_work(options: &Options) -> Result<Option<OutputTarget>, F
     }
 
     Ok(output)
-}
-
-/// Whether two paths name one file: the same file where both exist, else the same name in the
-/// same directory (`c.bin` and `./c.bin` before either is written).
-fn names_same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    if perftest_cli::platform::same_file(a, b) {
-        return true;
-    }
-    let dir = |p: &std::path::Path| {
-        let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
-        std::fs::canonicalize(parent.unwrap_or_else(|| std::path::Path::new(".")))
-    };
-    a.file_name().is_some()
-        && a.file_name() == b.file_name()
-        && matches!((dir(a), dir(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 /// The usage error for suites that hold no case yet.

@@ -183,8 +183,9 @@ impl OutputTarget {
     }
 
     /// True when `self` and `other` write the same place: the same file after following
-    /// links (an existing file also through hard links and different spellings), the same
-    /// stream, or the same standard stream.
+    /// links (an existing file also through hard links, and any file through different
+    /// spellings of its directory: `c.bin`, `./c.bin`), the same stream, or the same standard
+    /// stream.
     pub fn same_destination(&self, other: &OutputTarget) -> bool {
         if self.kind == other.kind {
             return true;
@@ -193,7 +194,7 @@ impl OutputTarget {
             (
                 Kind::File(a) | Kind::Entry(a) | Kind::Stream(a),
                 Kind::File(b) | Kind::Entry(b) | Kind::Stream(b),
-            ) => platform::same_file(a, b),
+            ) => same_path(a, b),
             _ => false,
         }
     }
@@ -407,6 +408,18 @@ fn resolve_links(path: &Path) -> Result<PathBuf, OutputError> {
         }
     }
     Err(OutputError::LinkLoop(path.to_path_buf()))
+}
+
+/// Whether two resolved paths name one file: the same file where both exist, else the same
+/// name in the same directory (before either is written).
+fn same_path(a: &Path, b: &Path) -> bool {
+    if platform::same_file(a, b) {
+        return true;
+    }
+    let dir = |p: &Path| fs::canonicalize(parent_dir(p));
+    a.file_name().is_some()
+        && a.file_name() == b.file_name()
+        && matches!((dir(a), dir(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 /// The directory holding `path` (`.` for a bare file name).

@@ -169,7 +169,7 @@ fn per_clock(
 ) -> Option<PerClock> {
     let derived = derived?;
     let case_mhz = run.and_then(|r| perftest_report::clock::case_clock(r, result));
-    let mhz = perftest_report::clock::rate_clock(clock, run, result)?;
+    let mhz = perftest_report::clock::rate_clock(clock, case_mhz)?;
     let per_cycle = |per_s: Option<f64>| per_s.map(|v| v / (mhz * 1e6));
     let loads = per_cycle(derived.loads_per_s);
     let bytes = per_cycle(derived.bytes_per_s);
