@@ -513,6 +513,8 @@ fn ctrl_c(wine: &Wine, reports: &Path) -> Result<(), String> {
         .and_then(|_| r.expect_code(130))
         .and_then(|()| r.expect_stderr("interrupted by Ctrl-C"))
         .and_then(|()| valid_report(&partial, false))
+        // What the run said (how many cases it measured, whether it wrote) tells why.
+        .map_err(|e| format!("{e}\n{}", without_noise(&output.stderr)))
 }
 
 /// What `perftest -v` prints once every case has been measured once.
