@@ -236,89 +236,128 @@ pub fn size_case<T: DispatchTimer>(
 /// L2 holds today).
 pub const MAX_CHAIN_WARM_DISPATCHES: u64 = 50;
 
-/// The untimed dispatches that walk about one lap of a chain of `lap` steps when each dispatch
-/// runs `per_dispatch` steps: one more than the lap needs (the walk goes on from the sizing
-/// probes anyway), at least 1 and at most [`MAX_CHAIN_WARM_DISPATCHES`].
+/// The untimed dispatches that walk one lap of a chain of `lap` steps when each dispatch runs
+/// `per_dispatch` steps (the last of them also re-sizes the case on warm caches): as many as
+/// the lap needs, at least 1 and at most [`MAX_CHAIN_WARM_DISPATCHES`].
 pub fn chain_warm_dispatches(lap: u64, per_dispatch: u64) -> u32 {
     let laps = lap.div_ceil(per_dispatch.max(1));
-    u32::try_from(laps.saturating_add(1).clamp(1, MAX_CHAIN_WARM_DISPATCHES)).unwrap_or(1)
+    u32::try_from(laps.clamp(1, MAX_CHAIN_WARM_DISPATCHES)).unwrap_or(1)
 }
 
-/// The longest lap, in steps, that a chain's dispatches are sized to walk twice
-/// ([`whole_lap_groups`]): 2^20 steps, a 128 MB chain of 128-byte nodes, twice the largest L2
-/// measured here (the H200's 60 MB). Longer chains keep the target size: their steps miss every
-/// cache either way, and two laps of them would take seconds per dispatch.
+/// The longest lap, in steps, that a chain's dispatches are sized to walk whole
+/// ([`lap_floor`]): 2^20 steps, a 128 MB chain of 128-byte nodes, twice the largest L2
+/// measured here. Longer chains keep the target size: their steps miss every cache either
+/// way, and whole laps of them would take seconds per dispatch.
 pub const WHOLE_LAP_MAX_STEPS: u64 = 1 << 20;
 
-/// The fewest groups (blocks of `steps_per_group` steps) a chain's dispatch needs so that its
-/// smaller dispatch, half as long, still walks a whole lap of `lap_steps`: then what every
-/// dispatch pays once, the lap that refills the caches, cancels in the difference of the two.
-/// Needed because a dispatch boundary loses cached lines: on the H200 the far half of the L2
-/// read as memory from 43 MB with 2 ms dispatches (a lap spanning 40-60 of them) and as the far
-/// L2 to 56 MB with dispatches of a whole lap, as an independent CUDA chase reads it. 0 (no
-/// floor) for laps longer than [`WHOLE_LAP_MAX_STEPS`] or a chain of no steps.
-pub fn whole_lap_groups(lap_steps: u64, steps_per_group: u64) -> u64 {
+/// The share of a lap, as its divisor, that a chain's longer dispatches walk beyond its
+/// smaller ones when the lap sets their size ([`lap_floor`]): a quarter.
+pub const EXTRA_LAP_DIVISOR: u64 = 4;
+
+/// The least a chain's dispatches walk, in groups: the smaller dispatches a whole lap, the
+/// longer ones a lap and a quarter ([`EXTRA_LAP_DIVISOR`]). A dispatch boundary loses cached
+/// lines, so every dispatch pays for the lap that refills them; when both dispatches walk at
+/// least a lap, that cost is the same in both and cancels in their difference, which then
+/// holds only warm steps. Both 0 (no floor) for a chain of no steps or a lap longer than
+/// [`WHOLE_LAP_MAX_STEPS`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LapFloor {
+    /// The fewest groups of the longer (measured) dispatches.
+    pub long: u64,
+    /// The fewest groups of the smaller dispatches.
+    pub short: u64,
+}
+
+impl LapFloor {
+    /// No floor: dispatches sized by the target alone (an operation, a clock spin).
+    pub const NONE: LapFloor = LapFloor { long: 0, short: 0 };
+}
+
+/// The [`LapFloor`] of a chain of `lap_steps` steps walked in blocks of `steps_per_group`.
+pub fn lap_floor(lap_steps: u64, steps_per_group: u64) -> LapFloor {
     if lap_steps == 0 || lap_steps > WHOLE_LAP_MAX_STEPS {
-        return 0;
+        return LapFloor::NONE;
     }
-    2 * lap_steps.div_ceil(steps_per_group.max(1))
+    let lap = lap_steps.div_ceil(steps_per_group.max(1));
+    LapFloor {
+        long: lap + lap.div_ceil(EXTRA_LAP_DIVISOR),
+        short: lap,
+    }
+}
+
+/// The fewest samples a measurement taken alone takes of each of its two dispatch sizes.
+pub const MIN_ALONE_SAMPLES: u32 = 3;
+
+/// The samples of a measurement taken alone whose dispatch is predicted to take
+/// `dispatch_ns`: `settings.samples`, or as many as fit the measurement's GPU-time target when
+/// the dispatch is longer than the per-dispatch target (a chain whose lap sets its size), but
+/// at least [`MIN_ALONE_SAMPLES`] (and never more than `settings.samples`).
+pub fn alone_samples(settings: &LoopSettings, dispatch_ns: f64) -> u32 {
+    let samples = settings.samples.max(1);
+    if !(dispatch_ns.is_finite() && dispatch_ns > settings.dispatch_ns()) {
+        return samples;
+    }
+    let fit = (settings.target_ns / dispatch_ns).floor() as u32;
+    fit.clamp(MIN_ALONE_SAMPLES.min(samples), samples)
 }
 
 /// Measures one case alone, with nothing run between its dispatches (for chains, whose caches
 /// anything else would evict): `warm` untimed dispatches of `sizing.dims` (in submissions of
-/// at most `batch_max`), one more that sizes the dispatch again on warm caches, then `samples`
-/// timed dispatches back to back in one submission.
-/// Then as many dispatches of half the groups ([`short_dims`]), so that what every dispatch pays
-/// once cancels in the difference. Steady when the halves of both sets of samples agree (or,
-/// without smaller dispatches, when the samples' median lands within [`SIZE_TOLERANCE`] of the
-/// per-dispatch target and the halves agree).
+/// at most `batch_max`), the last of which sizes the dispatch again on warm caches, then
+/// [`alone_samples`] timed dispatches back to back in one submission. Then as many dispatches
+/// of about half the groups ([`short_dims`], at least `floor.short`), so that what every
+/// dispatch pays once cancels in the difference. Steady when the halves of both sets of
+/// samples agree (or, without smaller dispatches, when the samples' median lands within
+/// [`SIZE_TOLERANCE`] of the per-dispatch target and the halves agree).
 pub fn measure_alone<T: DispatchTimer>(
     timer: &mut T,
     settings: &LoopSettings,
-    (sizing, min_groups): (Sizing, u64),
+    (sizing, floor): (Sizing, LapFloor),
     warm: u32,
     batch_max: u32,
     stop: &AtomicBool,
 ) -> Result<crate::schema::Measurement, LoopError<T::Error>> {
-    // At least `min_groups` (a chain's whole laps, [`whole_lap_groups`]) from the start.
-    let floor = |dims: [u32; 3]| {
-        if group_total(dims) < min_groups {
-            settings.split(min_groups)
+    // At least `floor.long` (a chain's laps, [`lap_floor`]) from the start.
+    let at_floor = |dims: [u32; 3]| {
+        if group_total(dims) < floor.long {
+            settings.split(floor.long)
         } else {
             dims
         }
     };
     let sizing = Sizing {
-        dims: floor(sizing.dims),
+        dims: at_floor(sizing.dims),
         ..sizing
     };
+    // The last warm dispatch re-sizes: the probes ran before the walk had filled the caches
+    // (a chain that fits the L2 probes at memory latency, 2.5x slower on the H200).
     let batch_max = batch_max.max(1);
-    let mut left = warm;
+    let mut left = warm.max(1);
+    let mut warm_ns = None;
     while left > 0 {
         check_stop(stop)?;
         let n = left.min(batch_max);
-        timer.time(sizing.dims, n).map_err(LoopError::Timer)?;
+        let times = timer.time(sizing.dims, n).map_err(LoopError::Timer)?;
+        warm_ns = times.last().copied();
         left -= n;
     }
-    // Sized once more on a warm dispatch: the probes ran before the walk had filled the caches
-    // (a chain that fits the L2 probes at memory latency, 2.5x slower on the H200).
-    check_stop(stop)?;
-    let warm_ns = timer.time(sizing.dims, 1).map_err(LoopError::Timer)?;
-    let dims = floor(match warm_ns.first() {
-        Some(&ns) => settings.rescale(sizing.dims, ns),
+    let dims = at_floor(match warm_ns {
+        Some(ns) => settings.rescale(sizing.dims, ns),
         None => sizing.dims,
     });
+    let predicted_ns = warm_ns.map_or(f64::NAN, |ns| {
+        ns * group_total(dims) as f64 / group_total(sizing.dims).max(1) as f64
+    });
     check_stop(stop)?;
-    // --samples is at most one submission's dispatches.
-    let samples = settings.samples.max(1);
+    let samples = alone_samples(settings, predicted_ns);
     let samples_ns = timer.time(dims, samples).map_err(LoopError::Timer)?;
     let per_dispatch = settings.dispatch_ns();
     let on_target = median(&samples_ns)
         .is_some_and(|m| ((m - per_dispatch) / per_dispatch).abs() <= SIZE_TOLERANCE);
-    // Then as many dispatches of half the groups: what every dispatch pays once (the lap that
-    // refills the L1, which each dispatch starts empty) cancels in the difference.
+    // Then as many smaller dispatches: what every dispatch pays once (the lap that refills
+    // the caches, which each dispatch starts without) cancels in the difference.
     let groups = group_total(dims);
-    let short = match short_dims(settings, groups) {
+    let short = match short_dims(settings, groups, floor.short) {
         Some(short_dims) => {
             check_stop(stop)?;
             let short_ns = timer.time(short_dims, samples).map_err(LoopError::Timer)?;
@@ -344,7 +383,7 @@ pub fn measure_alone<T: DispatchTimer>(
         steady,
         samples_ns,
         sample_placements: Vec::new(),
-        warmup_dispatches: sizing.probes + warm + 1,
+        warmup_dispatches: sizing.probes + warm.max(1),
         short,
         seqs: Vec::new(),
         data_places: None,
@@ -352,9 +391,10 @@ pub fn measure_alone<T: DispatchTimer>(
 }
 
 /// The dimensions of a chain's smaller dispatches: half of `groups` (rounded down, laid out like
-/// any dispatch), or `None` when that leaves no fewer groups than `groups`, or none at all.
-pub fn short_dims(settings: &LoopSettings, groups: u64) -> Option<[u32; 3]> {
-    let dims = settings.split((groups / 2).max(1));
+/// any dispatch) or `at_least` groups where that is more, or `None` when that leaves no fewer
+/// groups than `groups`, or none at all.
+pub fn short_dims(settings: &LoopSettings, groups: u64, at_least: u64) -> Option<[u32; 3]> {
+    let dims = settings.split((groups / 2).max(at_least).max(1));
     (group_total(dims) < groups).then_some(dims)
 }
 
@@ -703,18 +743,21 @@ mod tests {
     #[test]
     fn short_dispatches_have_half_the_groups() {
         let s = settings();
-        assert_eq!(short_dims(&s, 2000).map(group_total), Some(1000));
-        assert_eq!(short_dims(&s, 3).map(group_total), Some(1));
-        assert_eq!(short_dims(&s, 1), None);
+        assert_eq!(short_dims(&s, 2000, 0).map(group_total), Some(1000));
+        assert_eq!(short_dims(&s, 3, 0).map(group_total), Some(1));
+        assert_eq!(short_dims(&s, 1, 0), None);
+        // A lap's floor wins over half, as long as it stays below the longer dispatch.
+        assert_eq!(short_dims(&s, 2000, 1600).map(group_total), Some(1600));
+        assert_eq!(short_dims(&s, 2000, 2000), None);
     }
 
     #[test]
     fn a_chain_warms_up_for_about_one_lap() {
         assert_eq!(chain_warm_dispatches(0, 1000), 1);
-        assert_eq!(chain_warm_dispatches(32, 1000), 2);
-        assert_eq!(chain_warm_dispatches(5000, 1000), 6);
+        assert_eq!(chain_warm_dispatches(32, 1000), 1);
+        assert_eq!(chain_warm_dispatches(5000, 1000), 5);
         assert_eq!(chain_warm_dispatches(4 << 20, 14_000), 50);
-        assert_eq!(chain_warm_dispatches(10, 0), 11);
+        assert_eq!(chain_warm_dispatches(10, 0), 10);
     }
 
     #[test]
@@ -726,10 +769,10 @@ mod tests {
             probes: 3,
         };
         let stop = AtomicBool::new(false);
-        let m = measure_alone(&mut gpu, &s, (sizing, 0), 7, 4, &stop).unwrap();
+        let m = measure_alone(&mut gpu, &s, (sizing, LapFloor::NONE), 7, 4, &stop).unwrap();
         assert_eq!(m.samples_ns.len(), s.samples as usize);
         let counts: Vec<u32> = gpu.calls.iter().map(|&(_, n)| n).collect();
-        assert_eq!(counts, [4, 3, 1, s.samples, s.samples]);
+        assert_eq!(counts, [4, 3, s.samples, s.samples]);
         // The short dispatches: half the groups, as many samples; the difference of the medians
         // is the time of the other half alone, without the 5 us every dispatch pays.
         let short = m.short.as_ref().unwrap();
@@ -739,7 +782,7 @@ mod tests {
         let per_group = (long - short.samples_ns[0]) / (m.groups - short.groups) as f64;
         assert!((per_group - 1000.0).abs() < 1e-6, "{per_group}");
         assert!((long / m.groups as f64 - 1000.0) > 2.0);
-        assert_eq!(m.warmup_dispatches, 11);
+        assert_eq!(m.warmup_dispatches, 10);
         // 2000 groups x 1000 ns is the 2 ms per-dispatch target already: the warm re-size keeps
         // it (up to the 5 us dispatch overhead).
         assert!((1990..=2000).contains(&m.groups), "{}", m.groups);
@@ -750,12 +793,12 @@ mod tests {
             dims: [1000, 1, 1],
             probes: 3,
         };
-        let m = measure_alone(&mut gpu, &s, (short, 0), 2, 4, &stop).unwrap();
+        let m = measure_alone(&mut gpu, &s, (short, LapFloor::NONE), 2, 4, &stop).unwrap();
         assert!((1990..=2000).contains(&m.groups), "{}", m.groups);
         assert!(m.steady);
         let stopped = AtomicBool::new(true);
         assert!(matches!(
-            measure_alone(&mut gpu, &s, (sizing, 0), 1, 4, &stopped),
+            measure_alone(&mut gpu, &s, (sizing, LapFloor::NONE), 1, 4, &stopped),
             Err(LoopError::Interrupted)
         ));
     }
@@ -811,13 +854,21 @@ mod tests {
     }
 
     #[test]
-    fn a_chain_walks_two_laps_per_dispatch_up_to_the_longest_lap() {
+    fn a_chain_walks_whole_laps_up_to_the_longest_lap() {
         // 40 MB of 128-byte nodes in blocks of 256 steps: 1280 blocks a lap.
-        assert_eq!(whole_lap_groups(40 << 13, 256), 2 * 1280);
-        assert_eq!(whole_lap_groups(100, 256), 2);
-        assert_eq!(whole_lap_groups(0, 256), 0);
-        assert_eq!(whole_lap_groups(WHOLE_LAP_MAX_STEPS + 1, 256), 0);
-        // measure_alone keeps the floor even where the target asks for less.
+        let floor = lap_floor(40 << 13, 256);
+        assert_eq!(
+            floor,
+            LapFloor {
+                long: 1600,
+                short: 1280
+            }
+        );
+        assert_eq!(lap_floor(100, 256), LapFloor { long: 2, short: 1 });
+        assert_eq!(lap_floor(0, 256), LapFloor::NONE);
+        assert_eq!(lap_floor(WHOLE_LAP_MAX_STEPS + 1, 256), LapFloor::NONE);
+        // measure_alone keeps both floors even where the target asks for less, and takes as
+        // few samples as fit the target (at least three) when the floor makes dispatches long.
         let mut gpu = SimulatedGpu::new(30.0);
         let s = settings();
         let stop = AtomicBool::new(false);
@@ -825,10 +876,34 @@ mod tests {
             dims: [10, 1, 1],
             probes: 1,
         };
-        let m = measure_alone(&mut gpu, &s, (sizing, 5000), 1, 4, &stop).unwrap();
-        assert!(m.groups >= 5000, "{}", m.groups);
-        let short = m.short.map_or(0, |s| s.groups);
-        assert!(short >= 2500, "{short}");
+        let floor = LapFloor {
+            long: 500_000,
+            short: 400_000,
+        };
+        let m = measure_alone(&mut gpu, &s, (sizing, floor), 1, 4, &stop).unwrap();
+        assert!(m.groups >= 500_000, "{}", m.groups);
+        let short = m.short.as_ref().map_or(0, |s| s.groups);
+        assert_eq!(short, 400_000);
+        assert_eq!(m.samples_ns.len(), MIN_ALONE_SAMPLES as usize);
+        assert_eq!(m.warmup_dispatches, 2);
+        // The difference of the two sizes' medians is the walk's own time per group.
+        let extra = (median(&m.samples_ns).unwrap()
+            - median(&m.short.as_ref().unwrap().samples_ns).unwrap())
+            / (m.groups - short) as f64;
+        assert!((extra - 30.0).abs() < 1e-6, "{extra}");
+        assert!(!cut_short(&m));
+    }
+
+    #[test]
+    fn a_long_dispatch_takes_the_samples_that_fit_the_target() {
+        let s = settings();
+        let per = s.dispatch_ns();
+        assert_eq!(alone_samples(&s, per), s.samples);
+        assert_eq!(alone_samples(&s, f64::NAN), s.samples);
+        assert_eq!(alone_samples(&s, s.target_ns / 4.0), 4.min(s.samples));
+        assert_eq!(alone_samples(&s, s.target_ns * 10.0), MIN_ALONE_SAMPLES);
+        let one = LoopSettings { samples: 1, ..s };
+        assert_eq!(alone_samples(&one, s.target_ns * 10.0), 1);
     }
 
     fn chain(groups: u64, long_ns: f64, short_groups: u64, short_ns: f64) -> Measurement {

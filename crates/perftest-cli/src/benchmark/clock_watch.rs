@@ -11,7 +11,9 @@ use perftest_core::{Bench, KernelId};
 
 use crate::benchmark::rounds::Entry;
 use crate::benchmark::timer::BenchTimer;
-use perftest_report::policy::{cut_short, measure_alone, size_case, LoopSettings, Sizing};
+use perftest_report::policy::{
+    cut_short, measure_alone, size_case, LapFloor, LoopSettings, Sizing,
+};
 use perftest_report::sizing::group_total;
 use perftest_report::statistics::median;
 
@@ -88,8 +90,17 @@ impl ClockWatch {
             dims: entry.dims,
             probes: 0,
         };
-        let mut measure =
-            || measure_alone(&mut timer, &self.settings, (sizing, 0), 1, batch_max, stop).ok();
+        let mut measure = || {
+            measure_alone(
+                &mut timer,
+                &self.settings,
+                (sizing, LapFloor::NONE),
+                1,
+                batch_max,
+                stop,
+            )
+            .ok()
+        };
         // Judged twice, as a chain is (`confirmed_result`): other work on a CPU driver can
         // stretch one set of dispatches, a driver's limit cuts every spin.
         let alone = match measure() {

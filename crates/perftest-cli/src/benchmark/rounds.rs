@@ -16,7 +16,8 @@
 //! **Noisy cases** get more samples without leaving the rounds: half-way through the rounds, a
 //! case whose samples so far vary by more than [`POOL_CV`] (0.25%) through more than one stray
 //! dispatch ([`noisy`]), or may hide a level faster than their median
-//! ([`fast_level_unseen`]), is to collect [`POOL_FACTOR`] times as many ([`pool_samples`]), and
+//! ([`fast_level_unseen`]), is to collect [`POOL_FACTOR`] times as many, within what perftest-vk
+//! spends on a case ([`pool_samples`]), and
 //! from then on takes several dispatches in each remaining round, spread through the round.
 //! After the scheduled rounds, a case not pooled yet that is noisy or may hide a faster level by
 //! all its samples, or whose samples fall into levels ([`perftest_report::modes`]), collects as many, its
@@ -47,17 +48,36 @@ pub const POOL_FACTOR: usize = 6;
 /// linear` takes 14.7 ms, and collects 15).
 pub const POOL_SPAN: f64 = 3.0;
 
-/// The samples a pooled case collects: [`POOL_FACTOR`] times `base` for a case whose dispatches
-/// take up to [`POOL_SPAN`] times `dispatch_ns`, in proportion fewer for one whose dispatches
-/// take longer, but at least twice `base`, enough for [`modes`] to tell levels apart.
-pub fn pool_samples(base: usize, dispatch_ns: f64, samples: &[f64]) -> usize {
+/// Original-sized dispatches (4 x 1024 workgroups) whose GPU time a pooled case's samples fit
+/// in: 60, what perftest-vk's fixed schedule (30 warm-up and 30 timed frames) spends on every
+/// case, so that the noisiest cases cost no more than there.
+pub const POOL_BUDGET_DISPATCHES: u64 = 60;
+
+/// The samples a pooled case whose dispatches have `groups` workgroups collects:
+/// [`POOL_FACTOR`] times `base` for a case whose dispatches take up to [`POOL_SPAN`] times
+/// `dispatch_ns`, in proportion fewer for one whose dispatches take longer, and no more than
+/// fit in [`POOL_BUDGET_DISPATCHES`] original-sized dispatches; but at least twice `base`,
+/// enough for [`modes`] to tell levels apart.
+pub fn pool_samples(base: usize, dispatch_ns: f64, samples: &[f64], groups: u64) -> usize {
     let full = base * POOL_FACTOR;
     let span = POOL_SPAN * dispatch_ns;
-    let scaled = match median(samples) {
-        Some(t) if t > span && span > 0.0 => (full as f64 * span / t).round() as usize,
-        _ => full,
+    let Some(t) = median(samples).filter(|t| t.is_finite() && *t > 0.0) else {
+        return full.max(2 * base);
     };
-    scaled.clamp(2 * base, full.max(2 * base))
+    let spanned = if t > span && span > 0.0 {
+        (full as f64 * span / t).round() as usize
+    } else {
+        full
+    };
+    let budget_groups =
+        POOL_BUDGET_DISPATCHES * perftest_report::derived::ORIGINAL_GROUPS_PER_DISPATCH;
+    let budget = if groups > 0 {
+        // `as` saturates.
+        (budget_groups as f64 / groups as f64).floor() as usize
+    } else {
+        full
+    };
+    spanned.min(budget).clamp(2 * base, full.max(2 * base))
 }
 
 /// Whether `samples` vary by more than [`POOL_CV`] through more than one stray dispatch. With
@@ -169,7 +189,10 @@ fn pool(entries: &mut [Entry], base: usize, late: bool, dispatch_ns: f64) {
         let levels = late && modes(&samples).is_multimodal();
         if levels || noisy(&samples) || fast_level_unseen(&samples) {
             e.pooled = true;
-            e.wanted = e.wanted.max(pool_samples(base, dispatch_ns, &e.samples_ns));
+            let groups = group_total(e.dims);
+            e.wanted = e
+                .wanted
+                .max(pool_samples(base, dispatch_ns, &e.samples_ns, groups));
         }
     }
 }
@@ -597,12 +620,13 @@ mod tests {
         let s = settings();
         let stop = AtomicBool::new(false);
         let mut timer = FirstCase {
-            gpu: DriftingGpu::new(vec![33.0, 33.0], 0.0),
+            gpu: DriftingGpu::new(vec![500.0, 500.0], 0.0),
             factor: |r: u32| 1.0 + 0.03 * (f64::from(r & 0xff) / 255.0 - 0.5),
         };
+        // 2 ms of 4,000 groups: 61 samples fit in what the peer spends (60 are wanted).
         let mut entries = vec![
-            Entry::new([10_000, 6, 1], 1, &s),
-            Entry::new([10_000, 6, 1], 1, &s),
+            Entry::new([4_000, 1, 1], 1, &s),
+            Entry::new([4_000, 1, 1], 1, &s),
         ];
         let stats = measure_in_rounds(&mut timer, &mut entries, &s, 256, &stop).unwrap();
         assert_eq!(entries[0].samples_ns.len(), 10 * POOL_FACTOR);
@@ -707,15 +731,28 @@ mod tests {
 
     #[test]
     fn a_long_dispatch_collects_fewer_samples() {
-        // 2 ms dispatches: six times six.
-        assert_eq!(pool_samples(6, 2e6, &[2e6, 2.01e6, 2e6]), 36);
+        // 2 ms dispatches of one original dispatch's groups (60 of them fit): six times six.
+        let big = 4096;
+        assert_eq!(pool_samples(6, 2e6, &[2e6, 2.01e6, 2e6], big), 36);
         // 5.6 ms, within three times the target: all 36.
-        assert_eq!(pool_samples(6, 2e6, &[5.6e6, 5.6e6, 5.62e6]), 36);
+        assert_eq!(pool_samples(6, 2e6, &[5.6e6, 5.6e6, 5.62e6], big), 36);
         // 14.7 ms: 36 * 6 / 14.7.
-        assert_eq!(pool_samples(6, 2e6, &[14.7e6, 14.76e6, 14.7e6]), 15);
+        assert_eq!(pool_samples(6, 2e6, &[14.7e6, 14.76e6, 14.7e6], big), 15);
         // 30 ms: at least twice six.
-        assert_eq!(pool_samples(6, 2e6, &[30e6, 30e6, 30e6]), 12);
-        assert_eq!(pool_samples(6, 2e6, &[]), 36);
+        assert_eq!(pool_samples(6, 2e6, &[30e6, 30e6, 30e6], big), 12);
+        assert_eq!(pool_samples(6, 2e6, &[], big), 36);
+    }
+
+    #[test]
+    fn a_pooled_case_fits_in_what_the_peer_spends_on_it() {
+        // 2 ms dispatches of 15,360 groups: 60 original dispatches are 16 of them.
+        assert_eq!(pool_samples(6, 2e6, &[2e6, 2.01e6, 2e6], 15_360), 16);
+        // `cbuffer{float4} load random` on the H100: 8,448 groups in 5.04 ms, 29 fit.
+        assert_eq!(pool_samples(6, 2e6, &[5.04e6, 5.05e6, 5.04e6], 8448), 29);
+        // A fast case whose budget is under twice six keeps twelve.
+        assert_eq!(pool_samples(6, 2e6, &[2e6, 2e6, 2e6], 200_000), 12);
+        // No groups known: no budget.
+        assert_eq!(pool_samples(6, 2e6, &[2e6, 2e6, 2e6], 0), 36);
     }
 
     #[test]
@@ -766,18 +803,19 @@ mod tests {
         let (mut worst_figure, mut worst_median, mut modal, mut blind) = (0.0f64, 0.0f64, 0, 0);
         for seed in 1..=40u32 {
             let stop = AtomicBool::new(false);
-            let mut gpu = DriftingGpu::new(vec![126.0, 126.0], 0.0);
+            // 2 ms of 4,000 groups: the 36 samples of a pooled case fit the peer's budget.
+            let mut gpu = DriftingGpu::new(vec![500.0, 500.0], 0.0);
             gpu.seed = seed.wrapping_mul(2_654_435_761);
             let mut timer = FirstCase {
                 gpu,
                 factor: |r: u32| if r & 1 == 1 { 1.008 } else { 1.0 },
             };
-            let dims = s.split((2e6f64 / 126.0).round() as u64);
+            let dims = s.split((2e6f64 / 500.0).round() as u64);
             let mut entries = vec![Entry::new(dims, 1, &s), Entry::new(dims, 1, &s)];
             measure_in_rounds(&mut timer, &mut entries, &s, 256, &stop).unwrap();
             let e = &entries[0];
             assert!(!entries[1].pooled);
-            let fast = group_total(e.dims) as f64 * 126.0;
+            let fast = group_total(e.dims) as f64 * 500.0;
             let result = crate::report::CaseResult::measured(&case, e.measurement(&s).unwrap());
             let d = crate::report::Derived::compute(&result, None).unwrap();
             let figure = d.ns_per_group * group_total(e.dims) as f64;

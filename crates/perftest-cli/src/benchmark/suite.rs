@@ -17,7 +17,7 @@ use crate::report::{CaseResult, DataPlaces, Report, Settings};
 use crate::shader_stats::report_stats;
 use perftest_report::places::choose_place;
 use perftest_report::policy::{
-    chain_warm_dispatches, cut_short, measure_alone, size_case, warm_up_clocks, whole_lap_groups,
+    chain_warm_dispatches, cut_short, lap_floor, measure_alone, size_case, warm_up_clocks,
     LoopError, LoopSettings, Sizing,
 };
 use perftest_report::schema::Measurement;
@@ -504,16 +504,16 @@ fn size_and_measure(
     if !case.work().measured_alone() {
         return Ok((sizing, None));
     }
-    // A chain's dispatches walk whole laps (see `whole_lap_groups`).
-    let min_groups = whole_lap_groups(case.chain_length(), case.work().per_group());
-    let groups = group_total(sizing.dims).max(min_groups);
+    // A chain's dispatches walk whole laps (see `lap_floor`).
+    let floor = lap_floor(case.chain_length(), case.work().per_group());
+    let groups = group_total(sizing.dims).max(floor.long);
     let per_dispatch = groups.saturating_mul(case.work().per_group());
     let warm = chain_warm_dispatches(case.chain_length(), per_dispatch);
     let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT;
     measure_alone(
         &mut timer,
         loop_settings,
-        (sizing, min_groups),
+        (sizing, floor),
         warm,
         batch_max,
         stop,

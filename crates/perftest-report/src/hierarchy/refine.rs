@@ -19,7 +19,7 @@
 //! many rounds. The far-L2 plateau appears in the first round, as its quarter-octave points
 //! agree.
 
-use super::levels::{clean, octaves, Level, Point};
+use super::levels::{clean, octaves, Level, Point, PLATEAU_SPREAD};
 
 /// The resolution every transition is refined to: 1/16 octave, a ratio of 2^(1/16) = 1.044.
 pub const TARGET_OCTAVES: f64 = 1.0 / 16.0;
@@ -54,7 +54,8 @@ impl Default for RefineLimits {
 /// `points`) is bracketed to [`TARGET_OCTAVES`]; empty when it already is, or when the granule
 /// leaves nothing new to measure. Sorted, none already measured.
 pub fn refine(points: &[Point], levels: &[Level], limits: RefineLimits) -> Vec<u64> {
-    let sizes: Vec<u64> = clean(points).iter().map(|p| p.bytes).collect();
+    let clean = clean(points);
+    let sizes: Vec<u64> = clean.iter().map(|p| p.bytes).collect();
     let Some(&largest) = sizes.last() else {
         return Vec::new();
     };
@@ -64,9 +65,14 @@ pub fn refine(points: &[Point], levels: &[Level], limits: RefineLimits) -> Vec<u
             continue;
         }
         let end = levels.get(i + 1).map_or(largest, |next| next.first);
-        for pair in sizes.windows(2) {
-            let (from, to) = (pair[0], pair[1]);
-            if from >= level.last && to <= end && octaves(from, to) > TARGET_OCTAVES * SLACK {
+        for pair in clean.windows(2) {
+            let (from, to) = (pair[0].bytes, pair[1].bytes);
+            let edge = from == level.last || to == end;
+            if from >= level.last
+                && to <= end
+                && octaves(from, to) > TARGET_OCTAVES * SLACK
+                && (edge || !flat(pair[0], pair[1]))
+            {
                 gaps.push((from, to));
             }
         }
@@ -78,6 +84,19 @@ pub fn refine(points: &[Point], levels: &[Level], limits: RefineLimits) -> Vec<u
     });
     gaps.dedup();
     cut_gaps(&sizes, &gaps, limits)
+}
+
+/// Whether the curve is flat from `a` to `b`: their costs lie within [`PLATEAU_SPREAD`] of
+/// each other. A cost never falls as the working set grows, so the sizes between two such
+/// points lie on the same plateau and hold no transition to bracket: a gap between them
+/// inside a transition's span is left uncut, unless it touches a level (its edge).
+fn flat(a: Point, b: Point) -> bool {
+    let (low, high) = if a.cost <= b.cost {
+        (a.cost, b.cost)
+    } else {
+        (b.cost, a.cost)
+    };
+    low > 0.0 && high <= low * PLATEAU_SPREAD
 }
 
 /// The working sets to measure next so that the capacity of `level` (found on `points`) is
@@ -212,6 +231,97 @@ mod tests {
         let (rounds, _, points) = converge(noisy, RefineLimits::default());
         assert_brackets(&levels(&points), &[200.0 * KB, 30.0 * MB, 60.0 * MB], 0.045);
         assert!(rounds <= 5, "{rounds} rounds");
+    }
+
+    /// One SM's chase on an H100, ns per step by working set in KB (a memory-suite run of
+    /// 2026-12-07), as a model: the cost between two measured sizes is the smaller one's.
+    fn h100_measured(w: f64) -> f64 {
+        const CURVE: [(u64, f64); 60] = [
+            (4, 17.5),
+            (8, 17.5),
+            (16, 17.5),
+            (32, 17.5),
+            (64, 17.5),
+            (128, 17.5),
+            (152, 17.5),
+            (180, 17.5),
+            (188, 24.6),
+            (196, 45.5),
+            (200, 57.3),
+            (208, 55.3),
+            (216, 63.1),
+            (224, 88.0),
+            (228, 86.6),
+            (236, 84.8),
+            (244, 106.5),
+            (248, 112.2),
+            (256, 113.8),
+            (260, 124.6),
+            (268, 118.2),
+            (272, 121.7),
+            (280, 133.6),
+            (292, 138.4),
+            (304, 139.8),
+            (364, 140.3),
+            (432, 140.1),
+            (512, 140.0),
+            (1024, 140.1),
+            (2048, 139.9),
+            (4096, 140.1),
+            (8192, 140.3),
+            (16384, 142.6),
+            (19484, 142.6),
+            (23172, 147.5),
+            (24196, 145.0),
+            (24200, 148.5),
+            (25268, 191.9),
+            (26388, 185.6),
+            (27556, 227.4),
+            (28776, 246.4),
+            (30048, 266.1),
+            (31380, 266.2),
+            (32768, 265.7),
+            (34220, 266.3),
+            (35732, 266.3),
+            (37316, 266.3),
+            (38968, 266.4),
+            (40692, 266.5),
+            (42496, 266.5),
+            (44376, 266.5),
+            (46340, 268.9),
+            (48392, 270.7),
+            (50536, 277.9),
+            (52772, 313.9),
+            (55108, 345.9),
+            (65536, 345.5),
+            (131072, 345.8),
+            (262144, 345.5),
+            (524288, 346.6),
+        ];
+        CURVE
+            .iter()
+            .take_while(|&&(kb, _)| (kb * 1024) as f64 <= w)
+            .last()
+            .map_or(CURVE[0].1, |&(_, cost)| cost)
+    }
+
+    #[test]
+    fn a_plateau_between_levels_is_not_measured_inside() {
+        // The far L2 is flat from 30 to 44 MB: sizes inside it tell nothing about an edge.
+        let (_, added, points) = converge(h100_measured, RefineLimits::default());
+        let found = levels(&points);
+        // The same four levels and edges as the run measured (L1 to 180 KB, near L2 to
+        // 24 MB, far L2 from 28 to 49 MB, memory beyond), each bracketed to 1/16 octave.
+        assert_brackets(&found, &[180.0 * KB, 24.2 * MB, 49.5 * MB], 0.045);
+        assert_eq!(found.len(), 4, "{found:#?}");
+        // Inside the plateau: the doubling sweep's 32 MB and one quarter-octave point only
+        // (eight, and 41 sizes in all, when flat gaps were cut too).
+        let inside = points
+            .iter()
+            .filter(|p| p.bytes > (31.0 * MB) as u64 && p.bytes < (44.0 * MB) as u64)
+            .count();
+        assert!(inside <= 2, "{inside} sizes inside the far L2");
+        assert!(added <= 32, "{added} sizes");
     }
 
     #[test]
