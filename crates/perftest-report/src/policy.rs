@@ -288,16 +288,17 @@ pub fn lap_floor(lap_steps: u64, steps_per_group: u64) -> LapFloor {
 /// The fewest samples a measurement taken alone takes of each of its two dispatch sizes.
 pub const MIN_ALONE_SAMPLES: u32 = 3;
 
-/// The samples of a measurement taken alone whose dispatch is predicted to take
-/// `dispatch_ns`: `settings.samples`, or as many as fit the measurement's GPU-time target when
-/// the dispatch is longer than the per-dispatch target (a chain whose lap sets its size), but
-/// at least [`MIN_ALONE_SAMPLES`] (and never more than `settings.samples`).
+/// The samples of a measurement taken alone whose dispatch a lap floor ([`lap_floor`]) made
+/// longer than the per-dispatch target, predicted to take `dispatch_ns`: as many as fit the
+/// measurement's GPU-time target (rounded), at least [`MIN_ALONE_SAMPLES`] and at most
+/// `settings.samples`; `settings.samples` for a time that is not a positive number. A set
+/// whose halves then disagree takes the rest of `settings.samples` ([`measure_alone`]).
 pub fn alone_samples(settings: &LoopSettings, dispatch_ns: f64) -> u32 {
     let samples = settings.samples.max(1);
     if !(dispatch_ns.is_finite() && dispatch_ns > settings.dispatch_ns()) {
         return samples;
     }
-    let fit = (settings.target_ns / dispatch_ns).floor() as u32;
+    let fit = (settings.target_ns / dispatch_ns).round() as u32;
     fit.clamp(MIN_ALONE_SAMPLES.min(samples), samples)
 }
 
@@ -341,23 +342,29 @@ pub fn measure_alone<T: DispatchTimer>(
         warm_ns = times.last().copied();
         left -= n;
     }
-    let dims = at_floor(match warm_ns {
+    let sized = match warm_ns {
         Some(ns) => settings.rescale(sizing.dims, ns),
         None => sizing.dims,
-    });
-    let predicted_ns = warm_ns.map_or(f64::NAN, |ns| {
-        ns * group_total(dims) as f64 / group_total(sizing.dims).max(1) as f64
-    });
+    };
+    let dims = at_floor(sized);
+    // Only a floor that set the size takes fewer samples.
+    let floored = group_total(sized) < floor.long;
+    let predicted_ns = match warm_ns {
+        Some(ns) if floored => {
+            ns * group_total(dims) as f64 / group_total(sizing.dims).max(1) as f64
+        }
+        _ => f64::NAN,
+    };
     check_stop(stop)?;
     let samples = alone_samples(settings, predicted_ns);
-    let samples_ns = timer.time(dims, samples).map_err(LoopError::Timer)?;
+    let mut samples_ns = timer.time(dims, samples).map_err(LoopError::Timer)?;
     let per_dispatch = settings.dispatch_ns();
     let on_target = median(&samples_ns)
         .is_some_and(|m| ((m - per_dispatch) / per_dispatch).abs() <= SIZE_TOLERANCE);
     // Then as many smaller dispatches: what every dispatch pays once (the lap that refills
     // the caches, which each dispatch starts without) cancels in the difference.
     let groups = group_total(dims);
-    let short = match short_dims(settings, groups, floor.short) {
+    let mut short = match short_dims(settings, groups, floor.short) {
         Some(short_dims) => {
             check_stop(stop)?;
             let short_ns = timer.time(short_dims, samples).map_err(LoopError::Timer)?;
@@ -369,14 +376,19 @@ pub fn measure_alone<T: DispatchTimer>(
         }
         None => None,
     };
-    // With smaller dispatches the figure does not depend on the dispatch's size (what every
-    // dispatch pays cancels), so missing the target matters less than both sets of samples
-    // agreeing with themselves.
-    let agree = halves_agree(&samples_ns, settings.steady_tolerance);
-    let steady = match &short {
-        Some(short) => agree && halves_agree(&short.samples_ns, settings.steady_tolerance),
-        None => on_target && agree,
-    };
+    let mut steady = alone_steady(settings, &samples_ns, short.as_ref(), on_target);
+    // Few samples whose halves disagree: the rest of `--samples` of both sizes decide.
+    let rest = settings.samples.max(1) - samples;
+    if !steady && rest > 0 {
+        check_stop(stop)?;
+        samples_ns.extend(timer.time(dims, rest).map_err(LoopError::Timer)?);
+        if let Some(short) = short.as_mut() {
+            check_stop(stop)?;
+            let more = timer.time(short.dims, rest).map_err(LoopError::Timer)?;
+            short.samples_ns.extend(more);
+        }
+        steady = alone_steady(settings, &samples_ns, short.as_ref(), on_target);
+    }
     Ok(crate::schema::Measurement {
         groups,
         dims,
@@ -388,6 +400,23 @@ pub fn measure_alone<T: DispatchTimer>(
         seqs: Vec::new(),
         data_places: None,
     })
+}
+
+/// Whether a measurement taken alone is steady. With smaller dispatches the figure does not
+/// depend on the dispatch's size (what every dispatch pays cancels), so missing the target
+/// matters less than both sets of samples agreeing with themselves ([`halves_agree`]);
+/// without, the median must also be `on_target`.
+fn alone_steady(
+    settings: &LoopSettings,
+    samples_ns: &[f64],
+    short: Option<&crate::schema::ShortDispatches>,
+    on_target: bool,
+) -> bool {
+    let agree = halves_agree(samples_ns, settings.steady_tolerance);
+    match short {
+        Some(short) => agree && halves_agree(&short.samples_ns, settings.steady_tolerance),
+        None => on_target && agree,
+    }
 }
 
 /// The dimensions of a chain's smaller dispatches: half of `groups` (rounded down, laid out like
@@ -894,6 +923,65 @@ mod tests {
         assert!(!cut_short(&m));
     }
 
+    /// A walk of `ns_per_group` whose first timed set of `samples` long dispatches starts 10%
+    /// slow (so its halves disagree), then steady.
+    struct FirstSetSlow {
+        ns_per_group: f64,
+        calls: Vec<(u64, u32)>,
+        slow_left: bool,
+    }
+
+    impl DispatchTimer for FirstSetSlow {
+        type Error = ();
+        fn time(&mut self, dims: [u32; 3], n: u32) -> Result<Vec<f64>, ()> {
+            let groups = group_total(dims);
+            self.calls.push((groups, n));
+            let mut times = vec![groups as f64 * self.ns_per_group; n as usize];
+            if self.calls.len() == 2 && self.slow_left {
+                times[0] *= 1.1;
+                self.slow_left = false;
+            }
+            Ok(times)
+        }
+    }
+
+    #[test]
+    fn few_samples_that_disagree_take_the_rest() {
+        let s = settings();
+        let stop = AtomicBool::new(false);
+        let sizing = Sizing {
+            dims: [10, 1, 1],
+            probes: 1,
+        };
+        let floor = LapFloor {
+            long: 500_000,
+            short: 400_000,
+        };
+        let mut gpu = FirstSetSlow {
+            ns_per_group: 30.0,
+            calls: Vec::new(),
+            slow_left: true,
+        };
+        let m = measure_alone(&mut gpu, &s, (sizing, floor), 1, 4, &stop).unwrap();
+        // Warm, three long, three short, then seven more of each.
+        let counts: Vec<u32> = gpu.calls.iter().map(|&(_, n)| n).collect();
+        assert_eq!(counts, [1, 3, 3, 7, 7]);
+        assert_eq!(m.samples_ns.len(), s.samples as usize);
+        assert_eq!(
+            m.short.as_ref().unwrap().samples_ns.len(),
+            s.samples as usize
+        );
+        assert!(m.steady);
+        // Steady at once: three of each only.
+        let mut calm = FirstSetSlow {
+            ns_per_group: 30.0,
+            calls: Vec::new(),
+            slow_left: false,
+        };
+        measure_alone(&mut calm, &s, (sizing, floor), 1, 4, &stop).unwrap();
+        assert_eq!(calm.calls.len(), 3);
+    }
+
     #[test]
     fn a_long_dispatch_takes_the_samples_that_fit_the_target() {
         let s = settings();
@@ -901,6 +989,8 @@ mod tests {
         assert_eq!(alone_samples(&s, per), s.samples);
         assert_eq!(alone_samples(&s, f64::NAN), s.samples);
         assert_eq!(alone_samples(&s, s.target_ns / 4.0), 4.min(s.samples));
+        // Rounded: 20 ms in 3.1 ms dispatches is six.
+        assert_eq!(alone_samples(&s, 3.1e6), 6);
         assert_eq!(alone_samples(&s, s.target_ns * 10.0), MIN_ALONE_SAMPLES);
         let one = LoopSettings { samples: 1, ..s };
         assert_eq!(alone_samples(&one, s.target_ns * 10.0), 1);

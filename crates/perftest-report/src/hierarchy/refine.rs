@@ -8,6 +8,8 @@
 //! - it looks at every gap between consecutive measured sizes from a level's last size to the
 //!   next level's first size (or the largest size measured, after the last level): those gaps
 //!   hold the transition, and any plateau hidden in it;
+//! - a gap whose two ends cost the same ([`FLAT_SPREAD`]) holds no transition, since a cost
+//!   never falls as the working set grows: it is left uncut unless it touches a level;
 //! - a gap wider than [`TARGET_OCTAVES`] gets up to [`POINTS_PER_GAP`] sizes, evenly spaced in
 //!   log2 size (rounded to the granule), just enough to cut it into parts of 1/16 octave or
 //!   less: a one-octave gap becomes four quarter-octave gaps, then sixteenths;
@@ -19,7 +21,7 @@
 //! many rounds. The far-L2 plateau appears in the first round, as its quarter-octave points
 //! agree.
 
-use super::levels::{clean, octaves, Level, Point, PLATEAU_SPREAD};
+use super::levels::{clean, octaves, Level, Point};
 
 /// The resolution every transition is refined to: 1/16 octave, a ratio of 2^(1/16) = 1.044.
 pub const TARGET_OCTAVES: f64 = 1.0 / 16.0;
@@ -86,17 +88,22 @@ pub fn refine(points: &[Point], levels: &[Level], limits: RefineLimits) -> Vec<u
     cut_gaps(&sizes, &gaps, limits)
 }
 
-/// Whether the curve is flat from `a` to `b`: their costs lie within [`PLATEAU_SPREAD`] of
-/// each other. A cost never falls as the working set grows, so the sizes between two such
-/// points lie on the same plateau and hold no transition to bracket: a gap between them
-/// inside a transition's span is left uncut, unless it touches a level (its edge).
+/// The largest ratio between the costs of two points between which the curve counts as flat
+/// ([`flat`]): 5%, the far L2's plateau on one SM's chase varies by 1.5%, a transition's ramp
+/// rises by more between two sizes of a quarter octave.
+pub const FLAT_SPREAD: f64 = 1.05;
+
+/// Whether the curve is flat from `a` to `b`: their costs lie within [`FLAT_SPREAD`] of each
+/// other. A cost never falls as the working set grows, so the sizes between two such points
+/// cost the same and hold no transition to bracket: such a gap inside a transition's span is
+/// left uncut, unless it touches a level (its edge).
 fn flat(a: Point, b: Point) -> bool {
     let (low, high) = if a.cost <= b.cost {
         (a.cost, b.cost)
     } else {
         (b.cost, a.cost)
     };
-    low > 0.0 && high <= low * PLATEAU_SPREAD
+    low > 0.0 && high <= low * FLAT_SPREAD
 }
 
 /// The working sets to measure next so that the capacity of `level` (found on `points`) is
@@ -315,13 +322,13 @@ mod tests {
         assert_brackets(&found, &[180.0 * KB, 24.2 * MB, 49.5 * MB], 0.045);
         assert_eq!(found.len(), 4, "{found:#?}");
         // Inside the plateau: the doubling sweep's 32 MB and one quarter-octave point only
-        // (eight, and 41 sizes in all, when flat gaps were cut too).
+        // (eight, and 41 sizes in all, when flat gaps were cut too; 33 now).
         let inside = points
             .iter()
             .filter(|p| p.bytes > (31.0 * MB) as u64 && p.bytes < (44.0 * MB) as u64)
             .count();
         assert!(inside <= 2, "{inside} sizes inside the far L2");
-        assert!(added <= 32, "{added} sizes");
+        assert!(added <= 33, "{added} sizes");
     }
 
     #[test]
