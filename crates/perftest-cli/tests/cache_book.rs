@@ -8,7 +8,12 @@
 use std::path::Path;
 
 use perftest_cli::report_file::load_report;
-use perftest_cli::sweep::section;
+use perftest_cli::sweep::{hierarchy, hierarchy_text};
+
+/// The section of `report`'s hierarchy, with latencies in cycles only at a given clock.
+fn section(report: &perftest_cli::report::Report) -> Option<String> {
+    hierarchy(report).map(|h| hierarchy_text(&h, report.settings.clock_mhz))
+}
 
 /// The rows of the section's latency-levels table.
 fn level_rows(text: &str) -> Vec<String> {
@@ -31,7 +36,7 @@ fn the_book_states_the_levels_of_the_committed_runs() {
         ("nvidia-h100-memory.json", false),
     ] {
         let report = load_report(&root.join("results").join(file)).unwrap();
-        let text = section(&report, report.settings.clock_mhz).expect("a sweep section");
+        let text = section(&report).expect("a sweep section");
         let rows = level_rows(&text);
         let names: Vec<&str> = rows
             .iter()
@@ -77,7 +82,7 @@ fn the_book_quotes_the_carveout_table_of_the_h200_run() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let chapter = std::fs::read_to_string(root.join("docs/src/suites/memory.md")).unwrap();
     let report = load_report(&root.join("results/nvidia-h200-memory.json")).unwrap();
-    let text = section(&report, report.settings.clock_mhz).expect("a sweep section");
+    let text = section(&report).expect("a sweep section");
     let rows: Vec<&str> = text
         .lines()
         .skip_while(|l| !l.contains("L1 beside shared memory"))

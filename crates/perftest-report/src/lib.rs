@@ -9,6 +9,7 @@
 //! - [`places`]: where a case whose data has several places is measured,
 //! - [`statistics`] and [`modes`]: medians, intervals and the levels samples fall into,
 //! - [`derived`]: the figures printed from a report (rates, the original's two columns).
+//! - [`analysis`]: everything the output formats print beyond the samples, computed once,
 //! - [`across`]: reports of different GPUs side by side, and advice that holds across them,
 //! - [`apis`]: one GPU under several APIs or tools, and which answers of that advice differ,
 //! - [`hierarchy`]: the cache levels, capacities and latencies of the memory suite's sweep,
@@ -22,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod across;
+pub mod analysis;
 pub mod apis;
 pub mod clock;
 pub mod clock_steps;

@@ -4,6 +4,7 @@ use perftest_cases::Unit;
 
 use crate::output::printable::printable;
 use crate::report::{CaseResult, CaseStatus, Derived, Report, ReportFigures, Settings};
+use perftest_report::analysis::Analysis;
 use perftest_report::places::{slower_places, PLACE_MARGIN};
 
 /// Column titles of the human-readable tables, after the case name. `±` is how far the figures
@@ -27,13 +28,12 @@ pub(crate) struct Row {
     pub(crate) cells: Cells,
 }
 
-/// The rows of every case of `report`, in order.
-pub(crate) fn rows(report: &Report) -> Vec<Row> {
-    let derived = report.derived_all();
+/// The rows of every case of `report`, in order, with the figures of its `analysis`.
+pub(crate) fn rows(report: &Report, analysis: &Analysis) -> Vec<Row> {
     report
         .cases
         .iter()
-        .zip(derived)
+        .zip(&analysis.derived)
         .map(|(case, derived)| Row {
             name: printable(&case.name).into_owned(),
             cells: cells(case, derived.as_ref()),
@@ -183,7 +183,7 @@ pub(crate) fn memory_type_lines(report: &Report) -> Vec<String> {
 }
 
 /// Notes below a table: an interrupted run, a missing baseline.
-pub(crate) fn footnotes(report: &Report) -> Vec<String> {
+pub(crate) fn footnotes(report: &Report, analysis: &Analysis) -> Vec<String> {
     let mut notes = Vec::new();
     notes.extend(crate::published::note(report));
     notes.extend(crate::clock::notes(report));
@@ -208,8 +208,8 @@ pub(crate) fn footnotes(report: &Report) -> Vec<String> {
              confirmed by a dispatch on target."
         ));
     }
-    let derived = report.derived_all();
-    for (case, d) in report.cases.iter().zip(&derived) {
+    let derived = &analysis.derived;
+    for (case, d) in report.cases.iter().zip(derived) {
         notes.extend(level_notes(case, d.as_ref()));
         notes.extend(place_note(case, d.as_ref()));
     }

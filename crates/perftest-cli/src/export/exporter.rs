@@ -1,5 +1,7 @@
 //! The one-method trait every output format implements, and its error.
 
+use perftest_report::analysis::Analysis;
+
 use crate::report::Report;
 
 /// Why a report could not be turned into bytes.
@@ -21,6 +23,12 @@ pub enum ExportError {
 
 /// Turns a report into the bytes of one output format.
 pub trait Exporter {
-    /// Serializes the whole report.
-    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError>;
+    /// Renders `report` with its `analysis` ([`Analysis::of`] of the same report): a format
+    /// prints the analysis and never derives it again.
+    fn render(&self, report: &Report, analysis: &Analysis) -> Result<Vec<u8>, ExportError>;
+
+    /// Serializes the whole report: its analysis once, then [`Exporter::render`].
+    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+        self.render(report, &Analysis::of(report))
+    }
 }

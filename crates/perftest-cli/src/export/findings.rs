@@ -3,17 +3,17 @@
 
 use std::fmt::Write;
 
-use perftest_report::findings::{findings, Findings};
+use perftest_report::analysis::Analysis;
+use perftest_report::findings::Findings;
 
 use crate::output::printable::{printable, wrap};
-use crate::report::Report;
 
 /// Lines of the text section are wrapped to this width.
 const WRAP: usize = 100;
 
-/// The report's findings, or `None` when it gives none (no case any rule reads).
-pub fn of(report: &Report) -> Option<Findings> {
-    let f = findings(report);
+/// The analysis' findings, or `None` when it gives none (no case any rule reads).
+pub fn of(analysis: &Analysis) -> Option<&Findings> {
+    let f = &analysis.findings;
     (!f.findings.is_empty()).then_some(f)
 }
 
@@ -34,10 +34,10 @@ pub fn noise_note(beyond_noise: Option<bool>) -> &'static str {
 }
 
 /// The section as plain text, wrapped for a terminal.
-pub fn text(report: &Report) -> Option<String> {
-    let f = of(report)?;
+pub fn text(analysis: &Analysis) -> Option<String> {
+    let f = of(analysis)?;
     let mut out = String::new();
-    let _ = match source_note(&f) {
+    let _ = match source_note(f) {
         Some(note) => writeln!(out, "Findings, {note}:"),
         None => writeln!(out, "Findings:"),
     };
@@ -59,7 +59,7 @@ pub fn text(report: &Report) -> Option<String> {
             wrap(&mut out, &printable(&line), &first, &rest, WRAP);
         }
     }
-    if let Some(line) = missing_line(&f) {
+    if let Some(line) = missing_line(f) {
         out.push('\n');
         wrap(&mut out, &printable(&line), "", "", WRAP);
     }
@@ -96,7 +96,8 @@ mod tests {
 
     #[test]
     fn the_sample_report_has_findings_and_names_what_it_lacks() {
-        let text = text(&perftest_report::samples::sample_report()).unwrap_or_default();
+        let report = perftest_report::samples::sample_report();
+        let text = text(&Analysis::of(&report)).unwrap_or_default();
         // Its cases: typed.r8.uniform, the baseline, raw.load4.random and two unmeasured.
         assert!(text.starts_with("Findings:\n"), "{text}");
         assert!(

@@ -7,4 +7,4 @@ pub(crate) mod section;
 
 pub use perftest_report::hierarchy::*;
 
-pub use self::section::section;
+pub use self::section::{hierarchy_text, section};

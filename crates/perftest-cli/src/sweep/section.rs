@@ -3,10 +3,7 @@
 use std::fmt::Write;
 
 use super::levels::{DENSE_MIN_OCTAVES, DENSE_MIN_POINTS, MIN_OCTAVES, MIN_POINTS, PLATEAU_SPREAD};
-use super::{
-    bandwidth_text, hierarchy, resolution_text, size_text, Carveout, Hierarchy, NamedLevel, Point,
-};
-use crate::report::Report;
+use super::{bandwidth_text, resolution_text, size_text, Carveout, Hierarchy, NamedLevel, Point};
 
 /// How the levels are found and what a capacity means, in one line under the levels.
 pub(crate) fn rule_text() -> String {
@@ -63,13 +60,16 @@ fn aligned(rows: &[Vec<String>], right: &[bool], indent: &str) -> String {
 }
 
 /// The cache-hierarchy section of the text and Markdown reports, or `None` when the report has
-/// no measured sweep case. `clock_mhz` adds latencies in cycles.
-pub fn section(report: &Report, clock_mhz: Option<f64>) -> Option<String> {
-    hierarchy(report).map(|h| hierarchy_text(&h, clock_mhz))
+/// no measured sweep case; latencies also in cycles where the analysis has a clock.
+pub fn section(analysis: &perftest_report::analysis::Analysis) -> Option<String> {
+    analysis
+        .hierarchy
+        .as_ref()
+        .map(|h| hierarchy_text(h, analysis.clock_mhz()))
 }
 
 /// The section for a hierarchy (see [`section`]).
-pub(crate) fn hierarchy_text(h: &Hierarchy, clock_mhz: Option<f64>) -> String {
+pub fn hierarchy_text(h: &Hierarchy, clock_mhz: Option<f64>) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

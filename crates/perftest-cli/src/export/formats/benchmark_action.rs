@@ -4,7 +4,8 @@ use serde::Serialize;
 
 use crate::export::exporter::{ExportError, Exporter};
 use crate::export::spread::throughput_spread;
-use crate::report::{Report, ReportFigures};
+use crate::report::Report;
+use perftest_report::analysis::Analysis;
 
 /// Unit of every entry.
 pub const UNIT: &str = "Gload/s";
@@ -29,7 +30,7 @@ struct Entry {
 }
 
 impl Exporter for BenchmarkActionExporter {
-    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+    fn render(&self, report: &Report, analysis: &Analysis) -> Result<Vec<u8>, ExportError> {
         let d = &report.device;
         let extra = format!(
             "device: {} ({})\ndriver: {} {} (version {:#x})\nVulkan {}\ncase: ",
@@ -38,7 +39,7 @@ impl Exporter for BenchmarkActionExporter {
         let entries: Vec<Entry> = report
             .cases
             .iter()
-            .zip(report.derived_all())
+            .zip(analysis.derived.iter().copied())
             .filter_map(|(case, derived)| {
                 let spread = throughput_spread(case, derived.as_ref()?)?;
                 Some(Entry {

@@ -4,7 +4,8 @@ use serde_json::{json, Map, Value};
 
 use crate::export::exporter::{ExportError, Exporter};
 use crate::export::spread::throughput_spread;
-use crate::report::{Report, ReportFigures};
+use crate::report::Report;
+use perftest_report::analysis::Analysis;
 
 /// The BMF measure perftest reports: billions of loads per second (higher is better).
 pub const MEASURE: &str = "gload-per-s";
@@ -17,9 +18,9 @@ pub const MEASURE: &str = "gload-per-s";
 pub struct BmfExporter;
 
 impl Exporter for BmfExporter {
-    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+    fn render(&self, report: &Report, analysis: &Analysis) -> Result<Vec<u8>, ExportError> {
         let mut out = Map::new();
-        for (case, derived) in report.cases.iter().zip(report.derived_all()) {
+        for (case, derived) in report.cases.iter().zip(analysis.derived.iter().copied()) {
             let Some(spread) = derived.as_ref().and_then(|d| throughput_spread(case, d)) else {
                 continue;
             };

@@ -2,7 +2,8 @@
 
 use crate::export::exporter::{ExportError, Exporter};
 use crate::output::printable::printable;
-use crate::report::{Report, ReportFigures};
+use crate::report::Report;
+use perftest_report::analysis::Analysis;
 
 /// Writes a header and one row per case. Figures are unrounded (shortest round-trip decimal);
 /// a figure that does not apply (a skipped case, no baseline) is an empty cell. The device and
@@ -70,18 +71,15 @@ fn cell<T: ToString>(value: Option<T>) -> String {
 }
 
 impl Exporter for CsvExporter {
-    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+    fn render(&self, report: &Report, analysis: &Analysis) -> Result<Vec<u8>, ExportError> {
         let mut writer = ::csv::Writer::from_writer(Vec::new());
         writer.write_record(HEADER)?;
         let device = &report.device;
-        let run = report
-            .clock
-            .as_ref()
-            .and_then(perftest_report::clock::run_clock);
-        for (case, derived) in report.cases.iter().zip(report.derived_all()) {
-            let clock = run
-                .as_ref()
-                .and_then(|r| perftest_report::clock::case_clock(r, case).map(|mhz| (r, mhz)));
+        let figures = analysis.derived.iter().zip(&analysis.per_clock);
+        for (case, (derived, per_clock)) in report.cases.iter().zip(figures) {
+            let derived = *derived;
+            // The case's own clock reading, where the rounds took one.
+            let clock = per_clock.and_then(|p| p.clock_mhz.map(|mhz| (p.throttled, mhz)));
             let summary = derived.map(|d| d.summary);
             let groups = case.measurement.as_ref().map(|m| m.groups);
             let row: [String; 25] = [
@@ -109,7 +107,7 @@ impl Exporter for CsvExporter {
                 cell(derived.and_then(|d| d.interval).map(|i| i.low)),
                 cell(derived.and_then(|d| d.interval).map(|i| i.high)),
                 cell(clock.map(|(_, mhz)| mhz)),
-                cell(clock.map(|(r, mhz)| perftest_report::clock::throttled(r, mhz))),
+                cell(clock.map(|(throttled, _)| throttled)),
             ];
             writer.write_record(&row)?;
         }

@@ -15,6 +15,7 @@ use crate::export::heatmap::{
 use crate::export::markup::{escape, svg_open};
 use crate::report::{CaseStatus, Report};
 use crate::sweep::{bandwidth_text, resolution_text, size_text, Hierarchy};
+use perftest_report::analysis::Analysis;
 
 /// The page's stylesheet (before the charts' [`CHART_CSS`]).
 pub(crate) const PAGE_CSS: &str = include_str!("../css/page.css");
@@ -60,7 +61,7 @@ fn meta_row(out: &mut String, key: &str, value: &str) -> std::fmt::Result {
     writeln!(out, "<tr><th>{key}</th><td>{}</td></tr>", escape(value))
 }
 
-fn write_header(out: &mut String, report: &Report) -> std::fmt::Result {
+fn write_header(out: &mut String, report: &Report, analysis: &Analysis) -> std::fmt::Result {
     let d = &report.device;
     let s = &report.settings;
     writeln!(out, "<h1>perftest: {}</h1>", escape(&d.name))?;
@@ -138,7 +139,7 @@ fn write_header(out: &mut String, report: &Report) -> std::fmt::Result {
         ),
     )?;
     writeln!(out, "</tbody></table>")?;
-    for note in columns::footnotes(report) {
+    for note in columns::footnotes(report, analysis) {
         writeln!(out, r#"<p class="note">{}</p>"#, escape(&note))?;
     }
     Ok(())
@@ -343,13 +344,13 @@ fn write_carveout(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> st
 }
 
 /// The findings, the advice and what the report lacks, before the charts.
-fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
-    let Some(f) = crate::export::findings::of(report) else {
+fn write_findings(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
+    let Some(f) = crate::export::findings::of(analysis) else {
         return Ok(());
     };
     writeln!(out, "<section>")?;
     writeln!(out, "<h2>Findings</h2>")?;
-    if let Some(note) = crate::export::findings::source_note(&f) {
+    if let Some(note) = crate::export::findings::source_note(f) {
         writeln!(out, "<p>Figures {}.</p>", escape(&note))?;
     }
     writeln!(out, "<ul>")?;
@@ -381,7 +382,7 @@ fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
         }
         writeln!(out, "</ol>")?;
     }
-    if let Some(line) = crate::export::findings::missing_line(&f) {
+    if let Some(line) = crate::export::findings::missing_line(f) {
         writeln!(out, "<p>{}</p>", escape(&line))?;
     }
     writeln!(out, "</section>")
@@ -464,25 +465,21 @@ fn write_shader_stats(out: &mut String, report: &Report) -> std::fmt::Result {
 }
 
 impl Exporter for HtmlExporter {
-    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+    fn render(&self, report: &Report, analysis: &Analysis) -> Result<Vec<u8>, ExportError> {
         let grids = family_grids(report);
-        let rows = columns::rows(report);
+        let rows = columns::rows(report, analysis);
         let label_w = label_width(&grids);
         let scale_max = max_relative(&grids);
         let mut out = String::new();
         page_start(&mut out, &format!("perftest: {}", report.device.name))?;
-        write_header(&mut out, report)?;
-        write_findings(&mut out, report)?;
+        write_header(&mut out, report, analysis)?;
+        write_findings(&mut out, analysis)?;
         let (w, h) = LEGEND_SIZE;
         svg_open(&mut out, w, h)?;
         write_legend(&mut out, 0.0, 0.0)?;
         writeln!(out, "</svg>")?;
-        if let Some(h) = crate::sweep::hierarchy(report) {
-            write_hierarchy(
-                &mut out,
-                &h,
-                perftest_report::clock::clock(report).map(|c| c.mhz),
-            )?;
+        if let Some(h) = &analysis.hierarchy {
+            write_hierarchy(&mut out, h, analysis.clock_mhz())?;
         }
         for (number, grid) in grids.iter().enumerate() {
             write_family(&mut out, number, grid, &rows, label_w, scale_max)?;
@@ -590,7 +587,7 @@ pub(crate) mod tests {
                     .collect()
             })
             .collect();
-        let rows = columns::rows(&report);
+        let rows = columns::rows(&report, &Analysis::of(&report));
         let mut figures = 0;
         for row in &rows {
             if let Cells::Figures(values) = &row.cells {

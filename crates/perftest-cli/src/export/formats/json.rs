@@ -4,9 +4,11 @@ use serde::Serialize;
 
 use crate::export::exporter::{ExportError, Exporter};
 use crate::report::{ClockSamples, ReportSource};
-use perftest_report::findings::{findings, Advice, Finding, Missing};
+use perftest_report::analysis::Analysis;
+use perftest_report::analysis::{PerClock, RunClockFigures};
+use perftest_report::findings::{Advice, Finding, Missing};
 
-use crate::report::{CaseResult, Derived, DeviceInfo, Report, ReportFigures, Settings};
+use crate::report::{CaseResult, Derived, DeviceInfo, Report, Settings};
 
 /// Writes the report as pretty-printed JSON, each measured case with a `derived` object
 /// (summary statistics, throughput, the original's columns).
@@ -35,51 +37,14 @@ struct JsonReport<'a> {
     /// The clock figures derived from `clock` (or from the memory suite's clock case, or
     /// `--clock-mhz`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    clock_derived: Option<ClockDerived>,
+    clock_derived: Option<RunClockFigures>,
     /// What the report says about the GPU (perftest-report's findings).
-    findings: Vec<Finding>,
+    findings: &'a [Finding],
     /// What to do, most important first.
-    advice: Vec<Advice>,
+    advice: &'a [Advice],
     /// The original suite's findings the report lacks cases for.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    findings_missing: Vec<Missing>,
-}
-
-/// The run's clock in JSON: the figure latencies use, where it comes from, and the spread of
-/// the readings taken during the run.
-#[derive(Serialize)]
-struct ClockDerived {
-    mhz: f64,
-    source: perftest_report::clock::ClockSource,
-    /// The clock the run measured (beside a given one, where they differ).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    measured_mhz: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    min_mhz: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    median_mhz: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_mhz: Option<f64>,
-}
-
-/// Per case, what the clock and the shader units make of its rate.
-#[derive(Serialize)]
-struct PerClock {
-    /// The clock while the case was measured, MHz (cases of the interleaved rounds).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    clock_mhz: Option<f64>,
-    /// Measured on a clock more than 2% below the run's median.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    throttled: bool,
-    /// Units (loads, ...) per clock cycle of the whole device.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    loads_per_clock: Option<f64>,
-    /// Units per clock cycle per shader unit (SM, CU), where the driver tells the units.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    loads_per_clock_per_unit: Option<f64>,
-    /// Bytes per clock cycle per shader unit.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    bytes_per_clock_per_unit: Option<f64>,
+    #[serde(skip_serializing_if = "<[Missing]>::is_empty")]
+    findings_missing: &'a [Missing],
 }
 
 /// A [`CaseResult`] followed by its derived figures.
@@ -94,7 +59,7 @@ struct JsonCase<'a> {
 }
 
 impl Exporter for JsonExporter {
-    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+    fn render(&self, report: &Report, analysis: &Analysis) -> Result<Vec<u8>, ExportError> {
         // Destructured so that a field added to `Report` fails to compile here until it is
         // written out too.
         let Report {
@@ -110,10 +75,7 @@ impl Exporter for JsonExporter {
             clock,
             source,
         } = report;
-        let run = clock.as_ref().and_then(perftest_report::clock::run_clock);
-        let clock_figure = perftest_report::clock::clock(report);
-        let units = perftest_report::derived::shader_units(report).map(f64::from);
-        let found = findings(report);
+        let found = &analysis.findings;
         let json = JsonReport {
             schema,
             perftest_version,
@@ -125,63 +87,25 @@ impl Exporter for JsonExporter {
             baseline_id,
             cases: cases
                 .iter()
-                .zip(report.derived_all())
-                .map(|(result, derived)| JsonCase {
+                .zip(&analysis.derived)
+                .zip(&analysis.per_clock)
+                .map(|((result, derived), per_clock)| JsonCase {
                     result,
-                    derived,
-                    per_clock: per_clock(
-                        result,
-                        derived.as_ref(),
-                        run.as_ref(),
-                        clock_figure,
-                        units,
-                    ),
+                    derived: *derived,
+                    per_clock: *per_clock,
                 })
                 .collect(),
             clock: clock.as_ref(),
             source: source.as_ref(),
-            clock_derived: clock_figure.map(|c| ClockDerived {
-                mhz: c.mhz,
-                source: c.source,
-                measured_mhz: perftest_report::clock::measured_mhz(report),
-                min_mhz: run.as_ref().map(|r| r.min_mhz),
-                median_mhz: run.as_ref().map(|r| r.median_mhz),
-                max_mhz: run.as_ref().map(|r| r.max_mhz),
-            }),
-            findings: found.findings,
-            advice: found.advice,
-            findings_missing: found.missing,
+            clock_derived: analysis.clock,
+            findings: &found.findings,
+            advice: &found.advice,
+            findings_missing: &found.missing,
         };
         let mut bytes = serde_json::to_vec_pretty(&json)?;
         bytes.push(b'\n');
         Ok(bytes)
     }
-}
-
-/// What the clock and the shader units make of a measured case's rate; `None` without a
-/// clock or without figures.
-fn per_clock(
-    result: &CaseResult,
-    derived: Option<&Derived>,
-    run: Option<&perftest_report::clock::RunClock>,
-    clock: Option<perftest_report::clock::Clock>,
-    units: Option<f64>,
-) -> Option<PerClock> {
-    let derived = derived?;
-    let case_mhz = run.and_then(|r| perftest_report::clock::case_clock(r, result));
-    let mhz = perftest_report::clock::rate_clock(clock, case_mhz)?;
-    let per_cycle = |per_s: Option<f64>| per_s.map(|v| v / (mhz * 1e6));
-    let loads = per_cycle(derived.loads_per_s);
-    let bytes = per_cycle(derived.bytes_per_s);
-    Some(PerClock {
-        clock_mhz: case_mhz,
-        throttled: run
-            .zip(case_mhz)
-            .is_some_and(|(r, m)| perftest_report::clock::throttled(r, m)),
-        loads_per_clock: loads,
-        loads_per_clock_per_unit: loads.zip(units).map(|(l, u)| l / u),
-        bytes_per_clock_per_unit: bytes.zip(units).map(|(b, u)| b / u),
-    })
 }
 
 #[cfg(test)]

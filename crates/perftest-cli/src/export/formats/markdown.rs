@@ -6,6 +6,7 @@ use crate::export::columns::{self, Cells, TITLES};
 use crate::export::exporter::{ExportError, Exporter};
 use crate::output::printable::printable;
 use crate::report::Report;
+use perftest_report::analysis::Analysis;
 
 /// Writes the device line and a GitHub-flavoured table with the text table's columns. Case
 /// names are code spans (they contain `<` and `>`); in free text (the device line, reasons,
@@ -44,7 +45,7 @@ pub(crate) fn code_span(name: &str) -> String {
 }
 
 impl Exporter for MarkdownExporter {
-    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+    fn render(&self, report: &Report, analysis: &Analysis) -> Result<Vec<u8>, ExportError> {
         let mut out = String::new();
         writeln!(out, "{}", escape(&columns::device_line(report)))?;
         let memory = columns::memory_type_lines(report);
@@ -55,10 +56,10 @@ impl Exporter for MarkdownExporter {
             }
         }
         writeln!(out)?;
-        write_findings(&mut out, report)?;
+        write_findings(&mut out, analysis)?;
         writeln!(out, "| Case | {} |", TITLES.join(" | "))?;
         writeln!(out, "|:---|{}", "---:|".repeat(TITLES.len()))?;
-        for row in columns::rows(report) {
+        for row in columns::rows(report, analysis) {
             let name = code_span(&printable(&row.name).replace('|', "\\|"));
             match row.cells {
                 Cells::Figures(cells) => {
@@ -70,7 +71,7 @@ impl Exporter for MarkdownExporter {
                 }
             }
         }
-        let notes = columns::footnotes(report);
+        let notes = columns::footnotes(report, analysis);
         // Each note its own paragraph: lines in a row would run together into one.
         for note in notes {
             writeln!(out)?;
@@ -82,9 +83,7 @@ impl Exporter for MarkdownExporter {
             out.push_str(&section);
             writeln!(out, "```")?;
         }
-        if let Some(section) =
-            crate::sweep::section(report, perftest_report::clock::clock(report).map(|c| c.mhz))
-        {
+        if let Some(section) = crate::sweep::section(analysis) {
             // A preformatted block: the section's columns line up as in the terminal.
             writeln!(out)?;
             writeln!(out, "```text")?;
@@ -96,14 +95,14 @@ impl Exporter for MarkdownExporter {
 }
 
 /// The findings as a list, the advice as a numbered list, then what the report lacks.
-fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
-    let Some(f) = crate::export::findings::of(report) else {
+fn write_findings(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
+    let Some(f) = crate::export::findings::of(analysis) else {
         return Ok(());
     };
     // Bold labels, not headings: the gallery includes these tables under its own headings.
     writeln!(out, "**Findings**")?;
     writeln!(out)?;
-    if let Some(note) = crate::export::findings::source_note(&f) {
+    if let Some(note) = crate::export::findings::source_note(f) {
         writeln!(out, "{}", escape(&format!("Figures {note}.")))?;
         writeln!(out)?;
     }
@@ -131,7 +130,7 @@ fn write_findings(out: &mut String, report: &Report) -> std::fmt::Result {
             )?;
         }
     }
-    if let Some(line) = crate::export::findings::missing_line(&f) {
+    if let Some(line) = crate::export::findings::missing_line(f) {
         writeln!(out)?;
         writeln!(out, "{}", escape(&line))?;
     }

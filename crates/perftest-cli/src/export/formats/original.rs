@@ -5,7 +5,8 @@ use std::fmt::Write;
 use crate::export::columns;
 use crate::export::exporter::{ExportError, Exporter};
 use crate::output::printable::printable;
-use crate::report::{CaseStatus, Report, ReportFigures};
+use crate::report::{CaseStatus, Report};
+use perftest_report::analysis::Analysis;
 
 /// Writes exactly one line per case, as the original printed them:
 /// `NAME: X.XXXms Y.YYYx` (e.g. `Buffer<R8>.Load uniform: 0.801ms 6.443x`).
@@ -18,9 +19,9 @@ use crate::report::{CaseStatus, Report, ReportFigures};
 pub struct OriginalExporter;
 
 impl Exporter for OriginalExporter {
-    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+    fn render(&self, report: &Report, analysis: &Analysis) -> Result<Vec<u8>, ExportError> {
         let mut out = String::new();
-        for (case, derived) in report.cases.iter().zip(report.derived_all()) {
+        for (case, derived) in report.cases.iter().zip(analysis.derived.iter().copied()) {
             let name = printable(&case.name);
             match (&case.status, derived) {
                 (CaseStatus::Measured, Some(d)) => {

@@ -10,6 +10,7 @@ use crate::export::heatmap::{
 };
 use crate::export::markup::{escape, px, svg_open, text_width};
 use crate::report::Report;
+use perftest_report::analysis::Analysis;
 
 /// Margin around the chart.
 const MARGIN: f64 = 12.0;
@@ -22,7 +23,7 @@ const MARGIN: f64 = 12.0;
 pub struct SvgExporter;
 
 impl Exporter for SvgExporter {
-    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
+    fn render(&self, report: &Report, analysis: &Analysis) -> Result<Vec<u8>, ExportError> {
         let grids = family_grids(report);
         let label_w = label_width(&grids);
         let header = [
@@ -46,7 +47,7 @@ impl Exporter for SvgExporter {
             .enumerate()
             .map(|(i, h)| text_width(h, if i == 0 { 14.0 } else { 12.0 }))
             .fold(LEGEND_SIZE.0, f64::max);
-        let hierarchy = crate::sweep::hierarchy(report);
+        let hierarchy = analysis.hierarchy.as_ref();
         let curves: Vec<Curve> = [Curve::Latency, Curve::Bandwidth]
             .into_iter()
             .filter(|c| hierarchy.as_ref().is_some_and(|h| has_curve(h, *c)))

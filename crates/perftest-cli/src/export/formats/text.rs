@@ -6,6 +6,7 @@ use crate::export::columns::{self, Cells, TITLES};
 use crate::export::exporter::{ExportError, Exporter};
 use crate::output::printable::{cell_width, push_left, push_right};
 use crate::report::Report;
+use perftest_report::analysis::Analysis;
 
 /// Writes an aligned table: case name, `ms` (the original's time), `x` (relative to the
 /// baseline), Gload/s, GB/s, ± (how far the figures may be off) and CV (marked `noisy` above
@@ -15,8 +16,8 @@ use crate::report::Report;
 pub struct TextExporter;
 
 impl Exporter for TextExporter {
-    fn serialize(&self, report: &Report) -> Result<Vec<u8>, ExportError> {
-        let rows = columns::rows(report);
+    fn render(&self, report: &Report, analysis: &Analysis) -> Result<Vec<u8>, ExportError> {
+        let rows = columns::rows(report, analysis);
         let name_width = rows
             .iter()
             .map(|r| cell_width(&r.name))
@@ -38,7 +39,7 @@ impl Exporter for TextExporter {
             writeln!(out, "{line}")?;
         }
         writeln!(out)?;
-        if let Some(section) = crate::export::findings::text(report) {
+        if let Some(section) = crate::export::findings::text(analysis) {
             out.push_str(&section);
             writeln!(out)?;
         }
@@ -65,16 +66,14 @@ impl Exporter for TextExporter {
             }
             out.push('\n');
         }
-        let notes = columns::footnotes(report);
+        let notes = columns::footnotes(report, analysis);
         if !notes.is_empty() {
             writeln!(out)?;
             for note in notes {
                 writeln!(out, "{note}")?;
             }
         }
-        if let Some(section) =
-            crate::sweep::section(report, perftest_report::clock::clock(report).map(|c| c.mhz))
-        {
+        if let Some(section) = crate::sweep::section(analysis) {
             writeln!(out)?;
             out.push_str(&section);
         }
