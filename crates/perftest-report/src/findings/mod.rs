@@ -14,6 +14,7 @@
 mod advice;
 mod best;
 mod cache;
+mod groups;
 mod rates;
 mod rules;
 mod transfer;
@@ -21,6 +22,7 @@ mod types;
 
 use crate::schema::Report;
 
+pub use groups::{GroupRule, Width, GROUPS};
 pub use rates::{Rate, Rates};
 pub use rules::RULES;
 pub use transfer::TRANSFER_RULES;
@@ -42,6 +44,16 @@ pub fn findings(report: &Report) -> Findings {
             Ok(finding) => out.findings.push(finding),
             Err(cases) if original && rule.original => out.missing.push(Missing {
                 id: rule.id.to_string(),
+                cases,
+            }),
+            Err(_) => {}
+        }
+    }
+    for group in GROUPS {
+        match group.apply(&rates) {
+            Ok(found) => out.findings.extend(found),
+            Err(cases) if original && group.original => out.missing.push(Missing {
+                id: group.id.to_string(),
                 cases,
             }),
             Err(_) => {}
