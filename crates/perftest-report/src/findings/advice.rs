@@ -54,7 +54,7 @@ pub fn advice(findings: &[Finding], rates: &Rates) -> Vec<Advice> {
         ranked.extend(widths_that_gain(findings, id, 1.5).map(|(gain, list)| {
             let text = format!(
                 "Keep {kind} load addresses uniform where every lane reads the same data (a \
-                 loop index): {list} faster than per-lane addresses."
+                 loop index): faster than per-lane addresses for {list}."
             );
             (gain, advise(text, &[id]))
         }));
@@ -62,8 +62,8 @@ pub fn advice(findings: &[Finding], rates: &Rates) -> Vec<Advice> {
     for (id, kind) in [("typed.coalescing", "typed"), ("raw.coalescing", "raw")] {
         ranked.extend(widths_that_gain(findings, id, 1.5).map(|(gain, list)| {
             let text = format!(
-                "Lay {kind} per-lane data out in lane order: linear loads run {list} faster than \
-                 random ones."
+                "Lay {kind} per-lane data out in lane order: linear loads run faster than random \
+                 ones for {list}."
             );
             (gain, advise(text, &[id]))
         }));
@@ -77,15 +77,7 @@ pub fn advice(findings: &[Finding], rates: &Rates) -> Vec<Advice> {
         );
         ranked.push((s.value, advise(text, &["structured.vs_raw"])));
     }
-    if let Some(f) = get("texture.vs_typed") {
-        let (factor, text) = if f.value >= 1.0 {
-            (f.value, "Texture loads run {r} faster than typed buffer loads of the same format: keep 2D data in textures.")
-        } else {
-            (1.0 / f.value, "Typed buffer loads run {r} faster than texture loads of the same format: keep buffer data in buffers.")
-        };
-        let text = text.replace("{r}", &format!("{factor:.1}x"));
-        ranked.push((factor, advise(text, &["texture.vs_typed"])));
-    }
+    ranked.extend(textures_or_buffers(findings));
     if let Some(f) = get("sample.vs_load").filter(|f| f.value < 1.0) {
         let text = format!(
             "Load texels you address exactly rather than sampling them (nearest): {:.1}x faster.",
@@ -152,7 +144,7 @@ fn widths_that_gain(findings: &[Finding], id: &str, at: f64) -> Option<(f64, Str
     };
     let list: Vec<String> = found
         .iter()
-        .map(|f| format!("{} {:.1}x", label(&f.id[prefix.len()..]), f.value))
+        .map(|f| format!("{} ({:.1}x)", label(&f.id[prefix.len()..]), f.value))
         .collect();
     (!found.is_empty()).then(|| (best, list.join(", ")))
 }
@@ -203,6 +195,49 @@ fn untyped(rates: &Rates) -> Option<(f64, Advice)> {
         );
         (best, advise(text, &["raw.vs_typed"]))
     })
+}
+
+/// Textures or typed buffers for data of one format: the widths (channel counts) where one
+/// gains at least [`MIN_GAIN`] over the other, each way.
+fn textures_or_buffers(findings: &[Finding]) -> Vec<(f64, Advice)> {
+    let widths: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.id.starts_with("texture.vs_typed.") && f.beyond_noise != Some(false))
+        .filter(|f| f.value > 0.0)
+        .collect();
+    let label = |f: &Finding| match &f.id["texture.vs_typed.".len()..] {
+        "ch1" => "1-channel",
+        "ch2" => "2-channel",
+        _ => "4-channel",
+    };
+    let mut out = Vec::new();
+    for textures in [true, false] {
+        let gains: Vec<(f64, &str)> = widths
+            .iter()
+            .map(|f| (if textures { f.value } else { 1.0 / f.value }, label(f)))
+            .filter(|(g, _)| *g >= MIN_GAIN)
+            .collect();
+        let Some(best) = gains.iter().map(|(g, _)| *g).reduce(f64::max) else {
+            continue;
+        };
+        let list: Vec<String> = gains
+            .iter()
+            .map(|(g, l)| format!("{l} ({g:.1}x)"))
+            .collect();
+        let text = if textures {
+            format!(
+                "Keep data in textures rather than typed buffers: texture loads run faster for {}.",
+                list.join(", ")
+            )
+        } else {
+            format!(
+                "Keep data in typed buffers rather than textures: buffer loads run faster for {}.",
+                list.join(", ")
+            )
+        };
+        out.push((best, advise(text, &["texture.vs_typed"])));
+    }
+    out
 }
 
 /// Filter RGBA16F rather than RGBA32F, where bilinear RGBA32F is slow and RGBA16F gains.

@@ -158,11 +158,7 @@ fn best_of_type(
             Some((c.id.as_str(), r, r.bytes_per_s?))
         })
         .collect();
-    ranked.sort_by(|a, b| b.2.total_cmp(&a.2));
-    let top = ranked.first()?.2;
-    // Among the cases tied for the lead, an aligned one is named before an unaligned one.
-    let lead = ranked.iter().take_while(|x| top / x.2 <= 1.0 + TIE).count();
-    ranked[..lead].sort_by_key(|x| x.0.contains("unaligned"));
+    aligned_lead(&mut ranked);
     let (id, best, bytes) = *ranked.first()?;
     let case = report.cases.iter().find(|c| c.id == id)?;
     let per_clock = rate_clock_of(report, case)
@@ -207,15 +203,16 @@ fn best_of_type(
 /// bytes per clock and shader unit where the report has both (also as
 /// `best.bytes_per_clock`, whose `value` is that figure).
 fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
-    let best = report
+    let mut ranked: Vec<(&str, &Rate, f64)> = report
         .cases
         .iter()
         // Per-lane addresses: a uniform address reads one value for the whole wave.
         .filter(|c| c.unit == Unit::Load.name() && !c.id.ends_with(".uniform"))
         .filter_map(|c| Some((c.id.as_str(), rates.get(&c.id)?)))
         .filter_map(|(id, r)| Some((id, r, r.bytes_per_s?)))
-        .max_by(|a, b| a.2.total_cmp(&b.2));
-    let Some((id, rate, bytes_per_s)) = best else {
+        .collect();
+    aligned_lead(&mut ranked);
+    let Some(&(id, rate, bytes_per_s)) = ranked.first() else {
         return Vec::new();
     };
     let units = shader_units(report);
@@ -254,4 +251,16 @@ fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
         });
     }
     out
+}
+
+/// Sorts `(id, rate, bytes per second)` most bytes first; among the cases tied for the lead
+/// (within [`TIE`]) an aligned case comes before an unaligned one, so that an unaligned
+/// variant is never crowned over an equal aligned one.
+fn aligned_lead(ranked: &mut [(&str, &Rate, f64)]) {
+    ranked.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let Some(top) = ranked.first().map(|x| x.2) else {
+        return;
+    };
+    let lead = ranked.iter().take_while(|x| top / x.2 <= 1.0 + TIE).count();
+    ranked[..lead].sort_by_key(|x| x.0.contains("unaligned"));
 }

@@ -191,6 +191,17 @@ pub const GROUPS: &[GroupRule] = &[
         holds: None,
     },
     GroupRule {
+        id: "texture.vs_typed",
+        original: true,
+        topic: "Texture loads against typed buffer loads of the same format (linear)",
+        widths: &[
+            per_channels("1-channel", "ch1", &TEXTURE_VS_TYPED[0]),
+            per_channels("2-channel", "ch2", &TEXTURE_VS_TYPED[1]),
+            per_channels("4-channel", "ch4", &TEXTURE_VS_TYPED[2]),
+        ],
+        holds: None,
+    },
+    GroupRule {
         id: "cbuffer.vs_typed",
         original: true,
         topic: "Constant buffer loads with a per-lane index against Buffer<RGBA32f> loads",
@@ -338,7 +349,7 @@ impl GroupRule {
         let name = |id: &str| rates.get(id).map_or(id.to_string(), |r| r.name.clone());
         let rate = |id: &str| rates.get(id).map_or(String::new(), |r| per_s(r.per_s));
         let mut statement = format!(
-            "{} ({}): {}",
+            "{}, {}: {}",
             self.topic,
             a.width.label,
             self.verdict(a.value)
@@ -378,12 +389,20 @@ impl GroupRule {
     }
 
     /// The question's finding: for a yes-or-no question, the widths it holds for and those it
-    /// does not; for a factor, each width's. Its value is the largest width's ratio.
+    /// does not, with the largest width's ratio as its value (where the answer is yes for any
+    /// width, it is that width's); for a factor, each width's, with their median as its value.
     fn summary(&self, answers: &[Answer]) -> Finding {
-        let best = answers
-            .iter()
-            .max_by(|x, y| x.value.total_cmp(&y.value))
-            .unwrap_or(&answers[0]);
+        let mut sorted: Vec<&Answer> = answers.iter().collect();
+        sorted.sort_by(|x, y| x.value.total_cmp(&y.value));
+        let best = match self.holds {
+            Some(_) => sorted[sorted.len() - 1],
+            None => sorted[(sorted.len() - 1) / 2],
+        };
+        let values: Vec<f64> = answers.iter().map(|a| a.value).collect();
+        let value = match self.holds {
+            Some(_) => best.value,
+            None => median(&values).unwrap_or(best.value),
+        };
         let list = |set: &[&Answer]| {
             set.iter()
                 .map(|a| format!("{} {:.2}x", a.width.label, a.value))
@@ -415,7 +434,7 @@ impl GroupRule {
         Finding {
             id: self.id.to_string(),
             statement: format!("{}: {said}.", self.topic),
-            value: best.value,
+            value,
             cases: best
                 .measured
                 .iter()
@@ -450,3 +469,22 @@ fn answer(width: &'static Width, rates: &Rates) -> Option<Answer> {
         noise,
     })
 }
+
+/// The nine formats' linear texture and typed buffer loads, one-channel formats first.
+const TEXTURE_VS_TYPED: [[(&str, &str); 3]; 3] = [
+    [
+        ("tex.load.r8.linear", "typed.r8.linear"),
+        ("tex.load.r16f.linear", "typed.r16f.linear"),
+        ("tex.load.r32f.linear", "typed.r32f.linear"),
+    ],
+    [
+        ("tex.load.rg8.linear", "typed.rg8.linear"),
+        ("tex.load.rg16f.linear", "typed.rg16f.linear"),
+        ("tex.load.rg32f.linear", "typed.rg32f.linear"),
+    ],
+    [
+        ("tex.load.rgba8.linear", "typed.rgba8.linear"),
+        ("tex.load.rgba16f.linear", "typed.rgba16f.linear"),
+        ("tex.load.rgba32f.linear", "typed.rgba32f.linear"),
+    ],
+];

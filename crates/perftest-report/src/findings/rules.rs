@@ -120,14 +120,6 @@ pub const RULES: &[Rule] = &[
         verdict: divergent,
     },
     Rule {
-        id: "texture.vs_typed",
-        a: "tex.load.r8.linear",
-        b: "typed.r8.linear",
-        original: true,
-        topic: "Texture loads against typed buffer loads (R8, linear)",
-        verdict: faster,
-    },
-    Rule {
         id: "sample.vs_load",
         a: "tex.sample.nearest.r8.linear",
         b: "tex.load.r8.linear",

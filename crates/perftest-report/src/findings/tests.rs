@@ -109,7 +109,9 @@ fn a_question_asked_per_width_says_which_widths_it_holds_for() {
         .find(|a| a.findings == ["uniform.raw"])
         .unwrap();
     assert!(
-        advice.text.contains("Load2 4.0x, Load4 2.0x faster"),
+        advice
+            .text
+            .contains("per-lane addresses for Load2 (4.0x), Load4 (2.0x)."),
         "{}",
         advice.text
     );
