@@ -386,7 +386,7 @@ fn no_advice_quotes_a_gain_under_one_point_two() {
         let (_, advice) = findings(&name);
         for a in &advice {
             let text = a["text"].as_str().unwrap();
-            for word in text.split(|c: char| c == ' ' || c == '(' || c == ')') {
+            for word in text.split([' ', '(', ')']) {
                 let Some(number) = word.trim_end_matches([',', '.', ':']).strip_suffix('x') else {
                     continue;
                 };
