@@ -108,11 +108,12 @@ fn per_lane_cbuffer<'a>(
     rates: &Rates,
 ) -> Option<(f64, Advice)> {
     let divergent = get("cbuffer.divergent").filter(|f| f.value >= MIN_GAIN)?;
-    let remedies: Vec<(f64, &str)> = PER_LANE_REMEDIES
+    let mut remedies: Vec<(f64, &str)> = PER_LANE_REMEDIES
         .iter()
         .filter_map(|r| Some((gain(rates, r.case, "cbuffer.float4.linear")?, r.words)))
         .filter(|(g, _)| *g >= MIN_GAIN)
         .collect();
+    remedies.sort_by(|a, b| b.0.total_cmp(&a.0));
     let best = remedies.iter().map(|(g, _)| *g).fold(0.0, f64::max);
     let list: Vec<String> = remedies
         .iter()
