@@ -319,7 +319,7 @@ fn the_same_gpu_under_two_tools_is_set_side_by_side_with_the_files_figures() {
                 (value - expected).abs() < 1e-3 * expected,
                 "{a} vs {expected}"
             );
-            assert_eq!(a["holds"].as_bool().unwrap(), expected >= 2.0, "{a}");
+            assert_eq!(a["holds"].as_bool().unwrap(), expected >= 1.5, "{a}");
         }
         let flips = answers.iter().any(|a| a["holds"] != answers[0]["holds"]);
         assert_eq!(uniform["flips"].as_bool().unwrap(), flips);

@@ -224,7 +224,7 @@ pub(crate) struct FindingQuestion {
     holds: &'static str,
 }
 
-pub(crate) const FINDINGS: [FindingQuestion; 4] = [
+pub(crate) const FINDINGS: [FindingQuestion; 6] = [
     FindingQuestion {
         id: "across.cbuffer_per_lane",
         finding: "cbuffer.divergent",
@@ -252,10 +252,28 @@ pub(crate) const FINDINGS: [FindingQuestion; 4] = [
     FindingQuestion {
         id: "across.uniform_fast_path",
         finding: "uniform.typed",
-        question: "Do uniform addresses take a fast path (typed loads, 2x or more)?",
-        threshold: 2.0,
+        question: "Do uniform addresses take a fast path (typed loads, 1.5x or more)?",
+        threshold: 1.5,
         below: false,
-        holds: "uniform-address typed loads are at least 2x faster than per-lane ones",
+        holds: "uniform-address typed loads are at least 1.5x faster than per-lane ones (the \
+                typed finding's rule, at some channel count)",
+    },
+    FindingQuestion {
+        id: "across.uniform_raw",
+        finding: "uniform.raw",
+        question:
+            "Do uniform addresses take a fast path for raw loads at some width (1.5x or more)?",
+        threshold: 1.5,
+        below: false,
+        holds: "a uniform raw load of some width is at least 1.5x faster than its per-lane one",
+    },
+    FindingQuestion {
+        id: "across.typed_coalescing",
+        finding: "typed.coalescing",
+        question: "Do linear typed loads coalesce at some channel count (1.5x or more)?",
+        threshold: 1.5,
+        below: false,
+        holds: "linear typed loads of some channel count are at least 1.5x faster than random ones",
     },
 ];
 
