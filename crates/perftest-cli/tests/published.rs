@@ -246,5 +246,16 @@ fn a_published_table_shows_its_source_and_only_the_spread_it_gives() {
     let (_, json, _) = perftest(&["render", csv.to_str().unwrap(), "--format", "json"]);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(value["cases"][0]["source_cv"], 0.11);
+    assert_eq!(value["cases"][0]["derived"]["summary"]["cv"], 0.11);
     assert!(value["cases"][1].get("source_cv").is_none(), "{json}");
+    // In JSON too a spread the source does not give is unknown, not zero.
+    for file in [&csv, &volta] {
+        let (_, json, _) = perftest(&["render", file.to_str().unwrap(), "--format", "json"]);
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let summary = &value["cases"][1]["derived"]["summary"];
+        assert!(
+            summary["cv"].is_null() && summary["stddev"].is_null(),
+            "{summary}"
+        );
+    }
 }

@@ -128,7 +128,7 @@ impl Exporter for JsonExporter {
                 .zip(report.derived_all())
                 .map(|(result, derived)| JsonCase {
                     result,
-                    derived,
+                    derived: derived.map(|d| source_spread(d, result, source.is_some())),
                     per_clock: per_clock(
                         result,
                         derived.as_ref(),
@@ -182,6 +182,18 @@ fn per_clock(
         loads_per_clock_per_unit: loads.zip(units).map(|(l, u)| l / u),
         bytes_per_clock_per_unit: bytes.zip(units).map(|(b, u)| b / u),
     })
+}
+
+/// A case of a table read from another tool has one figure: its spread is the one the source
+/// reported (`source_cv`), or unknown (`null`), never the zero of a single figure.
+fn source_spread(mut derived: Derived, case: &CaseResult, published: bool) -> Derived {
+    if published {
+        // serde_json writes a NaN as `null`.
+        let cv = case.source_cv.unwrap_or(f64::NAN);
+        derived.summary.cv = cv;
+        derived.summary.stddev = cv * derived.summary.mean;
+    }
+    derived
 }
 
 #[cfg(test)]
