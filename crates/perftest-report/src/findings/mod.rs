@@ -8,8 +8,9 @@
 //! list of what to do, each line naming the findings it rests on.
 //!
 //! A report made from a published table (one figure per case, no samples) gives the findings
-//! its rows allow; they have no noise estimate (`beyond_noise` is `None`), and
-//! [`Findings::missing`] names the findings the table lacks the rows for.
+//! its rows allow; they have no noise estimate (`beyond_noise` is `None`) unless the source
+//! reports each figure's spread (perftest-vk's `cv_pct`), and [`Findings::missing`] names the
+//! findings the table lacks the rows for.
 
 mod advice;
 mod best;

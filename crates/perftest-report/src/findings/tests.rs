@@ -242,6 +242,56 @@ fn published_tables_have_no_noise_estimate() {
 }
 
 #[test]
+fn a_published_spread_bounds_the_noise() {
+    // A per-lane constant buffer 1.5x slower than a uniform index, one figure each.
+    let mut r = report(
+        &[
+            ("cbuffer.float4.uniform", 10.0),
+            ("cbuffer.float4.linear", 15.0),
+            ("structured.float4.linear", 5.0),
+        ],
+        0.0,
+    );
+    for c in &mut r.cases {
+        if let Some(m) = &mut c.measurement {
+            m.samples_ns.truncate(1);
+        }
+    }
+    let with_cv = |cv: f64| {
+        let mut r = r.clone();
+        for c in &mut r.cases {
+            c.source_cv = Some(cv);
+        }
+        findings(&r)
+    };
+    // Frames that vary 2%: the figures are far apart.
+    let steady = with_cv(0.02);
+    assert_eq!(
+        steady.get("cbuffer.divergent").unwrap().beyond_noise,
+        Some(true)
+    );
+    // Frames that vary 150%: 1.5x is within the noise, and no advice rests on it.
+    let noisy = with_cv(1.5);
+    assert_eq!(
+        noisy.get("cbuffer.divergent").unwrap().beyond_noise,
+        Some(false)
+    );
+    assert!(
+        noisy
+            .advice
+            .iter()
+            .all(|a| a.findings != ["cbuffer.divergent"]),
+        "{:?}",
+        noisy.advice
+    );
+    // No spread given: no noise estimate.
+    assert_eq!(
+        findings(&r).get("cbuffer.divergent").unwrap().beyond_noise,
+        None
+    );
+}
+
+#[test]
 fn the_best_path_per_width_ranks_every_resource_type() {
     let r = report(
         &[
