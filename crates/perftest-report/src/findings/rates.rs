@@ -76,7 +76,7 @@ const SOURCE_FRAMES: f64 = 30.0;
 /// 1.96 standard errors. `None` where that reaches zero (a spread too wide to bound).
 fn source_interval(per_s: f64, cv: f64) -> Option<(f64, f64)> {
     let reach = 1.96 * cv / SOURCE_FRAMES.sqrt();
-    (cv.is_finite() && reach < 1.0).then(|| (per_s * (1.0 - reach), per_s * (1.0 + reach)))
+    (cv.is_finite() && reach < 1.0).then_some((per_s * (1.0 - reach), per_s * (1.0 + reach)))
 }
 
 /// Whether two throughputs differ beyond their noise: both intervals known and disjoint.
