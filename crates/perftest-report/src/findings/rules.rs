@@ -238,10 +238,17 @@ impl Rule {
 /// True when `rates` holds any case of the original suite's findings (so the ones it lacks
 /// are worth naming).
 pub fn original_measured(rates: &Rates) -> bool {
-    RULES
+    let measured = |id: &str| rates.get(id).is_some();
+    let by_rule = RULES
         .iter()
         .filter(|r| r.original)
-        .any(|r| rates.get(r.a).is_some() || rates.get(r.b).is_some())
+        .any(|r| measured(r.a) || measured(r.b));
+    let by_group = super::GROUPS
+        .iter()
+        .filter(|g| g.original)
+        .flat_map(|g| g.widths.iter().flat_map(|w| w.pairs.iter()))
+        .any(|(a, b)| measured(a) || measured(b));
+    by_rule || by_group
 }
 
 /// Within this fraction, two rates count as the same.

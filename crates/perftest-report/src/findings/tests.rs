@@ -218,6 +218,13 @@ fn a_partial_report_names_the_findings_it_lacks() {
     );
     // No original case at all: nothing is missing (a report of another suite).
     assert!(findings(&report(&[], 0.0)).missing.is_empty());
+    // A case that only a per-width question asks is an original case too.
+    let only = findings(&report(&[("raw.load2.uniform", 10.0)], 0.0));
+    assert!(
+        only.missing.iter().any(|m| m.id == "cbuffer.divergent"),
+        "{:?}",
+        only.missing
+    );
 }
 
 #[test]
