@@ -374,6 +374,71 @@ fn gen11_halves_the_raw_advantage_and_samples_rgba32f_bilinear_at_quarter_rate()
     );
 }
 
+/// A contributed table (`results/published/`), by file name.
+fn contributed(file: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/published");
+    dir.join(file).to_str().unwrap().to_string()
+}
+
+/// The author's older tables of the same architectures (his 2017 output, 72 or 45 cases) give
+/// the conclusions their cases allow: GCN's coalescing and scalar unit; Maxwell's, Pascal's and
+/// Kepler's half-rate 128-bit and split wide raw loads, and, before the drivers' uniform-load
+/// optimisation his prose dates to later drivers, no uniform fast path; Gen9's raw loads.
+#[test]
+fn the_older_tables_of_the_same_architectures_agree() {
+    for file in [
+        "amd-radeon-7970-ge-d3d11-perftest-legacy.txt",
+        "amd-r9-fury-x-d3d11-perftest-legacy.txt",
+        "amd-radeon-rx-vega-64-d3d11-perftest-legacy.txt",
+    ] {
+        claims(
+            &contributed(file),
+            &[
+                ("typed.coalescing.ch1", 3.0, 5.0),
+                ("typed.coalescing.ch4", 0.9, 1.1),
+                ("uniform.typed", 0.9, 1.1),
+                ("raw.coalescing.load", 3.0, 5.0),
+                ("uniform.raw.load2", 3.0, 5.0),
+                ("uniform.raw.load4", 1.7, 2.3),
+                ("raw.wide_random", 0.9, 1.2),
+                ("raw.unaligned", 0.95, 1.05),
+                ("texture.vs_typed.ch1", 0.2, 0.35),
+                ("texture.vs_typed.ch4", 0.9, 1.1),
+                ("uniform.texture", 0.9, 1.1),
+            ],
+        );
+    }
+    for file in [
+        "nvidia-gtx-980-d3d11-perftest-legacy.txt",
+        "nvidia-titan-x-pascal-d3d11-perftest-legacy.txt",
+        "nvidia-quadro-k1100m-d3d11-perftest-legacy.txt",
+    ] {
+        claims(
+            &contributed(file),
+            &[
+                ("typed.width", 0.45, 0.6),
+                ("typed.coalescing", 0.9, 1.1),
+                ("raw.wide", 3.5, 6.0),
+                ("raw.unaligned", 0.95, 1.05),
+                ("uniform.typed", 0.9, 1.1),
+            ],
+        );
+    }
+    claims(
+        &contributed("intel-hd-530-i7-6700k-d3d11-perftest-legacy.txt"),
+        &[
+            ("typed.width", 0.9, 1.1),
+            ("typed.coalescing", 1.0, 1.3),
+            ("raw.vs_typed.b4", 4.0, 6.0),
+            ("raw.vs_typed.b8", 2.0, 3.0),
+            ("raw.vs_typed.b16", 1.2, 1.6),
+            ("raw.load3_random", 0.9, 1.2),
+            ("texture.vs_typed", 2.0, 3.0),
+            ("texture.width", 0.35, 0.6),
+        ],
+    );
+}
+
 /// Every advice line of every table (the README's and the contributed ones) quotes gains of
 /// at least 1.2x: each `N.Nx` it prints.
 #[test]
