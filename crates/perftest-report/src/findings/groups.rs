@@ -45,7 +45,8 @@ pub struct GroupRule {
     pub holds: Option<(f64, &'static str, &'static str)>,
 }
 
-/// One width's answer: its median ratio, the pairs measured, and the outliers.
+/// One width's answer: its median ratio, each measured pair with its ratio, and whether every
+/// pair differs beyond its noise.
 struct Answer {
     width: &'static Width,
     value: f64,
