@@ -65,7 +65,11 @@ pub const GROUPS: &[GroupRule] = &[
             per_channels("2-channel", "ch2", &TYPED_UNIFORM[1]),
             per_channels("4-channel", "ch4", &TYPED_UNIFORM[2]),
         ],
-        holds: Some((FAST, "a uniform-address fast path", "no fast path")),
+        holds: Some((
+            FAST,
+            "a uniform-address fast path",
+            "no faster than linear addresses",
+        )),
     },
     GroupRule {
         id: "uniform.raw",
@@ -93,7 +97,11 @@ pub const GROUPS: &[GroupRule] = &[
                 pairs: &[("raw.load4.uniform", "raw.load4.linear")],
             },
         ],
-        holds: Some((FAST, "a uniform-address fast path", "no fast path")),
+        holds: Some((
+            FAST,
+            "a uniform-address fast path",
+            "no faster than linear addresses",
+        )),
     },
     GroupRule {
         id: "uniform.structured",
@@ -116,7 +124,11 @@ pub const GROUPS: &[GroupRule] = &[
                 pairs: &[("structured.float4.uniform", "structured.float4.linear")],
             },
         ],
-        holds: Some((FAST, "a uniform-address fast path", "no fast path")),
+        holds: Some((
+            FAST,
+            "a uniform-address fast path",
+            "no faster than linear addresses",
+        )),
     },
     GroupRule {
         id: "uniform.texture",
@@ -127,7 +139,11 @@ pub const GROUPS: &[GroupRule] = &[
             per_channels("2-channel", "ch2", &TEXTURE_UNIFORM[1]),
             per_channels("4-channel", "ch4", &TEXTURE_UNIFORM[2]),
         ],
-        holds: Some((FAST, "a uniform-address fast path", "no fast path")),
+        holds: Some((
+            FAST,
+            "a uniform-address fast path",
+            "no faster than linear addresses",
+        )),
     },
     GroupRule {
         id: "typed.coalescing",

@@ -99,7 +99,7 @@ fn a_question_asked_per_width_says_which_widths_it_holds_for() {
     assert_eq!(
         summary.statement,
         "Uniform-address raw loads against per-lane (linear) ones: a uniform-address fast path \
-         for Load2 4.00x, Load4 2.00x; no fast path for Load 1.05x."
+         for Load2 4.00x, Load4 2.00x; no faster than linear addresses for Load 1.05x."
     );
     assert!((f.get("uniform.raw.load").unwrap().value - 1.05).abs() < 1e-9);
     assert!(f.get("uniform.raw.load3").is_none());
