@@ -10,9 +10,11 @@ use super::types::{Advice, Finding};
 /// Advice that gains less than this factor is left out.
 pub const MIN_GAIN: f64 = 1.2;
 
-/// A remedy: a case to use instead of `instead`, and its words.
+/// A remedy: the case that measures it, and its words in advice.
 struct Remedy {
+    /// The case id.
     case: &'static str,
+    /// How the advice names it (`a StructuredBuffer<float4>`).
     words: &'static str,
 }
 
@@ -51,7 +53,7 @@ pub fn advice(findings: &[Finding], rates: &Rates) -> Vec<Advice> {
     let mut ranked: Vec<(f64, Advice)> = Vec::new();
     ranked.extend(per_lane_cbuffer(&get, rates));
     for (id, kind) in UNIFORM {
-        ranked.extend(widths_that_gain(findings, id, 1.5).map(|(gain, list)| {
+        ranked.extend(widths_that_gain(findings, id).map(|(gain, list)| {
             let text = format!(
                 "Keep {kind} load addresses uniform where every lane reads the same data (a \
                  loop index): faster than per-lane addresses for {list}."
@@ -60,7 +62,7 @@ pub fn advice(findings: &[Finding], rates: &Rates) -> Vec<Advice> {
         }));
     }
     for (id, kind) in [("typed.coalescing", "typed"), ("raw.coalescing", "raw")] {
-        ranked.extend(widths_that_gain(findings, id, 1.5).map(|(gain, list)| {
+        ranked.extend(widths_that_gain(findings, id).map(|(gain, list)| {
             let text = format!(
                 "Lay {kind} per-lane data out in lane order: linear loads run faster than random \
                  ones for {list}."
@@ -128,9 +130,12 @@ fn per_lane_cbuffer<'a>(
     (!list.is_empty()).then(|| (best, advise(text, &["cbuffer.divergent"])))
 }
 
-/// The widths of the per-width question `id` whose finding is at least `at`: the largest of
-/// their values and the list in words (`Load2 4.3x, Load4 2.0x`).
-fn widths_that_gain(findings: &[Finding], id: &str, at: f64) -> Option<(f64, String)> {
+/// The widths for which the per-width question `id` says yes (its finding passes the
+/// question's threshold, and [`MIN_GAIN`]): the largest of their values and the list in words
+/// (`Load2 (4.3x), Load4 (2.0x)`).
+fn widths_that_gain(findings: &[Finding], id: &str) -> Option<(f64, String)> {
+    let group = super::GROUPS.iter().find(|g| g.id == id)?;
+    let at = group.holds.map_or(MIN_GAIN, |(at, _, _)| at);
     let prefix = format!("{id}.");
     let found: Vec<&Finding> = findings
         .iter()
@@ -138,7 +143,6 @@ fn widths_that_gain(findings: &[Finding], id: &str, at: f64) -> Option<(f64, Str
         .filter(|f| f.value >= at.max(MIN_GAIN))
         .collect();
     let best = found.iter().map(|f| f.value).fold(0.0, f64::max);
-    let group = super::GROUPS.iter().find(|g| g.id == id)?;
     let label = |key: &str| {
         let width = group.widths.iter().find(|w| w.key == key);
         width.map_or(key.to_string(), |w| w.label.to_string())
