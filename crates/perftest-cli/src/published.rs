@@ -1,15 +1,18 @@
 //! Published tables read as reports, so that `render` and `compare` take them beside
 //! perftest's own JSON: the original perftest's text output (`NAME: X.XXXms Y.YYYx`, Direct3D
 //! 11), as its README and its users' posts give it per GPU; its 2017 output (`Load R8
-//! invariant: X.XXXms`, older names, no ratio); its Direct3D 12 port's (`NAME: TOTALms AVGms
-//! STDms R.RRRx`, the time the first column); and perftest-vk's CSV (its `median_ms` per
-//! dispatch of 4 x 1024 workgroups, the original suite's rows).
+//! invariant: X.XXXms`, older names, no ratio, the time of one dispatch of 4 x 1024
+//! workgroups); its Direct3D 12 port's (`NAME: TOTALms AVGms STDms R.RRRx`, the time the first
+//! column, the spread of its frames the last two); and perftest-vk's CSV (its `median_ms` per
+//! dispatch of 4 x 1024 workgroups and its `cv_pct`, the original suite's rows).
 //!
 //! A table may start with a Markdown heading naming the GPU (`### NVidia Ampere (RTX 3090)`)
-//! and may sit inside a fenced block; every other non-empty line must be a case. `X.XXX` is the
-//! time the original's workload takes (30 dispatches of 4 x 1024 workgroups), so each case
-//! becomes one dispatch of those 122,880 workgroups taking that time: its `ms` column reads
-//! back unchanged and its rates follow. Names map to case ids by the original's 138 names
+//! and may sit inside a fenced block; every other non-empty line must be a case. Since November
+//! 2018 `X.XXX` is the time the original's workload takes (30 dispatches of 4 x 1024
+//! workgroups), so each case becomes one dispatch of those 122,880 workgroups taking that time:
+//! its `ms` column reads back unchanged and its rates follow. The 2017 output printed the time
+//! of a single dispatch of 4 x 1024 workgroups, so its cases are dispatches of that size (its
+//! `ms` column then reads 30 times the printed figure, in the later output's unit). Names map to case ids by the original's 138 names
 //! (case-insensitively, as its older 84-row list spells some); the original prints
 //! `Texture2D<RGBA32F>.Sample(bilinear) uniform` where it runs the nearest sampler, so that
 //! name after a nearest case is read as `Sample(nearest) uniform`. A partial table gives the
@@ -60,7 +63,7 @@ pub fn parse_perftest_vk_csv(text: &str, file: &str) -> Result<Report, String> {
             .position(|h| h == name)
             .ok_or_else(|| format!("no `{name}` column"))
     };
-    let [suite, test, median, status, device, vendor, id, driver, vulkan] = [
+    let [suite, test, median, status, device, vendor, id, driver, vulkan, cv] = [
         "suite",
         "test",
         "median_ms",
@@ -70,6 +73,7 @@ pub fn parse_perftest_vk_csv(text: &str, file: &str) -> Result<Report, String> {
         "device_id",
         "driver",
         "vulkan",
+        "cv_pct",
     ]
     .map(column);
     let (suite, test, median, status) = (suite?, test?, median?, status?);
@@ -109,7 +113,10 @@ pub fn parse_perftest_vk_csv(text: &str, file: &str) -> Result<Report, String> {
                 .ok()
                 .filter(|ms: &f64| ms.is_finite() && *ms > 0.0)
                 .ok_or_else(|| format!("line {line}: median_ms `{}` is no time", cell(median)))?;
-            CaseResult::measured(case, dispatch(PERFTEST_VK_GROUPS, ms))
+            let mut result = CaseResult::measured(case, dispatch(ONE_DISPATCH_GROUPS, ms));
+            result.source_cv = cv_of(cv.as_ref().ok().and_then(|&i| row.get(i)))
+                .map_err(|bad| format!("line {line}: cv_pct `{bad}` is no percentage"))?;
+            result
         } else {
             CaseResult::failed(case, format!("perftest-vk: {}", cell(status)))
         };
@@ -124,8 +131,20 @@ pub fn parse_perftest_vk_csv(text: &str, file: &str) -> Result<Report, String> {
     Ok(report)
 }
 
-/// Workgroups of one perftest-vk dispatch: 4 x 1024.
-const PERFTEST_VK_GROUPS: u64 = 4 * 1024;
+/// Workgroups of one dispatch of the original's workload (and of perftest-vk's): 4 x 1024.
+const ONE_DISPATCH_GROUPS: u64 = 4 * 1024;
+
+/// A `cv_pct` cell as a fraction: `None` for an empty or absent cell, the cell itself when it
+/// is no finite, non-negative number.
+fn cv_of(cell: Option<&str>) -> Result<Option<f64>, String> {
+    let Some(cell) = cell.map(str::trim).filter(|c| !c.is_empty()) else {
+        return Ok(None);
+    };
+    match cell.parse::<f64>() {
+        Ok(pct) if pct.is_finite() && pct >= 0.0 => Ok(Some(pct / 100.0)),
+        _ => Err(printable(cell).chars().take(40).collect()),
+    }
+}
 
 /// The device columns of perftest-vk's first row, where they are there.
 fn describe_device(
@@ -171,7 +190,7 @@ pub fn parse_original_text(text: &str, file: &str) -> Result<Report, String> {
             }
         }
         let expected = layout.map_or(Layout::Original.form(), Layout::form);
-        let (name, ms, kind) = case_line(line)
+        let (name, times, kind) = case_line(line)
             .filter(|(_, _, kind)| layout.is_none_or(|l| l == *kind))
             .ok_or_else(|| format!("line {}: not `{expected}`: {line}", number + 1))?;
         layout = Some(kind);
@@ -198,9 +217,12 @@ pub fn parse_original_text(text: &str, file: &str) -> Result<Report, String> {
                 case.name
             ));
         }
-        report
-            .cases
-            .push(CaseResult::measured(case, dispatch(ORIGINAL_GROUPS, ms)));
+        let mut result = CaseResult::measured(case, dispatch(kind.groups(), times[0]));
+        if kind == Layout::Dx12Port {
+            // Its last two times are one frame's mean and their standard deviation.
+            result.source_cv = (times[1] > 0.0).then(|| times[2] / times[1]);
+        }
+        report.cases.push(result);
         previous = Some(case);
     }
     let Some(layout) = layout else {
@@ -239,6 +261,15 @@ impl Layout {
         }
     }
 
+    /// The workgroups one printed time covers: the 2017 output timed one dispatch, the later
+    /// ones 30.
+    fn groups(self) -> u64 {
+        match self {
+            Layout::Legacy => ONE_DISPATCH_GROUPS,
+            Layout::Original | Layout::Dx12Port => ORIGINAL_GROUPS,
+        }
+    }
+
     /// The layout's lines, for messages.
     fn form(self) -> &'static str {
         match self {
@@ -274,10 +305,10 @@ fn legacy_name(name: &str) -> Option<String> {
     Some(format!("{resource} {pattern}"))
 }
 
-/// The name, milliseconds and layout of a case line: `NAME: X.XXXms Y.YYYx`, `NAME: X.XXXms`
-/// or `NAME: TOTALms AVGms STDms R.RRRx` (a ratio is not kept: it is derived again from the
-/// baseline; the time is always the first figure).
-fn case_line(line: &str) -> Option<(&str, f64, Layout)> {
+/// The name, times in milliseconds and layout of a case line: `NAME: X.XXXms Y.YYYx`,
+/// `NAME: X.XXXms` or `NAME: TOTALms AVGms STDms R.RRRx` (a ratio is not kept: it is derived
+/// again from the baseline; the case's time is always the first figure).
+fn case_line(line: &str) -> Option<(&str, Vec<f64>, Layout)> {
     let (name, figures) = line.rsplit_once(": ")?;
     let words: Vec<&str> = figures.split_whitespace().collect();
     let times: Vec<f64> = words
@@ -294,9 +325,9 @@ fn case_line(line: &str) -> Option<(&str, f64, Layout)> {
         (3, 1) => Layout::Dx12Port,
         _ => return None,
     };
-    let ms = times[0];
     let finite = times.iter().chain(&ratios).all(|v| v.is_finite());
-    (finite && ms > 0.0).then_some((name.trim(), ms, layout))
+    let positive = times[0] > 0.0 && times.iter().all(|t| *t >= 0.0);
+    (finite && positive).then_some((name.trim(), times, layout))
 }
 
 /// The case named `name` (case-insensitively); the original's typo after a nearest case is the
@@ -344,9 +375,19 @@ fn settings() -> Settings {
 /// The note reports print about a read table: where its figures come from and what it lacks.
 pub fn note(report: &Report) -> Option<String> {
     let source = report.source.as_ref()?;
+    let cv = if report.cases.iter().any(|c| c.source_cv.is_some()) {
+        "CV is the source's own"
+    } else {
+        "the source gives no CV (-)"
+    };
+    let unit = if source.tool.contains("2017") {
+        " Its times were of one dispatch each; ms shows them as the later output's 30."
+    } else {
+        ""
+    };
     Some(format!(
-        "Read from {} ({}, {}): one figure per case and no samples, so no ± or CV; {} of the \
-         original's 138 cases.",
+        "Read from {} ({}, {}): one figure per case and no samples, so no ±; {cv}; {} of the \
+         original's 138 cases.{unit}",
         printable(&source.file),
         printable(&source.tool),
         printable(&source.api),
@@ -411,13 +452,18 @@ mod tests {
             r.source.as_ref().unwrap().tool,
             "sebbbi/perftest (2017 output)"
         );
-        assert!((r.derived(&r.cases[0]).unwrap().original_ms - 0.541).abs() < 1e-9);
+        // A 2017 time is of one dispatch: the original's 30 take 30 times it.
+        assert!((r.derived(&r.cases[0]).unwrap().original_ms - 30.0 * 0.541).abs() < 1e-9);
+        assert_eq!(r.cases[0].source_cv, None);
         let dx12 = "### AMD Navi 2 (RX 6600) Dx12+Dxc\n\
             Buffer<R8>.Load uniform: 5.486ms 0.183ms 0.000ms 2.596x\n\
             Buffer<RGBA8>.Load random: 14.240ms 0.475ms 0.001ms 1.000x\n";
         let r = parse_original_text(dx12, "dx12.txt").unwrap();
         assert_eq!(r.source.as_ref().unwrap().api, "Direct3D 12");
         assert!((r.derived(&r.cases[0]).unwrap().original_ms - 5.486).abs() < 1e-9);
+        // Its spread: the deviation of its frames over their mean.
+        assert_eq!(r.cases[0].source_cv, Some(0.0));
+        assert!((r.cases[1].source_cv.unwrap() - 0.001 / 0.475).abs() < 1e-12);
         // One table, one layout.
         let mixed = "Buffer<R8>.Load uniform: 5.486ms 0.183ms 0.000ms 2.596x\n\
             Buffer<RGBA8>.Load random: 14.240ms 1.000x\n";
@@ -472,6 +518,8 @@ mod tests {
         assert_eq!(report.device.name, "GPU X");
         assert_eq!(report.device.vendor_id, 0x1002);
         assert_eq!(report.cases.len(), 2);
+        // Its cv_pct (0 in these rows) is the case's spread.
+        assert_eq!(report.cases[0].source_cv, Some(0.0));
         assert!((report.derived_all()[0].unwrap().original_ms - 15.0).abs() < 1e-9);
         assert_eq!(
             report.cases[1].status.reason(),

@@ -223,8 +223,29 @@ fn uniform_speedup(file: &Path) -> f64 {
         milliseconds(file)
     };
     let get = |new: &str, old: &str| *ms.get(new).or_else(|| ms.get(old)).unwrap();
-    get("buffer<r8>.load linear", "load r8 linear")
-        / get("buffer<r8>.load uniform", "load r8 invariant")
+    // Per channel count, the median over its three formats; the question's answer is the
+    // largest of the three.
+    let ratio = |format: &str| {
+        get(
+            &format!("buffer<{format}>.load linear"),
+            &format!("load {format} linear"),
+        ) / get(
+            &format!("buffer<{format}>.load uniform"),
+            &format!("load {format} invariant"),
+        )
+    };
+    [
+        ["r8", "r16f", "r32f"],
+        ["rg8", "rg16f", "rg32f"],
+        ["rgba8", "rgba16f", "rgba32f"],
+    ]
+    .iter()
+    .map(|formats| {
+        let mut v: Vec<f64> = formats.iter().map(|f| ratio(f)).collect();
+        v.sort_by(f64::total_cmp);
+        v[1]
+    })
+    .fold(0.0, f64::max)
 }
 
 /// The GPUs the collection has under two tools are paired, and only those: the H200 under
@@ -298,7 +319,7 @@ fn the_same_gpu_under_two_tools_is_set_side_by_side_with_the_files_figures() {
                 (value - expected).abs() < 1e-3 * expected,
                 "{a} vs {expected}"
             );
-            assert_eq!(a["holds"].as_bool().unwrap(), expected >= 2.0, "{a}");
+            assert_eq!(a["holds"].as_bool().unwrap(), expected >= 1.5, "{a}");
         }
         let flips = answers.iter().any(|a| a["holds"] != answers[0]["holds"]);
         assert_eq!(uniform["flips"].as_bool().unwrap(), flips);

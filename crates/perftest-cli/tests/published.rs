@@ -163,3 +163,99 @@ fn perftest_vk_csv_reads_as_a_report() {
         "{compared}"
     );
 }
+
+/// The rows of a rendered text table whose name starts with `prefix`, split on whitespace.
+fn table_rows<'a>(text: &'a str, prefix: &str) -> Vec<Vec<&'a str>> {
+    text.lines()
+        .filter(|l| l.starts_with(prefix))
+        .map(|l| l.split_whitespace().collect())
+        .collect()
+}
+
+/// A published table is shown as what it is: its device line names its API and tool and no
+/// Vulkan fields, a source that gives no spread shows CV `-` (never a perfect 0.0%), and the
+/// spread a source does give is shown: perftest-vk's `cv_pct`, the Direct3D 12 port's frame
+/// deviation. The 2017 output's times are of one dispatch, so its rates are those of the later
+/// output for the same GPU, not thirty times them.
+#[test]
+fn a_published_table_shows_its_source_and_only_the_spread_it_gives() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../results/published");
+    let volta = common::published_tables().join("nvidia-volta-titan-v.txt");
+    for (file, api_tool) in [
+        (volta.clone(), "(Direct3D 11, sebbbi/perftest)"),
+        (
+            root.join("nvidia-titan-v-d3d11-perftest-legacy.txt"),
+            "(Direct3D 11, sebbbi/perftest (2017 output))",
+        ),
+        (
+            root.join("nvidia-rtx-3060-d3d12-perftest-dx12.txt"),
+            "(Direct3D 12, perftest Direct3D 12 port)",
+        ),
+    ] {
+        let (code, text, stderr) = perftest(&["render", file.to_str().unwrap()]);
+        assert_eq!(code, 0, "{stderr}");
+        let device = text.lines().next().unwrap();
+        assert!(device.ends_with(api_tool), "{device}");
+        assert!(!device.contains("Vulkan"), "{device}");
+        let rows = table_rows(&text, "Buffer<");
+        assert_eq!(rows.len(), 27, "{text}");
+        let dx12 = api_tool.contains("Direct3D 12");
+        let cvs: Vec<&str> = rows.iter().map(|r| *r.last().unwrap()).collect();
+        if dx12 {
+            // The port's deviation of its frames over their mean, as printed (0.000 ms where
+            // under half a microsecond).
+            assert!(cvs.iter().all(|cv| cv.ends_with('%')), "{cvs:?}");
+            assert!(cvs.iter().any(|cv| *cv != "0.0%"), "{cvs:?}");
+        } else {
+            assert!(cvs.iter().all(|cv| *cv == "-"), "{cvs:?}");
+        }
+    }
+    // The same Titan V under the two versions of the tool: a uniform R8 load within 10%.
+    let rate = |file: &PathBuf| {
+        let (_, text, _) = perftest(&["render", file.to_str().unwrap()]);
+        let row = &table_rows(&text, "Buffer<R8>.Load uniform")[0];
+        row[4].parse::<f64>().unwrap()
+    };
+    let (new, old) = (
+        rate(&volta),
+        rate(&root.join("nvidia-titan-v-d3d11-perftest-legacy.txt")),
+    );
+    assert!((old / new - 1.0).abs() < 0.1, "{old} against {new} Gload/s");
+    // perftest-vk's own cv_pct, 11% on one row, is kept and shown.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("pvk.csv");
+    std::fs::write(
+        &csv,
+        "suite,test,total_ms,ratio,median_ms,min_ms,cv_pct,status,device,vendor_id,device_id,\
+         driver,vulkan,compiler,config\n\
+         original,\"Buffer<R8>.Load uniform\",15,1,0.5,0.5,11.0,ok,\"GPU X\",0x10de,0x2330,\
+         \"580\",1.4.0,\"dxc\",\"default\"\n\
+         original,\"Buffer<R8>.Load linear\",15,1,0.5,0.5,,ok,\"GPU X\",0x10de,0x2330,\
+         \"580\",1.4.0,\"dxc\",\"default\"\n",
+    )
+    .unwrap();
+    let (code, text, stderr) = perftest(&["render", csv.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        text.starts_with("Device: GPU X (Vulkan, perftest-vk, driver 580)\n"),
+        "{text}"
+    );
+    let rows = table_rows(&text, "Buffer<R8>");
+    assert_eq!(rows[0].last(), Some(&"11.0%"), "{text}");
+    assert_eq!(rows[1].last(), Some(&"-"), "{text}");
+    let (_, json, _) = perftest(&["render", csv.to_str().unwrap(), "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["cases"][0]["source_cv"], 0.11);
+    assert_eq!(value["cases"][0]["derived"]["summary"]["cv"], 0.11);
+    assert!(value["cases"][1].get("source_cv").is_none(), "{json}");
+    // In JSON too a spread the source does not give is unknown, not zero.
+    for file in [&csv, &volta] {
+        let (_, json, _) = perftest(&["render", file.to_str().unwrap(), "--format", "json"]);
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let summary = &value["cases"][1]["derived"]["summary"];
+        assert!(
+            summary["cv"].is_null() && summary["stddev"].is_null(),
+            "{summary}"
+        );
+    }
+}

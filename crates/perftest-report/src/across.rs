@@ -211,7 +211,9 @@ pub(crate) const PATHS: [PathQuestion; 3] = [
     },
 ];
 
-/// A finding question: on how many GPUs a finding's value passes a threshold.
+/// A finding question: on how many GPUs a finding's value passes a threshold. Its question is
+/// asked so that "yes" is the answer where the value passes (a report's answer reads
+/// `yes (6.89)` or `no (1.02)`).
 pub(crate) struct FindingQuestion {
     pub(crate) id: &'static str,
     pub(crate) finding: &'static str,
@@ -222,11 +224,11 @@ pub(crate) struct FindingQuestion {
     holds: &'static str,
 }
 
-pub(crate) const FINDINGS: [FindingQuestion; 4] = [
+pub(crate) const FINDINGS: [FindingQuestion; 6] = [
     FindingQuestion {
         id: "across.cbuffer_per_lane",
         finding: "cbuffer.divergent",
-        question: "Uniform buffers for per-lane data?",
+        question: "Does indexing a constant buffer per lane cost 2x or more?",
         threshold: 2.0,
         below: false,
         holds: "a constant buffer indexed per lane is at least 2x slower than a uniform index",
@@ -234,7 +236,7 @@ pub(crate) const FINDINGS: [FindingQuestion; 4] = [
     FindingQuestion {
         id: "across.raw_wide",
         finding: "raw.wide",
-        question: "Is a ByteAddressBuffer.Load4 as cheap as a Load?",
+        question: "Does a ByteAddressBuffer.Load4 cost 3 Loads or more (linear)?",
         threshold: 3.0,
         below: false,
         holds: "a Load4 costs 3 Loads or more (linear)",
@@ -242,7 +244,7 @@ pub(crate) const FINDINGS: [FindingQuestion; 4] = [
     FindingQuestion {
         id: "across.bilinear_wide",
         finding: "sample.bilinear_wide",
-        question: "Bilinear filtering of RGBA32F?",
+        question: "Does bilinear filtering of RGBA32F run at a quarter of R32F's rate or slower?",
         threshold: 0.3,
         below: true,
         holds: "it runs at a quarter of R32F's rate or slower",
@@ -250,10 +252,28 @@ pub(crate) const FINDINGS: [FindingQuestion; 4] = [
     FindingQuestion {
         id: "across.uniform_fast_path",
         finding: "uniform.typed",
-        question: "Do uniform addresses take a fast path (typed loads)?",
-        threshold: 2.0,
+        question: "Do uniform addresses take a fast path (typed loads, 1.5x or more)?",
+        threshold: 1.5,
         below: false,
-        holds: "uniform-address typed loads are at least 2x faster than per-lane ones",
+        holds: "uniform-address typed loads are at least 1.5x faster than per-lane ones (the \
+                typed finding's rule, at some channel count)",
+    },
+    FindingQuestion {
+        id: "across.uniform_raw",
+        finding: "uniform.raw",
+        question:
+            "Do uniform addresses take a fast path for raw loads at some width (1.5x or more)?",
+        threshold: 1.5,
+        below: false,
+        holds: "a uniform raw load of some width is at least 1.5x faster than its per-lane one",
+    },
+    FindingQuestion {
+        id: "across.typed_coalescing",
+        finding: "typed.coalescing",
+        question: "Do linear typed loads coalesce at some channel count (1.5x or more)?",
+        threshold: 1.5,
+        below: false,
+        holds: "linear typed loads of some channel count are at least 1.5x faster than random ones",
     },
 ];
 

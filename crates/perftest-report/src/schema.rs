@@ -338,6 +338,15 @@ pub struct CaseResult {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub twin: Option<String>,
+    /// For a case read from another tool's published table: the coefficient of variation of
+    /// its dispatches as that tool reported it (a fraction: 0.11 = 11%), or `None` where the
+    /// source gives none. Such a case has one figure and no samples of its own, so this is the
+    /// only spread it has. Absent for perftest's own cases.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub source_cv: Option<f64>,
 }
 
 /// One statistic the driver reports about a compiled shader (register count, binary size, ...).
@@ -568,6 +577,7 @@ impl CaseResult {
             measurement,
             shader_stats: Vec::new(),
             twin: case.family.twin(case).map(|t| t.id),
+            source_cv: None,
         }
     }
 }

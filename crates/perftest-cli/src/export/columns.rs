@@ -36,18 +36,30 @@ pub(crate) fn rows(report: &Report, analysis: &Analysis) -> Vec<Row> {
         .zip(&analysis.derived)
         .map(|(case, derived)| Row {
             name: printable(&case.name).into_owned(),
-            cells: cells(case, derived.as_ref()),
+            cells: cells(case, derived.as_ref(), report.source.is_some()),
         })
         .collect()
 }
 
-fn cells(case: &CaseResult, derived: Option<&Derived>) -> Cells {
+/// The cells of `case`; `source` when the report was read from another tool's table.
+fn cells(case: &CaseResult, derived: Option<&Derived>, source: bool) -> Cells {
     match (&case.status, derived) {
         (CaseStatus::Skipped { reason }, _) => {
             Cells::Note(format!("skipped: {}", printable(reason)))
         }
         (CaseStatus::Failed { reason }, _) => Cells::Note(format!("failed: {}", printable(reason))),
         (CaseStatus::Measured, None) => Cells::Note("no valid samples".to_string()),
+        (CaseStatus::Measured, Some(d)) if source => Cells::Figures([
+            format!("{:.3}", d.original_ms),
+            relative(d.relative),
+            giga(d.loads_per_s),
+            giga(d.bytes_per_s),
+            "n/a".to_string(),
+            // A published figure's spread is the source's, or unknown: never the 0% of one
+            // sample.
+            case.source_cv
+                .map_or_else(|| "-".to_string(), |cv| format!("{:.1}%", cv * 100.0)),
+        ]),
         (CaseStatus::Measured, Some(d)) => {
             let steady = case.measurement.as_ref().is_none_or(|m| m.steady);
             let mut noisy = match (d.noisy, steady) {
@@ -152,13 +164,27 @@ pub(crate) fn sampling(settings: &Settings) -> String {
 }
 
 /// The device line above a table: `Device: NAME (type, driver info, Vulkan X.Y.Z)`, control
-/// characters escaped.
+/// characters escaped. A table another tool published names its API and tool instead
+/// (`Device: NAME (Direct3D 11, sebbbi/perftest)`), with the driver where the source gives one:
+/// it holds no Vulkan device's fields.
 pub(crate) fn device_line(report: &Report) -> String {
     let d = &report.device;
-    let line = format!(
-        "Device: {} ({}, {} {}, Vulkan {})",
-        d.name, d.device_type, d.driver_name, d.driver_info, d.api_version
-    );
+    let line = match &report.source {
+        Some(source) => {
+            let driver = Some(d.driver_info.trim())
+                .filter(|i| !i.is_empty())
+                .map(|i| format!(", driver {i}"))
+                .unwrap_or_default();
+            format!(
+                "Device: {} ({}, {}{driver})",
+                d.name, source.api, source.tool
+            )
+        }
+        None => format!(
+            "Device: {} ({}, {} {}, Vulkan {})",
+            d.name, d.device_type, d.driver_name, d.driver_info, d.api_version
+        ),
+    };
     printable(&line).into_owned()
 }
 

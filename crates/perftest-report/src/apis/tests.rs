@@ -167,3 +167,29 @@ fn one_gpu_under_two_apis_counts_once() {
     assert_eq!(columns.len(), 3);
     assert_eq!(distinct_gpus(&columns), 2);
 }
+
+#[test]
+fn an_answer_says_what_its_question_asks() {
+    // A Load4 costing 6.89 Loads under one API and 1.0 under another: "yes" is the answer to
+    // "does it cost 3 Loads or more", and the question asks exactly that.
+    let wide = |load4: f64| [("raw.load.linear", 10.0), ("raw.load4.linear", load4)];
+    let reports = [
+        gpu("GPU Z", Some("Direct3D 11"), &wide(68.9)),
+        gpu("GPU Z", Some("Direct3D 12"), &wide(10.0)),
+    ];
+    let same = compare(&reports);
+    let d = same[0]
+        .differences
+        .iter()
+        .find(|d| d.id == "across.raw_wide")
+        .unwrap();
+    assert_eq!(
+        d.question,
+        "Does a ByteAddressBuffer.Load4 cost 3 Loads or more (linear)?"
+    );
+    assert!(
+        d.text.contains("yes (6.89)") && d.text.contains("no (1.00)"),
+        "{}",
+        d.text
+    );
+}

@@ -13,6 +13,19 @@ use super::types::Finding;
 /// The widths the best-path findings answer for, with their ids.
 const WIDTHS: [(u32, &str); 2] = [(16, "best.16byte"), (4, "best.4byte")];
 
+/// Within this fraction of the fastest, a case ties with it: no fastest is crowned.
+pub const TIE: f64 = 0.03;
+
+/// The resource types `best.type.*` answers for: (id suffix, words, case id prefix).
+const TYPES: [(&str, &str, &str); 6] = [
+    ("typed", "typed buffers", "typed."),
+    ("raw", "raw buffers", "raw."),
+    ("structured", "structured buffers", "structured."),
+    ("cbuffer", "constant buffers", "cbuffer."),
+    ("texture", "texture loads", "tex.load."),
+    ("sample", "texture sampling", "tex.sample."),
+];
+
 /// The best-path findings of `report`.
 pub fn best_paths(report: &Report, rates: &Rates) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -20,6 +33,7 @@ pub fn best_paths(report: &Report, rates: &Rates) -> Vec<Finding> {
         out.extend(best_of_width(report, rates, bytes, id));
     }
     out.extend(most_bytes(report, rates));
+    out.extend(TYPES.iter().filter_map(|t| best_of_type(report, rates, *t)));
     out.extend(texel_peak(report, rates));
     out
 }
@@ -54,13 +68,15 @@ fn texel_peak(report: &Report, rates: &Rates) -> Option<Finding> {
     })
 }
 
-/// The original suite's measured cases with linear addresses, as (id, rate).
+/// The original suite's measured loads with linear addresses, as (id, rate): the ways to load
+/// plain data, so not sampling (a filter is not a load of the data as stored).
 fn linear_original<'a>(report: &'a Report, rates: &'a Rates) -> Vec<(&'a str, &'a Rate)> {
     report
         .cases
         .iter()
         .filter(|c| c.suite.as_deref().is_none_or(|s| s == "original"))
         .filter(|c| c.id.ends_with(".linear") && !c.id.contains("unaligned"))
+        .filter(|c| !c.id.starts_with("tex.sample."))
         .filter_map(|c| Some((c.id.as_str(), rates.get(&c.id)?)))
         .collect()
 }
@@ -73,35 +89,115 @@ fn best_of_width(report: &Report, rates: &Rates, bytes: u32, id: &str) -> Option
         .filter(|(_, r)| r.bytes_per_load == bytes)
         .collect();
     ranked.sort_by(|a, b| b.1.per_s.total_cmp(&a.1.per_s));
-    let (best_id, best) = *ranked.first()?;
-    let (value, next) = match ranked.get(1) {
-        Some((next_id, next)) => (
-            best.per_s / next.per_s,
-            format!(
-                ", {:.2}x the next, {} ({}), and {:.2}x the slowest, {}",
-                best.per_s / next.per_s,
-                next.name,
-                per_s(next.per_s),
-                best.per_s / ranked.last().map_or(best.per_s, |l| l.1.per_s),
-                ranked.last().map_or(*next_id, |l| l.1.name.as_str())
-            ),
-        ),
-        None => (1.0, String::new()),
+    let (_, best) = *ranked.first()?;
+    let noise = ranked
+        .get(1)
+        .and_then(|(_, next)| super::rates::beyond_noise(best, next));
+    let value = ranked
+        .get(1)
+        .map_or(1.0, |(_, next)| best.per_s / next.per_s);
+    let tied = ranked
+        .iter()
+        .take_while(|(_, r)| ties(best, r))
+        .count()
+        .max(if noise == Some(false) { 2 } else { 1 })
+        .min(ranked.len());
+    let names: Vec<String> = ranked[..tied]
+        .iter()
+        .map(|(_, r)| format!("{} ({})", r.name, per_s(r.per_s)))
+        .collect();
+    let lead = if tied > 1 {
+        format!(
+            "No {bytes}-byte per-lane load (linear) is the fastest: {} tie within 3% or the noise",
+            names.join(", ")
+        )
+    } else {
+        format!(
+            "The fastest {bytes}-byte per-lane load (linear) is {}",
+            names[0]
+        )
     };
-    let mut cases = vec![best_id.to_string()];
-    cases.extend(ranked.iter().skip(1).map(|(id, _)| (*id).to_string()));
+    let rest = match (ranked.get(tied), ranked.last()) {
+        (Some((_, next)), Some((_, last))) => format!(
+            ", {:.2}x the next, {} ({}), and {:.2}x the slowest, {}",
+            ranked[tied - 1].1.per_s / next.per_s,
+            next.name,
+            per_s(next.per_s),
+            best.per_s / last.per_s,
+            last.name
+        ),
+        _ => String::new(),
+    };
     Some(Finding {
         id: id.to_string(),
-        statement: format!(
-            "The fastest {bytes}-byte per-lane load (linear) is {} ({}){next}.",
-            best.name,
-            per_s(best.per_s)
-        ),
+        statement: format!("{lead}{rest}."),
         value,
-        cases,
-        beyond_noise: ranked
-            .get(1)
-            .and_then(|(_, next)| super::rates::beyond_noise(best, next)),
+        cases: ranked.iter().map(|(id, _)| (*id).to_string()).collect(),
+        beyond_noise: noise,
+    })
+}
+
+/// Whether `r` ties with `best`: within [`TIE`] of it.
+fn ties(best: &Rate, r: &Rate) -> bool {
+    best.per_s / r.per_s <= 1.0 + TIE
+}
+
+/// `best.type.<type>`: the per-lane case of one resource type that moves the most bytes per
+/// second, with the cases tied with it (within [`TIE`]); `value` is its bytes per second, or
+/// its bytes per clock and shader unit where the report has a clock and the units.
+fn best_of_type(
+    report: &Report,
+    rates: &Rates,
+    (key, words, prefix): (&str, &str, &str),
+) -> Option<Finding> {
+    let mut ranked: Vec<(&str, &Rate, f64)> = report
+        .cases
+        .iter()
+        .filter(|c| c.suite.as_deref().is_none_or(|s| s == "original"))
+        .filter(|c| c.id.starts_with(prefix) && !c.id.ends_with(".uniform"))
+        .filter_map(|c| {
+            let r = rates.get(&c.id)?;
+            Some((c.id.as_str(), r, r.bytes_per_s?))
+        })
+        .collect();
+    aligned_lead(&mut ranked);
+    let (id, best, bytes) = *ranked.first()?;
+    let case = report.cases.iter().find(|c| c.id == id)?;
+    let per_clock = rate_clock_of(report, case)
+        .zip(shader_units(report))
+        .map(|(mhz, u)| bytes / (mhz * 1e6) / f64::from(u));
+    let (unit, _) = unit_words(report.device.vendor_id);
+    let figure = match per_clock {
+        Some(b) => format!("{b:.1} bytes per clock and {unit}"),
+        None => format!("{:.1} GB/s", bytes / 1e9),
+    };
+    let tied: Vec<&str> = ranked[1..]
+        .iter()
+        .filter(|(_, _, b)| bytes / b <= 1.0 + TIE)
+        .map(|(_, r, _)| r.name.as_str())
+        .collect();
+    let also = if tied.is_empty() {
+        String::new()
+    } else {
+        format!(", tied with {}", tied.join(", "))
+    };
+    Some(Finding {
+        id: format!("best.type.{key}"),
+        statement: format!(
+            "The most bytes of {words} per lane: {} ({figure}){also}.",
+            best.name
+        ),
+        value: per_clock.unwrap_or(bytes),
+        cases: std::iter::once(id)
+            .chain(
+                ranked[1..]
+                    .iter()
+                    .filter(|(_, _, b)| bytes / b <= 1.0 + TIE)
+                    .map(|(i, _, _)| *i),
+            )
+            .map(str::to_string)
+            .collect(),
+        beyond_noise: None,
     })
 }
 
@@ -109,15 +205,16 @@ fn best_of_width(report: &Report, rates: &Rates, bytes: u32, id: &str) -> Option
 /// bytes per clock and shader unit where the report has both (also as
 /// `best.bytes_per_clock`, whose `value` is that figure).
 fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
-    let best = report
+    let mut ranked: Vec<(&str, &Rate, f64)> = report
         .cases
         .iter()
         // Per-lane addresses: a uniform address reads one value for the whole wave.
         .filter(|c| c.unit == Unit::Load.name() && !c.id.ends_with(".uniform"))
         .filter_map(|c| Some((c.id.as_str(), rates.get(&c.id)?)))
         .filter_map(|(id, r)| Some((id, r, r.bytes_per_s?)))
-        .max_by(|a, b| a.2.total_cmp(&b.2));
-    let Some((id, rate, bytes_per_s)) = best else {
+        .collect();
+    aligned_lead(&mut ranked);
+    let Some(&(id, rate, bytes_per_s)) = ranked.first() else {
         return Vec::new();
     };
     let units = shader_units(report);
@@ -156,4 +253,16 @@ fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
         });
     }
     out
+}
+
+/// Sorts `(id, rate, bytes per second)` most bytes first; among the cases tied for the lead
+/// (within [`TIE`]) an aligned case comes before an unaligned one, so that an unaligned
+/// variant is never crowned over an equal aligned one.
+fn aligned_lead(ranked: &mut [(&str, &Rate, f64)]) {
+    ranked.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let Some(top) = ranked.first().map(|x| x.2) else {
+        return;
+    };
+    let lead = ranked.iter().take_while(|x| top / x.2 <= 1.0 + TIE).count();
+    ranked[..lead].sort_by_key(|x| x.0.contains("unaligned"));
 }

@@ -8,12 +8,14 @@
 //! list of what to do, each line naming the findings it rests on.
 //!
 //! A report made from a published table (one figure per case, no samples) gives the findings
-//! its rows allow; they have no noise estimate (`beyond_noise` is `None`), and
-//! [`Findings::missing`] names the findings the table lacks the rows for.
+//! its rows allow; they have no noise estimate (`beyond_noise` is `None`) unless the source
+//! reports each figure's spread (perftest-vk's `cv_pct`), and [`Findings::missing`] names the
+//! findings the table lacks the rows for.
 
 mod advice;
 mod best;
 mod cache;
+mod groups;
 mod rates;
 mod rules;
 mod transfer;
@@ -21,6 +23,7 @@ mod types;
 
 use crate::schema::Report;
 
+pub use groups::{GroupRule, Width, GROUPS};
 pub use rates::{Rate, Rates};
 pub use rules::RULES;
 pub use transfer::TRANSFER_RULES;
@@ -42,6 +45,16 @@ pub fn findings(report: &Report) -> Findings {
             Ok(finding) => out.findings.push(finding),
             Err(cases) if original && rule.original => out.missing.push(Missing {
                 id: rule.id.to_string(),
+                cases,
+            }),
+            Err(_) => {}
+        }
+    }
+    for group in GROUPS {
+        match group.apply(&rates) {
+            Ok(found) => out.findings.extend(found),
+            Err(cases) if original && group.original => out.missing.push(Missing {
+                id: group.id.to_string(),
                 cases,
             }),
             Err(_) => {}

@@ -35,10 +35,13 @@ impl Rates {
             let Some(per_s) = d.loads_per_s else { continue };
             // The interval is of the time per workgroup: the throughput's bounds are its
             // inverse, scaled like the figure itself.
-            let interval = d.interval.and_then(|i| {
-                let scale = per_s * d.ns_per_group;
-                (i.low > 0.0 && i.high > 0.0).then(|| (scale / i.high, scale / i.low))
-            });
+            let interval = d
+                .interval
+                .and_then(|i| {
+                    let scale = per_s * d.ns_per_group;
+                    (i.low > 0.0 && i.high > 0.0).then(|| (scale / i.high, scale / i.low))
+                })
+                .or_else(|| source_interval(per_s, case.source_cv?));
             by_id.insert(
                 case.id.clone(),
                 Rate {
@@ -62,6 +65,18 @@ impl Rates {
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Rate)> {
         self.by_id.iter().map(|(id, r)| (id.as_str(), r))
     }
+}
+
+/// Frames behind each figure of the tables that report a spread (perftest-vk and the Direct3D
+/// 12 port both time 30 frames per case).
+const SOURCE_FRAMES: f64 = 30.0;
+
+/// The 95% interval of a published figure whose source reports the coefficient of variation
+/// `cv` of its frames: the figure is an average of [`SOURCE_FRAMES`] of them, so it lies within
+/// 1.96 standard errors. `None` where that reaches zero (a spread too wide to bound).
+fn source_interval(per_s: f64, cv: f64) -> Option<(f64, f64)> {
+    let reach = 1.96 * cv / SOURCE_FRAMES.sqrt();
+    (cv.is_finite() && reach < 1.0).then_some((per_s * (1.0 - reach), per_s * (1.0 + reach)))
 }
 
 /// Whether two throughputs differ beyond their noise: both intervals known and disjoint.

@@ -48,46 +48,6 @@ pub const RULES: &[Rule] = &[
         verdict: faster,
     },
     Rule {
-        id: "typed.coalescing",
-        a: "typed.r32f.linear",
-        b: "typed.r32f.random",
-        original: true,
-        topic: "Linear against random typed loads (R32F)",
-        verdict: coalescing,
-    },
-    Rule {
-        id: "uniform.typed",
-        a: "typed.r8.uniform",
-        b: "typed.r8.linear",
-        original: true,
-        topic: "Uniform-address typed loads against per-lane ones (R8)",
-        verdict: fast_path,
-    },
-    Rule {
-        id: "uniform.raw",
-        a: "raw.load.uniform",
-        b: "raw.load.linear",
-        original: true,
-        topic: "Uniform-address raw loads against per-lane ones",
-        verdict: fast_path,
-    },
-    Rule {
-        id: "uniform.structured",
-        a: "structured.float.uniform",
-        b: "structured.float.linear",
-        original: true,
-        topic: "Uniform-address structured loads against per-lane ones",
-        verdict: fast_path,
-    },
-    Rule {
-        id: "uniform.texture",
-        a: "tex.load.r8.uniform",
-        b: "tex.load.r8.linear",
-        original: true,
-        topic: "Uniform-address texture loads against per-lane ones (R8)",
-        verdict: fast_path,
-    },
-    Rule {
         id: "raw.wide",
         a: "raw.load.linear",
         b: "raw.load4.linear",
@@ -112,12 +72,36 @@ pub const RULES: &[Rule] = &[
         verdict: faster,
     },
     Rule {
-        id: "raw.vs_typed",
-        a: "raw.load.linear",
-        b: "typed.r32f.linear",
+        id: "raw.load3_random",
+        a: "raw.load3.random",
+        b: "raw.load4.random",
         original: true,
-        topic: "Raw against typed loads of 4 bytes (linear)",
-        verdict: faster,
+        topic: "Raw Load3 against Load4 (random)",
+        verdict: rate,
+    },
+    Rule {
+        id: "structured.width",
+        a: "structured.float4.linear",
+        b: "structured.float2.linear",
+        original: true,
+        topic: "StructuredBuffer<float4> against <float2> loads (linear)",
+        verdict: rate,
+    },
+    Rule {
+        id: "texture.width",
+        a: "tex.load.rgba32f.linear",
+        b: "tex.load.r32f.linear",
+        original: true,
+        topic: "Texture loads of RGBA32F against R32F (linear)",
+        verdict: rate,
+    },
+    Rule {
+        id: "texture.random_wide",
+        a: "tex.load.rgba32f.random",
+        b: "tex.load.rgba32f.linear",
+        original: true,
+        topic: "Random against linear texture loads of RGBA32F",
+        verdict: rate,
     },
     Rule {
         id: "structured.vs_raw",
@@ -134,14 +118,6 @@ pub const RULES: &[Rule] = &[
         original: true,
         topic: "Constant buffer loads with a uniform index against a per-lane index",
         verdict: divergent,
-    },
-    Rule {
-        id: "texture.vs_typed",
-        a: "tex.load.r8.linear",
-        b: "typed.r8.linear",
-        original: true,
-        topic: "Texture loads against typed buffer loads (R8, linear)",
-        verdict: faster,
     },
     Rule {
         id: "sample.vs_load",
@@ -262,10 +238,17 @@ impl Rule {
 /// True when `rates` holds any case of the original suite's findings (so the ones it lacks
 /// are worth naming).
 pub fn original_measured(rates: &Rates) -> bool {
-    RULES
+    let measured = |id: &str| rates.get(id).is_some();
+    let by_rule = RULES
         .iter()
         .filter(|r| r.original)
-        .any(|r| rates.get(r.a).is_some() || rates.get(r.b).is_some())
+        .any(|r| measured(r.a) || measured(r.b));
+    let by_group = super::GROUPS
+        .iter()
+        .filter(|g| g.original)
+        .flat_map(|g| g.widths.iter().flat_map(|w| w.pairs.iter()))
+        .any(|(a, b)| measured(a) || measured(b));
+    by_rule || by_group
 }
 
 /// Within this fraction, two rates count as the same.
@@ -299,24 +282,6 @@ pub fn faster(value: f64) -> String {
         format!("{value:.2}x faster")
     } else {
         format!("{:.2}x slower", 1.0 / value)
-    }
-}
-
-/// Linear against random: coalescing when linear is clearly faster.
-fn coalescing(value: f64) -> String {
-    if value >= 1.5 {
-        format!("linear loads coalesce, {value:.2}x faster")
-    } else {
-        format!("no coalescing ({value:.2}x)")
-    }
-}
-
-/// A uniform address against a per-lane one: a fast path when clearly faster.
-fn fast_path(value: f64) -> String {
-    if value >= 1.5 {
-        format!("a uniform-address fast path, {value:.1}x faster")
-    } else {
-        format!("no uniform-address fast path ({value:.2}x)")
     }
 }
 

@@ -25,6 +25,7 @@ fn a_ratio_finding_states_its_value_cases_and_noise() {
         &[
             ("cbuffer.float4.uniform", 10.0),
             ("cbuffer.float4.linear", 400.0),
+            ("structured.float4.linear", 20.0),
         ],
         0.01,
     );
@@ -39,10 +40,138 @@ fn a_ratio_finding_states_its_value_cases_and_noise() {
         d.statement
     );
     assert_eq!(f.advice[0].findings, ["cbuffer.divergent"]);
+    // The advice quotes what moving the data gains: the structured buffer against the
+    // per-lane constant buffer (20x), not the uniform index (40x).
     assert!(
-        f.advice[0].text.contains("40.0x slower"),
+        f.advice[0].text.contains("40.0x slower")
+            && f.advice[0]
+                .text
+                .contains("a StructuredBuffer<float4> (20.0x)"),
         "{}",
         f.advice[0].text
+    );
+}
+
+#[test]
+fn advice_names_only_the_remedies_that_gain() {
+    // A per-lane constant buffer 3x slower than a uniform index, but a structured buffer is
+    // no faster (1.05x) and a raw Load4 is 1.5x faster: only the raw buffer is named.
+    let mut cases = vec![
+        ("cbuffer.float4.uniform", 10.0),
+        ("cbuffer.float4.linear", 30.0),
+        ("structured.float4.linear", 30.0 / 1.05),
+        ("raw.load4.linear", 20.0),
+    ];
+    let f = findings(&report(&cases, 0.0));
+    let text = &f.advice[0].text;
+    assert!(
+        text.contains("a ByteAddressBuffer (Load4) (1.5x)"),
+        "{text}"
+    );
+    assert!(!text.contains("StructuredBuffer"), "{text}");
+    // Where no remedy gains 1.2x, no advice about constant buffers at all.
+    cases[3].1 = 28.0;
+    let f = findings(&report(&cases, 0.0));
+    assert!(
+        f.advice.iter().all(|a| a.findings != ["cbuffer.divergent"]),
+        "{:?}",
+        f.advice
+    );
+}
+
+#[test]
+fn a_question_asked_per_width_says_which_widths_it_holds_for() {
+    // A scalar-unit-like GPU: uniform Load2 and Load4 fast, Load not (its linear coalesces).
+    let r = report(
+        &[
+            ("raw.load.uniform", 10.0),
+            ("raw.load.linear", 10.5),
+            ("raw.load2.uniform", 10.0),
+            ("raw.load2.linear", 40.0),
+            ("raw.load4.uniform", 20.0),
+            ("raw.load4.linear", 40.0),
+        ],
+        0.0,
+    );
+    let f = findings(&r);
+    let summary = f.get("uniform.raw").unwrap();
+    assert!((summary.value - 4.0).abs() < 1e-9, "{}", summary.value);
+    assert_eq!(
+        summary.statement,
+        "Uniform-address raw loads against per-lane (linear) ones: a uniform-address fast path \
+         for Load2 4.00x, Load4 2.00x; no faster than linear addresses for Load 1.05x."
+    );
+    assert!((f.get("uniform.raw.load").unwrap().value - 1.05).abs() < 1e-9);
+    assert!(f.get("uniform.raw.load3").is_none());
+    let advice = f
+        .advice
+        .iter()
+        .find(|a| a.findings == ["uniform.raw"])
+        .unwrap();
+    assert!(
+        advice
+            .text
+            .contains("per-lane addresses for Load2 (4.0x), Load4 (2.0x)."),
+        "{}",
+        advice.text
+    );
+}
+
+#[test]
+fn a_width_asked_by_several_formats_takes_their_median_and_names_the_outlier() {
+    // One-channel typed loads: R8 and R16F coalesce 4x, R32F is an odd row at 1x.
+    let r = report(
+        &[
+            ("typed.r8.linear", 10.0),
+            ("typed.r8.random", 40.0),
+            ("typed.r16f.linear", 10.0),
+            ("typed.r16f.random", 38.0),
+            ("typed.r32f.linear", 10.0),
+            ("typed.r32f.random", 10.0),
+        ],
+        0.0,
+    );
+    let f = findings(&r);
+    let ch1 = f.get("typed.coalescing.ch1").unwrap();
+    assert!((ch1.value - 3.8).abs() < 1e-9, "{}", ch1.value);
+    assert!(
+        ch1.statement.contains("the median of 3 formats (outlier: ")
+            && ch1.statement.contains("1.00x"),
+        "{}",
+        ch1.statement
+    );
+}
+
+#[test]
+fn a_tie_crowns_no_fastest() {
+    // StructuredBuffer<float4> 2% faster than ByteAddressBuffer.Load4: a tie.
+    let r = report(
+        &[
+            ("structured.float4.linear", 10.0),
+            ("raw.load4.linear", 10.2),
+            ("typed.rgba32f.linear", 20.0),
+        ],
+        0.0,
+    );
+    let f = findings(&r);
+    let b = f.get("best.16byte").unwrap();
+    assert!(
+        b.statement
+            .starts_with("No 16-byte per-lane load (linear) is the fastest"),
+        "{}",
+        b.statement
+    );
+    let advice = f
+        .advice
+        .iter()
+        .find(|a| a.findings == ["best.16byte"])
+        .unwrap();
+    assert!(
+        advice
+            .text
+            .contains("StructuredBuffer<float4>.Load or ByteAddressBuffer.Load4: 2.0x faster"),
+        "{}",
+        advice.text
     );
 }
 
@@ -75,11 +204,27 @@ fn a_partial_report_names_the_findings_it_lacks() {
     let missing: Vec<&str> = f.missing.iter().map(|m| m.id.as_str()).collect();
     assert!(missing.contains(&"cbuffer.divergent"), "{missing:?}");
     assert!(!missing.contains(&"raw.wide"));
-    // raw.vs_typed has its raw case: only the typed one is missing.
+    // raw.vs_typed has its raw cases of 4 and 16 bytes: those are not missing.
     let vs = f.missing.iter().find(|m| m.id == "raw.vs_typed").unwrap();
-    assert_eq!(vs.cases, ["typed.r32f.linear"]);
+    assert!(
+        vs.cases.contains(&"typed.r32f.linear".to_string()),
+        "{:?}",
+        vs.cases
+    );
+    assert!(
+        !vs.cases.contains(&"raw.load.linear".to_string()),
+        "{:?}",
+        vs.cases
+    );
     // No original case at all: nothing is missing (a report of another suite).
     assert!(findings(&report(&[], 0.0)).missing.is_empty());
+    // A case that only a per-width question asks is an original case too.
+    let only = findings(&report(&[("raw.load2.uniform", 10.0)], 0.0));
+    assert!(
+        only.missing.iter().any(|m| m.id == "cbuffer.divergent"),
+        "{:?}",
+        only.missing
+    );
 }
 
 #[test]
@@ -101,6 +246,56 @@ fn published_tables_have_no_noise_estimate() {
     let f = findings(&r);
     assert_eq!(f.get("raw.wide").unwrap().beyond_noise, None);
     assert_eq!(f.published.as_deref(), Some("sebbbi/perftest, Direct3D 11"));
+}
+
+#[test]
+fn a_published_spread_bounds_the_noise() {
+    // A per-lane constant buffer 1.5x slower than a uniform index, one figure each.
+    let mut r = report(
+        &[
+            ("cbuffer.float4.uniform", 10.0),
+            ("cbuffer.float4.linear", 15.0),
+            ("structured.float4.linear", 5.0),
+        ],
+        0.0,
+    );
+    for c in &mut r.cases {
+        if let Some(m) = &mut c.measurement {
+            m.samples_ns.truncate(1);
+        }
+    }
+    let with_cv = |cv: f64| {
+        let mut r = r.clone();
+        for c in &mut r.cases {
+            c.source_cv = Some(cv);
+        }
+        findings(&r)
+    };
+    // Frames that vary 2%: the figures are far apart.
+    let steady = with_cv(0.02);
+    assert_eq!(
+        steady.get("cbuffer.divergent").unwrap().beyond_noise,
+        Some(true)
+    );
+    // Frames that vary 150%: 1.5x is within the noise, and no advice rests on it.
+    let noisy = with_cv(1.5);
+    assert_eq!(
+        noisy.get("cbuffer.divergent").unwrap().beyond_noise,
+        Some(false)
+    );
+    assert!(
+        noisy
+            .advice
+            .iter()
+            .all(|a| a.findings != ["cbuffer.divergent"]),
+        "{:?}",
+        noisy.advice
+    );
+    // No spread given: no noise estimate.
+    assert_eq!(
+        findings(&r).get("cbuffer.divergent").unwrap().beyond_noise,
+        None
+    );
 }
 
 #[test]
@@ -169,6 +364,27 @@ fn every_rule_id_is_unique_and_its_cases_exist() {
             assert!(all.iter().any(|c| c.id == id), "{}: no case {id}", rule.id);
         }
     }
+    // The per-width questions: ids unique among all rules, every pair's cases real.
+    let mut every: Vec<String> = RULES.iter().map(|r| r.id.to_string()).collect();
+    for group in GROUPS {
+        every.push(group.id.to_string());
+        for width in group.widths {
+            every.push(format!("{}.{}", group.id, width.key));
+            for (a, b) in width.pairs {
+                for id in [a, b] {
+                    assert!(
+                        all.iter().any(|c| c.id == *id),
+                        "{}: no case {id}",
+                        group.id
+                    );
+                }
+            }
+        }
+    }
+    let count = every.len();
+    every.sort_unstable();
+    every.dedup();
+    assert_eq!(every.len(), count);
 }
 
 #[test]

@@ -15,8 +15,8 @@ pub struct Finding {
     /// The ids of the cases it rests on (for ratio findings: the numerator's first).
     pub cases: Vec<String>,
     /// Whether the difference between the cases is beyond their noise: their 95% intervals do
-    /// not overlap. `None` where a case has no interval (fewer than six samples; every
-    /// published table).
+    /// not overlap. `None` where a case has no interval (fewer than six samples; a published
+    /// table whose source reports no spread).
     pub beyond_noise: Option<bool>,
 }
 

@@ -14,7 +14,8 @@ use perftest_report::analysis::Analysis;
 /// driver_info, driver_version, api_version, ns_per_group, ns_per_group_low,
 /// ns_per_group_high, clock_mhz, throttled`: then the reported time per workgroup and its 95%
 /// confidence interval, and the shader clock while the case was measured with whether that
-/// was more than 2% below the run's median (empty where the run measured no clock). Control characters in text cells are escaped
+/// was more than 2% below the run's median (empty where the run measured no clock). For a table
+/// read from another tool, `cv` is the one that tool reported, empty where it gives none. Control characters in text cells are escaped
 /// (`\n`, `\u{1b}`), so every row is one line, and a text cell that a spreadsheet would take
 /// for a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading
 /// `'`, as the usual guidance for CSV export says (OWASP, "CSV Injection"). Figures are
@@ -91,7 +92,11 @@ impl Exporter for CsvExporter {
                 cell(summary.map(|s| s.median)),
                 cell(summary.map(|s| s.min)),
                 cell(summary.map(|s| s.max)),
-                cell(summary.map(|s| s.cv)),
+                // A published table's spread is its source's, or none: not one sample's 0.
+                match report.source {
+                    Some(_) => cell(case.source_cv),
+                    None => cell(summary.map(|s| s.cv)),
+                },
                 cell(derived.and_then(|d| d.loads_per_s)),
                 cell(derived.and_then(|d| d.bytes_per_s)),
                 cell(derived.map(|d| d.original_ms)),

@@ -91,7 +91,7 @@ impl Exporter for JsonExporter {
                 .zip(&analysis.per_clock)
                 .map(|((result, derived), per_clock)| JsonCase {
                     result,
-                    derived: *derived,
+                    derived: derived.map(|d| source_spread(d, result, source.is_some())),
                     per_clock: *per_clock,
                 })
                 .collect(),
@@ -106,6 +106,18 @@ impl Exporter for JsonExporter {
         bytes.push(b'\n');
         Ok(bytes)
     }
+}
+
+/// A case of a table read from another tool has one figure: its spread is the one the source
+/// reported (`source_cv`), or unknown (`null`), never the zero of a single figure.
+fn source_spread(mut derived: Derived, case: &CaseResult, published: bool) -> Derived {
+    if published {
+        // serde_json writes a NaN as `null`.
+        let cv = case.source_cv.unwrap_or(f64::NAN);
+        derived.summary.cv = cv;
+        derived.summary.stddev = cv * derived.summary.mean;
+    }
+    derived
 }
 
 #[cfg(test)]

@@ -153,12 +153,15 @@ Device: Test GPU (discrete, TestDriver a\\|b, Vulkan 1.3.255)
 **Findings**
 
 - `best.bytes`: The most bytes per second: ByteAddressBuffer.Load4 random (104.9 GB/s).
+- `best.type.typed`: The most bytes of typed buffers per lane: Buffer\\<RGBA8\\>.Load random (13.1 GB/s).
+- `best.type.raw`: The most bytes of raw buffers per lane: ByteAddressBuffer.Load4 random (104.9 GB/s).
 
 Not in this report (their cases were not measured): typed.width, typed.width64, typed.channels, \
-typed.coalescing, uniform.typed, uniform.raw, uniform.structured, uniform.texture, raw.wide, \
-raw.wide\\_random, raw.unaligned, raw.vs\\_typed, structured.vs\\_raw, cbuffer.divergent, \
-texture.vs\\_typed, sample.vs\\_load, sample.bilinear, sample.nearest\\_wide, \
-sample.bilinear\\_wide.
+raw.wide, raw.wide\\_random, raw.unaligned, raw.load3\\_random, structured.width, texture.width, \
+texture.random\\_wide, structured.vs\\_raw, cbuffer.divergent, sample.vs\\_load, sample.bilinear, \
+sample.nearest\\_wide, sample.bilinear\\_wide, uniform.typed, uniform.raw, uniform.structured, \
+uniform.texture, typed.coalescing, raw.coalescing, raw.vs\\_typed, texture.vs\\_typed, \
+cbuffer.vs\\_typed, cbuffer.vs\\_structured.
 
 | Case | ms | x | Gload/s | GB/s | ± | CV |
 |:---|---:|---:|---:|---:|---:|---:|
