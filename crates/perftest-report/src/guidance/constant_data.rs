@@ -63,7 +63,7 @@ pub const STRUCTURED_EQUALS_CBUFFER: Claim = Claim {
 /// `nvidia.push_constants_fastest`: a push-constant word against each other constant path
 /// (a uniform block with a uniform index, the same without the run-time mask, a broadcast
 /// storage load); holds when it is at most 1.2x slower than every one of them. The value is
-/// push constants over the slowest-relative path.
+/// push constants over the fastest of the others the report has.
 pub const PUSH_CONSTANTS_FASTEST: Claim = Claim {
     id: "nvidia.push_constants_fastest",
     vendor: "NVIDIA",

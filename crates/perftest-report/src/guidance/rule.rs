@@ -221,7 +221,11 @@ impl Test {
         Judged {
             outcome,
             value: Some(measured.value),
-            cases: measured.cases,
+            cases: if cases.is_empty() {
+                measured.cases
+            } else {
+                cases
+            },
             words,
         }
     }

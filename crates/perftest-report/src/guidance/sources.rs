@@ -176,7 +176,7 @@ pub const IMG_LAYERS: Doc = Doc {
 };
 /// Apple, WWDC16 session 606: Advanced Metal Shader Optimization.
 pub const APPLE_WWDC16: Doc = Doc {
-    title: "Apple: WWDC16 Advanced Metal Shader Optimization (session 606), conclusion slide",
+    title: "Apple: WWDC16 Advanced Metal Shader Optimization (606), conclusion slide",
     url: "https://www.yumpu.com/en/document/view/55659293/advanced-metal-shader-optimization/62",
 };
 /// Apple, Blender commit replacing texelFetch with point sampling.
