@@ -64,6 +64,9 @@ pub enum Figure {
     Ratio(&'static [(&'static str, &'static str)]),
     /// The same of bytes per second.
     Bytes(&'static [(&'static str, &'static str)]),
+    /// [`Figure::Ratio`] of the pairs where the report has them all, else the finding's value
+    /// (a report of the original suite only, or a published table).
+    RatioElse(&'static [(&'static str, &'static str)], &'static str),
     /// A figure a function computes, with the cases it reads.
     Custom(
         &'static [&'static str],
@@ -244,6 +247,13 @@ impl Figure {
             Figure::Ratio(pairs) | Figure::Bytes(pairs) => {
                 pairs.iter().flat_map(|(a, b)| owned(&[a, b])).collect()
             }
+            Figure::RatioElse(pairs, id) => {
+                if has_all(ctx, pairs) {
+                    Figure::Ratio(pairs).cases(ctx)
+                } else {
+                    Figure::Finding(id).cases(ctx)
+                }
+            }
             Figure::Custom(cases, _) => owned(cases),
         }
     }
@@ -254,9 +264,23 @@ impl Figure {
             Figure::Finding(id) => finding(ctx, id),
             Figure::Ratio(pairs) => ratio(ctx, pairs, false),
             Figure::Bytes(pairs) => ratio(ctx, pairs, true),
+            Figure::RatioElse(pairs, id) => {
+                if has_all(ctx, pairs) {
+                    ratio(ctx, pairs, false)
+                } else {
+                    finding(ctx, id)
+                }
+            }
             Figure::Custom(_, f) => f(ctx),
         }
     }
+}
+
+/// Whether the report measured every case of `pairs`.
+fn has_all(ctx: &Context, pairs: &[(&str, &str)]) -> bool {
+    pairs
+        .iter()
+        .all(|(a, b)| ctx.rates.get(a).is_some() && ctx.rates.get(b).is_some())
 }
 
 /// The cases of the ratio finding `id`, where it is one.

@@ -35,7 +35,7 @@ fn named_cases() -> Vec<&'static str> {
         };
         for t in tests {
             match t.figure {
-                Figure::Ratio(pairs) | Figure::Bytes(pairs) => {
+                Figure::Ratio(pairs) | Figure::Bytes(pairs) | Figure::RatioElse(pairs, _) => {
                     out.extend(pairs.iter().flat_map(|(a, b)| [*a, *b]));
                 }
                 Figure::Custom(cases, _) => out.extend(cases),
@@ -88,13 +88,69 @@ fn forty_five_claims_have_a_rule_and_the_rest_name_what_would_measure_them() {
 }
 
 #[test]
-fn every_case_a_rule_names_exists() {
+fn every_case_and_finding_a_rule_names_exists() {
     for id in named_cases() {
         assert!(
             perftest_cases::case_for_id(id).is_some(),
             "unknown case {id}"
         );
     }
+    let ratio_findings: Vec<&str> = crate::findings::RULES
+        .iter()
+        .chain(crate::findings::TRANSFER_RULES)
+        .map(|r| r.id)
+        .collect();
+    for claim in claims() {
+        let Rule::Tests(tests) = claim.rule else {
+            continue;
+        };
+        for t in tests {
+            if let Figure::Finding(id) | Figure::RatioElse(_, id) = t.figure {
+                assert!(
+                    ratio_findings.contains(&id),
+                    "{}: no finding {id}",
+                    claim.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_rule_with_a_fallback_reads_the_finding_where_its_cases_are_absent() {
+    // The clamp-to-edge cases: nearest R8 2x, RGBA8 1.33x the bilinear rate.
+    let clamp = report(
+        &[
+            ("tex.addr.clamp.nearest.r8.linear", 10.0),
+            ("tex.addr.clamp.bilinear.r8.linear", 20.0),
+            ("tex.addr.clamp.nearest.rgba8.linear", 15.0),
+            ("tex.addr.clamp.bilinear.rgba8.linear", 20.0),
+            ("tex.sample.bilinear.rgba8.linear", 20.0),
+            ("tex.mip.trilinear.rgba8.linear", 40.0),
+            ("tex.mip.aniso16.rgba8.linear", 400.0),
+        ],
+        0.0,
+    );
+    let v = verdict(&clamp, "imagination.filter_cost_order");
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - (0.5f64 * 0.75).sqrt()).abs() < 1e-9);
+    assert!(v
+        .cases
+        .contains(&"tex.addr.clamp.nearest.rgba8.linear".to_string()));
+    // Only the original's repeat-mode cases, at the same rate: the finding says a tie.
+    let repeat = report(
+        &[
+            ("tex.sample.nearest.rgba8.linear", 20.0),
+            ("tex.sample.bilinear.rgba8.linear", 20.0),
+            ("tex.mip.trilinear.rgba8.linear", 40.0),
+            ("tex.mip.aniso16.rgba8.linear", 400.0),
+        ],
+        0.0,
+    );
+    let v = verdict(&repeat, "imagination.filter_cost_order");
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    assert!((v.value.unwrap_or(0.0) - 1.0).abs() < 1e-9);
+    assert_eq!(v.cases[0], "tex.sample.bilinear.rgba8.linear");
 }
 
 #[test]

@@ -277,22 +277,40 @@ pub const PACKED_RGBA8_BUFFER: Claim = Claim {
     }]),
 };
 
-/// `apple.point_sample_over_fetch`: nearest sampling against texel fetches (the
-/// `sample.vs_load` finding, R8, linear); holds when sampling is at least 1.2x faster.
+/// `apple.point_sample_over_fetch`: nearest sampling with clamp-to-edge against texel
+/// fetches (R8, RGBA8, RGBA32F, linear, geometric mean; where the report lacks them, the
+/// `sample.vs_load` finding, which samples with repeat); holds when sampling is at least 1.2x
+/// faster. Clamp-to-edge because repeat addressing has a cost of its own on some GPUs
+/// (`sample.address_mode`), which is not the claim's.
 pub const POINT_SAMPLE_OVER_FETCH: Claim = Claim {
     id: "apple.point_sample_over_fetch",
     vendor: "Apple",
     source: APPLE_BLENDER,
     claim: "A point (nearest) sample uses the texture cache better than a texel fetch.",
     rule: Rule::Tests(&[Test {
-        figure: Figure::Finding("sample.vs_load"),
+        figure: Figure::RatioElse(
+            &[
+                ("tex.addr.clamp.nearest.r8.linear", "tex.load.r8.linear"),
+                (
+                    "tex.addr.clamp.nearest.rgba8.linear",
+                    "tex.load.rgba8.linear",
+                ),
+                (
+                    "tex.addr.clamp.nearest.rgba32f.linear",
+                    "tex.load.rgba32f.linear",
+                ),
+            ],
+            "sample.vs_load",
+        ),
         band: faster(1.2),
     }]),
 };
 
-/// `imagination.filter_cost_order`: bilinear at least 1.2x slower than nearest (the
-/// `sample.bilinear` finding, RGBA8), trilinear at least 1.2x slower than bilinear, and 16x
-/// anisotropic at least 1.2x slower than trilinear (RGBA8, linear). No cubic case exists.
+/// `imagination.filter_cost_order`: bilinear at least 1.2x slower than nearest, both with
+/// clamp-to-edge (R8 and RGBA8, linear, geometric mean; where the report lacks them, the
+/// `sample.bilinear` finding, RGBA8 with repeat), trilinear at least 1.2x slower than
+/// bilinear, and 16x anisotropic at least 1.2x slower than trilinear (RGBA8, linear). No
+/// cubic case exists.
 pub const FILTER_COST_ORDER: Claim = Claim {
     id: "imagination.filter_cost_order",
     vendor: "Imagination",
@@ -301,7 +319,19 @@ pub const FILTER_COST_ORDER: Claim = Claim {
             anisotropic.",
     rule: Rule::Tests(&[
         Test {
-            figure: Figure::Finding("sample.bilinear"),
+            figure: Figure::RatioElse(
+                &[
+                    (
+                        "tex.addr.clamp.bilinear.r8.linear",
+                        "tex.addr.clamp.nearest.r8.linear",
+                    ),
+                    (
+                        "tex.addr.clamp.bilinear.rgba8.linear",
+                        "tex.addr.clamp.nearest.rgba8.linear",
+                    ),
+                ],
+                "sample.bilinear",
+            ),
             band: slower(1.2),
         },
         Test {
