@@ -423,3 +423,24 @@ fn the_h200_original_report_measures_its_claims() {
     );
     assert_eq!(get("amd.typed_channels"), Some(Outcome::DoesNotHold));
 }
+
+#[test]
+fn the_book_documents_every_claim_with_its_source() {
+    let book = include_str!("../../../../docs/src/guidance.md");
+    for claim in claims() {
+        let heading = format!("### `{}`", claim.id);
+        let Some(at) = book.find(&heading) else {
+            panic!("the guidance chapter lacks {}", claim.id);
+        };
+        let section = &book[at..];
+        let end = section[heading.len()..]
+            .find("### ")
+            .map_or(section.len(), |e| e + heading.len());
+        assert!(
+            section[..end].contains(claim.source.url),
+            "{}: the chapter does not cite {}",
+            claim.id,
+            claim.source.url
+        );
+    }
+}
