@@ -97,8 +97,13 @@ fn judge(claim: &Claim, ctx: &Context) -> Verdict {
             (Outcome::Holds, words.join("; "))
         }
     };
+    let published = ctx.report.source.is_some() && outcome != Outcome::NotMeasured;
     verdict.verdict = outcome;
-    verdict.reason = Some(reason);
+    verdict.reason = Some(if published {
+        format!("{reason} (published figures: no noise estimate)")
+    } else {
+        reason
+    });
     verdict
 }
 

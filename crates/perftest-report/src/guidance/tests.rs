@@ -288,6 +288,29 @@ fn the_published_volta_table_contradicts_structured_equals_cbuffer() {
     let v = verdict(&r, "nvidia.structured_equals_cbuffer");
     assert_eq!(v.verdict, Outcome::DoesNotHold);
     assert!((v.value.unwrap_or(0.0) - 1.381 / 8.890).abs() < 1e-6);
+    assert!(v.reason.unwrap_or_default().contains("no noise estimate"));
+}
+
+#[test]
+fn a_finding_within_the_noise_is_not_measured() {
+    // Raw loads 1.3x faster than typed ones, samples spread 50%: the finding's intervals
+    // overlap, and a tie would not hold.
+    let noisy = report(
+        &[("raw.load.linear", 10.0), ("typed.r32f.linear", 13.0)],
+        0.5,
+    );
+    let v = verdict(&noisy, "intel.raw_vs_typed");
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v.reason.unwrap_or_default().contains("noise"));
+    assert_eq!(v.cases, ["raw.load.linear", "typed.r32f.linear"]);
+    let tight = report(
+        &[("raw.load.linear", 10.0), ("typed.r32f.linear", 13.0)],
+        0.01,
+    );
+    assert_eq!(
+        verdict(&tight, "intel.raw_vs_typed").verdict,
+        Outcome::Holds
+    );
 }
 
 #[test]
