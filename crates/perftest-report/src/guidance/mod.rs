@@ -29,10 +29,8 @@ use crate::findings::{findings, Rates};
 use crate::schema::Report;
 
 pub use across::across;
-pub use rule::{Band, Claim, Doc, Figure, Rule, Test, MARGIN};
+pub use rule::{Band, Claim, Context, Doc, Figure, Measured, Rule, Test, MARGIN};
 pub use types::{AcrossVerdict, Outcome, Source, Verdict};
-
-use rule::Context;
 
 /// Every claim, in a stable order: load throughput (constant data, buffers, textures), then
 /// descriptors and dispatch, bandwidth and caches, vertex and fragment work.

@@ -201,25 +201,16 @@ impl Test {
         let noise_flips = measured
             .within_noise
             .is_some_and(|v| self.band.contains(v) != holds);
-        let figure = format!("{:.2}", measured.value);
+        let figure = format!("{:.2} (the rule: {})", measured.value, self.band.words());
         let (outcome, words) = if noise_flips {
             (
                 Outcome::NotMeasured,
-                format!(
-                    "{figure} is within the noise of the rule's band ({})",
-                    self.band.words()
-                ),
+                format!("{figure}, but the cases lie within each other's noise"),
             )
         } else if holds {
-            (
-                Outcome::Holds,
-                format!("{figure}, {} as the rule asks", self.band.words()),
-            )
+            (Outcome::Holds, figure)
         } else {
-            (
-                Outcome::DoesNotHold,
-                format!("{figure}, the rule asks {}", self.band.words()),
-            )
+            (Outcome::DoesNotHold, figure)
         };
         Judged {
             outcome,
