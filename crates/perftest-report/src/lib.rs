@@ -14,6 +14,7 @@
 //! - [`apis`]: one GPU under several APIs or tools, and which answers of that advice differ,
 //! - [`hierarchy`]: the cache levels, capacities and latencies of the memory suite's sweep,
 //! - [`findings`]: what a report says about the GPU (findings with their numbers, and advice),
+//! - [`guidance`]: the vendors' published performance claims, each judged on the report's GPU,
 //! - [`clock`]: the shader clock a run measured, per run and per case, and throttled cases,
 //! - [`clock_steps`]: the samples a case's figures leave out, taken on another clock step,
 //!
@@ -29,6 +30,7 @@ pub mod clock;
 pub mod clock_steps;
 pub mod derived;
 pub mod findings;
+pub mod guidance;
 pub mod hierarchy;
 pub mod modes;
 pub mod places;

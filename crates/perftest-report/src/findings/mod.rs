@@ -24,7 +24,7 @@ mod types;
 use crate::schema::Report;
 
 pub use groups::{GroupRule, Width, GROUPS};
-pub use rates::{Rate, Rates};
+pub use rates::{beyond_noise, Rate, Rates};
 pub use rules::RULES;
 pub use transfer::TRANSFER_RULES;
 pub use types::{Advice, Finding, Findings, Missing};

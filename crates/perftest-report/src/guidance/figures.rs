@@ -1,0 +1,96 @@
+//! The figures a plain ratio of two cases cannot give: those that read the device, several
+//! findings or the cache hierarchy.
+
+use crate::hierarchy::hierarchy;
+
+use super::rule::{absent, Context, Measured};
+
+/// The cost of a constant-buffer load whose lanes each read their own address over a uniform
+/// one's, divided by the subgroup size: 1 when the cost grows in proportion to the number of
+/// distinct addresses.
+pub fn unique_addresses(ctx: &Context) -> Result<Measured, String> {
+    let cases = ["cbuffer.float4.uniform", "cbuffer.float4.linear"];
+    let (Some(uniform), Some(per_lane)) = (ctx.rates.get(cases[0]), ctx.rates.get(cases[1])) else {
+        return Err(absent(ctx, &cases));
+    };
+    let lanes = ctx.report.device.subgroup_size;
+    if lanes < 2 {
+        return Err("the report does not give the subgroup size".to_string());
+    }
+    let cost = uniform.per_s / per_lane.per_s;
+    Ok(Measured::plain(cost / f64::from(lanes), &cases))
+}
+
+/// The push-constant word's throughput over the fastest other constant path's (a uniform
+/// block, the same without the run-time mask, a broadcast storage load; those the report
+/// has, at least one).
+pub fn push_fastest(ctx: &Context) -> Result<Measured, String> {
+    let push = "mem.const.push";
+    let others = [
+        "mem.const.ubo.uniform",
+        "mem.const.nomask.uniform",
+        "mem.const.broadcast",
+    ];
+    let Some(p) = ctx.rates.get(push) else {
+        return Err(absent(ctx, &[push]));
+    };
+    let best = others
+        .iter()
+        .filter_map(|id| Some((*id, ctx.rates.get(id)?)))
+        .max_by(|a, b| a.1.per_s.total_cmp(&b.1.per_s));
+    let Some((id, other)) = best else {
+        return Err(absent(ctx, &others));
+    };
+    Ok(Measured::plain(p.per_s / other.per_s, &[push, id]))
+}
+
+/// The texel rate sampling reaches as a share of the rate the driver publishes per core
+/// (the `peak.texel` finding).
+pub fn texel_peak(ctx: &Context) -> Result<Measured, String> {
+    if ctx.report.device.peak_per_unit.is_none() {
+        return Err("the driver publishes no texel rate per core".to_string());
+    }
+    let f = ctx.findings.get("peak.texel").ok_or_else(|| {
+        "the report lacks a sampling case, the shader clock or the unit count".to_string()
+    })?;
+    let cases: Vec<&str> = f.cases.iter().map(String::as_str).collect();
+    Ok(Measured::plain(f.value, &cases))
+}
+
+/// The far L2 partition's latency over the near one's (the `cache.l2_far` and
+/// `cache.l2_near` findings); 1 where the sweep found a single L2.
+pub fn l2_partitions(ctx: &Context) -> Result<Measured, String> {
+    let get = |id: &str| ctx.findings.get(id).map(|f| f.value);
+    match (get("cache.l2_near"), get("cache.l2_far"), get("cache.l2")) {
+        (Some(near), Some(far), _) => Ok(Measured::plain(far / near, &[])),
+        (_, _, Some(_)) => Ok(Measured::plain(1.0, &[])),
+        _ => Err("the report has no latency sweep that finds an L2 (memory suite)".to_string()),
+    }
+}
+
+/// The L1 capacity without shared memory over the smallest one left by a shared-memory
+/// declaration (the carve-out curves behind `cache.carveout`).
+pub fn shared_takes_l1(ctx: &Context) -> Result<Measured, String> {
+    let measured = ctx
+        .report
+        .cases
+        .iter()
+        .any(|c| c.id.starts_with("mem.carveout.") && ctx.rates.get(&c.id).is_some());
+    if !measured {
+        return Err("the report has no mem.carveout cases (memory suite)".to_string());
+    }
+    let h = hierarchy(ctx.report).ok_or_else(|| "no carve-out curves".to_string())?;
+    let l1_of = |shared: bool| {
+        h.carveout
+            .iter()
+            .filter(|c| (c.shared > 0) == shared)
+            .filter_map(|c| c.l1.as_ref().map(|l| l.last))
+            .min()
+    };
+    match (l1_of(false), l1_of(true)) {
+        (Some(full), Some(least)) if least > 0 => {
+            Ok(Measured::plain(full as f64 / least as f64, &[]))
+        }
+        _ => Err("the carve-out curves show no L1 level".to_string()),
+    }
+}

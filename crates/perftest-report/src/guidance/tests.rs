@@ -1,0 +1,470 @@
+use super::*;
+use crate::samples::{case, measurement, sample_report};
+use crate::schema::{CaseResult, ReportSource};
+
+/// A report of `(id, ns per workgroup)` pairs, six samples each (so the cases have
+/// intervals), `spread` apart around the figure.
+fn report(cases: &[(&str, f64)], spread: f64) -> Report {
+    let mut r = sample_report();
+    r.cases = cases
+        .iter()
+        .map(|&(id, ns)| {
+            let samples: Vec<f64> = (0..6)
+                .map(|i| 1000.0 * ns * (1.0 + spread * (f64::from(i) - 2.5) / 2.5))
+                .collect();
+            CaseResult::measured(&case(id), measurement(1000, &samples))
+        })
+        .collect();
+    r
+}
+
+/// The verdict `id` of `report`.
+fn verdict(report: &Report, id: &str) -> Verdict {
+    guidance(report)
+        .into_iter()
+        .find(|v| v.id == id)
+        .unwrap_or_else(|| panic!("no verdict {id}"))
+}
+
+/// Every case id the table names.
+fn named_cases() -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for claim in claims() {
+        let Rule::Tests(tests) = claim.rule else {
+            continue;
+        };
+        for t in tests {
+            match t.figure {
+                Figure::Ratio(pairs) | Figure::Bytes(pairs) | Figure::RatioElse(pairs, _) => {
+                    out.extend(pairs.iter().flat_map(|(a, b)| [*a, *b]));
+                }
+                Figure::Custom(cases, _) => out.extend(cases),
+                Figure::Finding(_) => {}
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_claim_has_one_verdict_with_a_stable_id() {
+    let v = guidance(&report(&[], 0.0));
+    assert_eq!(v.len(), 71);
+    let ids: Vec<&str> = v.iter().map(|v| v.id.as_str()).collect();
+    let mut unique = ids.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), 71, "duplicate ids");
+    for id in &ids {
+        let well_formed = id.split('.').count() == 2
+            && id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '_');
+        assert!(well_formed, "{id}");
+    }
+    // The order is the table's, first and last.
+    assert_eq!(ids[0], "nvidia.cbuffer_divergent");
+    assert_eq!(ids[70], "amd.pixel_export");
+    // An empty report measures nothing, and says why for every claim.
+    assert!(v.iter().all(|v| v.verdict == Outcome::NotMeasured));
+    assert!(
+        v.iter().all(|v| v.reason.is_some()),
+        "a verdict without reason"
+    );
+    assert!(v.iter().all(|v| !v.source.url.is_empty()));
+}
+
+#[test]
+fn forty_five_claims_have_a_rule_and_the_rest_name_what_would_measure_them() {
+    let with_rule = claims()
+        .filter(|c| matches!(c.rule, Rule::Tests(_)))
+        .count();
+    assert_eq!(with_rule, 45);
+    for claim in claims() {
+        if let Rule::NoCase(why) = claim.rule {
+            assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
+        }
+    }
+}
+
+#[test]
+fn every_case_and_finding_a_rule_names_exists() {
+    for id in named_cases() {
+        assert!(
+            perftest_cases::case_for_id(id).is_some(),
+            "unknown case {id}"
+        );
+    }
+    let ratio_findings: Vec<&str> = crate::findings::RULES
+        .iter()
+        .chain(crate::findings::TRANSFER_RULES)
+        .map(|r| r.id)
+        .chain(crate::findings::GROUPS.iter().map(|g| g.id))
+        .collect();
+    for claim in claims() {
+        let Rule::Tests(tests) = claim.rule else {
+            continue;
+        };
+        for t in tests {
+            if let Figure::Finding(id) | Figure::RatioElse(_, id) = t.figure {
+                assert!(
+                    ratio_findings.contains(&id),
+                    "{}: no finding {id}",
+                    claim.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_rule_with_a_fallback_reads_the_finding_where_its_cases_are_absent() {
+    // The clamp-to-edge cases: nearest R8 2x, RGBA8 1.33x the bilinear rate.
+    let clamp = report(
+        &[
+            ("tex.addr.clamp.nearest.r8.linear", 10.0),
+            ("tex.addr.clamp.bilinear.r8.linear", 20.0),
+            ("tex.addr.clamp.nearest.rgba8.linear", 15.0),
+            ("tex.addr.clamp.bilinear.rgba8.linear", 20.0),
+            ("tex.sample.bilinear.rgba8.linear", 20.0),
+            ("tex.mip.trilinear.rgba8.linear", 40.0),
+            ("tex.mip.aniso16.rgba8.linear", 400.0),
+        ],
+        0.0,
+    );
+    let v = verdict(&clamp, "imagination.filter_cost_order");
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - (0.5f64 * 0.75).sqrt()).abs() < 1e-9);
+    assert!(v
+        .cases
+        .contains(&"tex.addr.clamp.nearest.rgba8.linear".to_string()));
+    // Only the original's repeat-mode cases, at the same rate: the finding says a tie.
+    let repeat = report(
+        &[
+            ("tex.sample.nearest.rgba8.linear", 20.0),
+            ("tex.sample.bilinear.rgba8.linear", 20.0),
+            ("tex.mip.trilinear.rgba8.linear", 40.0),
+            ("tex.mip.aniso16.rgba8.linear", 400.0),
+        ],
+        0.0,
+    );
+    let v = verdict(&repeat, "imagination.filter_cost_order");
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    assert!((v.value.unwrap_or(0.0) - 1.0).abs() < 1e-9);
+    assert_eq!(v.cases[0], "tex.sample.bilinear.rgba8.linear");
+}
+
+#[test]
+fn a_faster_claim_holds_beyond_its_threshold_and_fails_below_it() {
+    // Uniform cbuffer 40x faster than per-lane; structured per-lane 8x faster than cbuffer.
+    let holds = report(
+        &[
+            ("cbuffer.float4.uniform", 10.0),
+            ("cbuffer.float4.linear", 400.0),
+            ("structured.float4.linear", 50.0),
+        ],
+        0.01,
+    );
+    let v = verdict(&holds, "nvidia.cbuffer_divergent");
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 40.0).abs() < 1e-9);
+    assert_eq!(
+        v.cases,
+        [
+            "cbuffer.float4.uniform",
+            "cbuffer.float4.linear",
+            "structured.float4.linear"
+        ]
+    );
+    // The second test fails: structured per-lane loads only 1.1x faster.
+    let fails = report(
+        &[
+            ("cbuffer.float4.uniform", 10.0),
+            ("cbuffer.float4.linear", 400.0),
+            ("structured.float4.linear", 364.0),
+        ],
+        0.01,
+    );
+    let v = verdict(&fails, "nvidia.cbuffer_divergent");
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    assert!(v.reason.unwrap_or_default().contains("at least 1.20"));
+}
+
+#[test]
+fn a_difference_within_the_noise_is_not_measured() {
+    // Structured per-lane loads 1.25x faster than cbuffer ones, but the samples spread 40%.
+    let r = report(
+        &[
+            ("structured.float4.uniform", 10.0),
+            ("cbuffer.float4.uniform", 12.5),
+        ],
+        0.4,
+    );
+    let v = verdict(&r, "nvidia.structured_equals_cbuffer");
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v.reason.unwrap_or_default().contains("noise"));
+    // The same 1.25x with tight samples: a measured difference, so "equivalent" fails.
+    let r = report(
+        &[
+            ("structured.float4.uniform", 10.0),
+            ("cbuffer.float4.uniform", 12.5),
+        ],
+        0.01,
+    );
+    let v = verdict(&r, "nvidia.structured_equals_cbuffer");
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+}
+
+#[test]
+fn a_named_factor_holds_near_it_and_not_far_from_it() {
+    let trilinear = |ns: f64| {
+        report(
+            &[
+                ("tex.sample.bilinear.r8.linear", 10.0),
+                ("tex.mip.trilinear.r8.linear", ns),
+                ("tex.sample.bilinear.rgba8.linear", 10.0),
+                ("tex.mip.trilinear.rgba8.linear", ns),
+                ("tex.sample.bilinear.rgba16f.linear", 10.0),
+                ("tex.mip.trilinear.rgba16f.linear", ns),
+            ],
+            0.01,
+        )
+    };
+    assert_eq!(
+        verdict(&trilinear(20.0), "arm.trilinear_cost").verdict,
+        Outcome::Holds
+    );
+    assert_eq!(
+        verdict(&trilinear(30.0), "arm.trilinear_cost").verdict,
+        Outcome::DoesNotHold
+    );
+    assert_eq!(
+        verdict(&trilinear(10.0), "arm.trilinear_cost").verdict,
+        Outcome::DoesNotHold
+    );
+}
+
+#[test]
+fn absent_and_skipped_cases_are_named_in_the_reason() {
+    let mut r = report(&[("tex.load.r32f.linear", 10.0)], 0.0);
+    r.cases.push(CaseResult::skipped(
+        &case("tex.load.rgba32f.linear"),
+        "RGBA32F sampled image not supported",
+    ));
+    let v = verdict(&r, "qualcomm.image_vs_buffer");
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    let reason = v.reason.unwrap_or_default();
+    assert!(
+        reason.contains("tex.load.rgba32f.linear skipped: RGBA32F sampled image not supported"),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("the report lacks structured.float.linear"),
+        "{reason}"
+    );
+    assert_eq!(v.cases.len(), 4);
+}
+
+#[test]
+fn the_published_volta_table_contradicts_structured_equals_cbuffer() {
+    // sebbbi's Titan V table: cbuffer{float4} uniform 1.381 ms, StructuredBuffer<float4>
+    // uniform 8.890 ms; one figure per case, no noise estimate.
+    let mut r = report(
+        &[
+            ("cbuffer.float4.uniform", 1.381),
+            ("structured.float4.uniform", 8.890),
+        ],
+        0.0,
+    );
+    for c in &mut r.cases {
+        if let Some(m) = &mut c.measurement {
+            m.samples_ns.truncate(1);
+        }
+    }
+    r.source = Some(ReportSource {
+        tool: "sebbbi/perftest".to_string(),
+        api: "Direct3D 11".to_string(),
+        file: "nvidia-volta-titan-v.txt".to_string(),
+    });
+    let v = verdict(&r, "nvidia.structured_equals_cbuffer");
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    assert!((v.value.unwrap_or(0.0) - 1.381 / 8.890).abs() < 1e-6);
+    assert!(v.reason.unwrap_or_default().contains("no noise estimate"));
+}
+
+#[test]
+fn a_finding_within_the_noise_is_not_measured() {
+    // Raw loads 1.3x faster than typed ones, samples spread 50%: the finding's intervals
+    // overlap, and a tie would not hold.
+    let noisy = report(
+        &[("raw.load.linear", 10.0), ("typed.r32f.linear", 13.0)],
+        0.5,
+    );
+    let v = verdict(&noisy, "intel.raw_vs_typed");
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v.reason.unwrap_or_default().contains("noise"));
+    assert_eq!(v.cases, ["raw.load.linear", "typed.r32f.linear"]);
+    let tight = report(
+        &[("raw.load.linear", 10.0), ("typed.r32f.linear", 13.0)],
+        0.01,
+    );
+    assert_eq!(
+        verdict(&tight, "intel.raw_vs_typed").verdict,
+        Outcome::Holds
+    );
+}
+
+#[test]
+fn equal_descriptor_and_address_loads_contradict_amds_claim() {
+    let mut cases = Vec::new();
+    for size in ["16kb", "64mb"] {
+        for pattern in ["linear", "random"] {
+            let ns = if pattern == "linear" { 10.0 } else { 25.0 };
+            cases.push((format!("modern.ws.{size}.aligned.{pattern}"), ns));
+            cases.push((format!("modern.ws.{size}.bda.{pattern}"), ns * 1.001));
+        }
+    }
+    let pairs: Vec<(&str, f64)> = cases.iter().map(|(id, ns)| (id.as_str(), *ns)).collect();
+    let v = verdict(&report(&pairs, 0.0), "amd.descriptor_vs_address");
+    assert_eq!(v.verdict, Outcome::DoesNotHold, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.001).abs() < 1e-6);
+}
+
+#[test]
+fn linear_scaling_of_constant_addresses_reads_the_subgroup_size() {
+    // Every lane its own address: 32x slower, as linear scaling with 32 lanes says.
+    let mut r = report(
+        &[
+            ("cbuffer.float4.uniform", 10.0),
+            ("cbuffer.float4.linear", 320.0),
+        ],
+        0.0,
+    );
+    assert_eq!(
+        verdict(&r, "nvidia.constant_unique_addresses").verdict,
+        Outcome::Holds
+    );
+    // With 64 lanes the same 32x is half of linear.
+    r.device.subgroup_size = 64;
+    let v = verdict(&r, "nvidia.constant_unique_addresses");
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    assert!((v.value.unwrap_or(0.0) - 0.5).abs() < 1e-9);
+    r.device.subgroup_size = 0;
+    let v = verdict(&r, "nvidia.constant_unique_addresses");
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+}
+
+#[test]
+fn bytes_rules_weigh_the_load_width() {
+    // 128-bit shared loads at a third of the 32-bit rate move 4/3 of the bytes: holds.
+    let r = report(
+        &[
+            ("mem.shared.width.128", 30.0),
+            ("mem.shared.width.32", 10.0),
+        ],
+        0.0,
+    );
+    let v = verdict(&r, "intel.shared_vec4");
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 4.0 / 3.0).abs() < 1e-9);
+    // At a quarter of the rate they move the same bytes: does not hold.
+    let r = report(
+        &[
+            ("mem.shared.width.128", 40.0),
+            ("mem.shared.width.32", 10.0),
+        ],
+        0.0,
+    );
+    assert_eq!(
+        verdict(&r, "intel.shared_vec4").verdict,
+        Outcome::DoesNotHold
+    );
+}
+
+#[test]
+fn across_counts_each_outcome_and_names_the_exceptions() {
+    let gpu = |name: &str, structured_ns: f64| {
+        let mut r = report(
+            &[
+                ("cbuffer.float4.uniform", 10.0),
+                ("structured.float4.uniform", structured_ns),
+            ],
+            0.0,
+        );
+        r.device.name = name.to_string();
+        r
+    };
+    let (a, b, c) = (gpu("A", 10.5), gpu("B", 60.0), gpu("C", 9.5));
+    let empty = report(&[], 0.0);
+    let all = across(&[&a, &b, &c, &empty]);
+    assert_eq!(all.len(), 71);
+    let s = all
+        .iter()
+        .find(|s| s.id == "nvidia.structured_equals_cbuffer")
+        .unwrap_or_else(|| panic!("missing"));
+    assert_eq!((s.holds, s.does_not_hold, s.not_measured), (2, 1, 1));
+    assert_eq!(s.usual, Outcome::Holds);
+    assert_eq!(s.exceptions, ["B"]);
+    // No GPU measures it: no usual outcome, no exceptions.
+    let n = &all[16];
+    assert_eq!((n.holds, n.does_not_hold, n.not_measured), (0, 0, 4));
+    assert_eq!(n.usual, Outcome::NotMeasured);
+    assert!(n.exceptions.is_empty());
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn outcomes_serialise_in_snake_case() {
+    let v = verdict(&report(&[], 0.0), "nvidia.structured_equals_cbuffer");
+    let json = serde_json::to_value(&v).unwrap_or_default();
+    assert_eq!(json["verdict"], "not_measured");
+    assert_eq!(json["source"]["url"], v.source.url.as_str());
+    assert_eq!(
+        serde_json::to_value(Outcome::DoesNotHold).unwrap_or_default(),
+        "does_not_hold"
+    );
+}
+
+/// The committed original-suite report of the H200 (a copy of the results collection's).
+#[cfg(feature = "serde")]
+#[test]
+fn the_h200_original_report_measures_its_claims() {
+    let text = include_str!("../../tests/fixtures/nvidia-h200.json");
+    let r: Report = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+    let v = guidance(&r);
+    let measured: Vec<&str> = v
+        .iter()
+        .filter(|v| v.verdict != Outcome::NotMeasured)
+        .map(|v| v.id.as_str())
+        .collect();
+    assert_eq!(measured.len(), 14, "{measured:?}");
+    let get = |id: &str| v.iter().find(|v| v.id == id).map(|v| v.verdict);
+    assert_eq!(get("nvidia.cbuffer_divergent"), Some(Outcome::Holds));
+    // 1.12x: within "equivalent" on this GPU.
+    assert_eq!(
+        get("nvidia.structured_equals_cbuffer"),
+        Some(Outcome::Holds)
+    );
+    assert_eq!(get("amd.typed_channels"), Some(Outcome::DoesNotHold));
+}
+
+#[test]
+fn the_book_documents_every_claim_with_its_source() {
+    let book = include_str!("../../../../docs/src/guidance.md");
+    for claim in claims() {
+        let heading = format!("### `{}`", claim.id);
+        let Some(at) = book.find(&heading) else {
+            panic!("the guidance chapter lacks {}", claim.id);
+        };
+        let section = &book[at..];
+        let end = section[heading.len()..]
+            .find("### ")
+            .map_or(section.len(), |e| e + heading.len());
+        assert!(
+            section[..end].contains(claim.source.url),
+            "{}: the chapter does not cite {}",
+            claim.id,
+            claim.source.url
+        );
+    }
+}
