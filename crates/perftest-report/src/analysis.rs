@@ -2,12 +2,14 @@
 //! from the report and rendered by every format (text, Markdown, HTML, SVG, JSON, CSV).
 //!
 //! The analysis holds each case's derived figures and what the clock makes of them, the run's
-//! clock, the findings and advice, and the cache hierarchy. A format reads these and never
+//! clock, the findings and advice, the cache hierarchy, and the vendors' guidance judged on
+//! the report. A format reads these and never
 //! derives them itself, so two formats of one report cannot disagree.
 
 use crate::clock::{self, Clock, ClockSource, RunClock};
 use crate::derived::{shader_units, Derived, ReportFigures};
 use crate::findings::{findings, Findings};
+use crate::guidance::{guidance, Verdict};
 use crate::hierarchy::{hierarchy, Hierarchy};
 use crate::schema::{CaseResult, Report};
 
@@ -25,6 +27,8 @@ pub struct Analysis {
     pub findings: Findings,
     /// The cache hierarchy of the memory suite's sweep, where the report has sweep cases.
     pub hierarchy: Option<Hierarchy>,
+    /// A verdict for every vendor claim the guidance judges, in its stable order.
+    pub guidance: Vec<Verdict>,
 }
 
 /// The run's clock as the reports give it: the figure latencies use, where it comes from, and
@@ -88,6 +92,7 @@ impl Analysis {
         let rate_clock = clock::clock_with(report, clock::measured_with(report, run.as_ref()));
         let units = shader_units(report).map(f64::from);
         let derived = report.derived_all();
+        let found = findings(report);
         let per_clock = report
             .cases
             .iter()
@@ -105,7 +110,8 @@ impl Analysis {
                 median_mhz: run.as_ref().map(|r| r.median_mhz),
                 max_mhz: run.as_ref().map(|r| r.max_mhz),
             }),
-            findings: findings(report),
+            guidance: guidance(report, &found),
+            findings: found,
             hierarchy: hierarchy(report),
         }
     }
@@ -158,5 +164,7 @@ mod tests {
         assert_eq!(analysis.findings, findings(&report));
         assert_eq!(analysis.hierarchy.is_some(), hierarchy(&report).is_some());
         assert_eq!(analysis.clock.map(|c| c.clock()), clock::clock(&report));
+        assert_eq!(analysis.guidance, guidance(&report, &analysis.findings));
+        assert_eq!(analysis.guidance.len(), crate::guidance::claims().count());
     }
 }

@@ -17,6 +17,7 @@ pub(crate) mod chart;
 mod columns;
 mod curves;
 mod findings;
+mod guidance;
 mod heatmap;
 pub(crate) mod markup;
 mod spread;

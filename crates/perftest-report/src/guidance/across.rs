@@ -10,7 +10,12 @@ use super::types::{AcrossVerdict, Outcome};
 pub fn across(reports: &[&Report]) -> Vec<AcrossVerdict> {
     let per_gpu: Vec<(&str, Vec<super::Verdict>)> = reports
         .iter()
-        .map(|r| (r.device.name.as_str(), guidance(r)))
+        .map(|r| {
+            (
+                r.device.name.as_str(),
+                guidance(r, &crate::findings::findings(r)),
+            )
+        })
         .collect();
     let Some((_, first)) = per_gpu.first() else {
         return super::claims()

@@ -25,7 +25,7 @@ mod sources;
 mod textures;
 mod types;
 
-use crate::findings::{findings, Rates};
+use crate::findings::{Findings, Rates};
 use crate::schema::Report;
 
 pub use across::across;
@@ -44,12 +44,13 @@ pub fn claims() -> impl Iterator<Item = &'static Claim> {
         .chain(&graphics::CLAIMS)
 }
 
-/// One verdict for every claim, in the order of [`claims`].
-pub fn guidance(report: &Report) -> Vec<Verdict> {
+/// One verdict for every claim, in the order of [`claims`], on `report` and its `findings`
+/// ([`crate::findings::findings`] of the same report).
+pub fn guidance(report: &Report, findings: &Findings) -> Vec<Verdict> {
     let ctx = Context {
         report,
         rates: Rates::of(report),
-        findings: findings(report),
+        findings,
     };
     claims().map(|claim| judge(claim, &ctx)).collect()
 }

@@ -144,7 +144,7 @@ pub struct Context<'a> {
     /// Its cases' throughputs.
     pub rates: Rates,
     /// Its findings.
-    pub findings: Findings,
+    pub findings: &'a Findings,
 }
 
 /// A figure as measured.

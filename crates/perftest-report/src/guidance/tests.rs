@@ -20,7 +20,7 @@ fn report(cases: &[(&str, f64)], spread: f64) -> Report {
 
 /// The verdict `id` of `report`.
 fn verdict(report: &Report, id: &str) -> Verdict {
-    guidance(report)
+    guidance(report, &crate::findings::findings(report))
         .into_iter()
         .find(|v| v.id == id)
         .unwrap_or_else(|| panic!("no verdict {id}"))
@@ -48,7 +48,8 @@ fn named_cases() -> Vec<&'static str> {
 
 #[test]
 fn every_claim_has_one_verdict_with_a_stable_id() {
-    let v = guidance(&report(&[], 0.0));
+    let r = report(&[], 0.0);
+    let v = guidance(&r, &crate::findings::findings(&r));
     assert_eq!(v.len(), 71);
     let ids: Vec<&str> = v.iter().map(|v| v.id.as_str()).collect();
     let mut unique = ids.clone();
@@ -431,7 +432,7 @@ fn outcomes_serialise_in_snake_case() {
 fn the_h200_original_report_measures_its_claims() {
     let text = include_str!("../../tests/fixtures/nvidia-h200.json");
     let r: Report = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}"));
-    let v = guidance(&r);
+    let v = guidance(&r, &crate::findings::findings(&r));
     let measured: Vec<&str> = v
         .iter()
         .filter(|v| v.verdict != Outcome::NotMeasured)

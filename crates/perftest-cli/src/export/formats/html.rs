@@ -388,6 +388,33 @@ fn write_findings(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
     writeln!(out, "</section>")
 }
 
+/// The vendor claims the report judges, with a link to each source, and how many it cannot
+/// judge.
+fn write_guidance(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
+    let judged = crate::export::guidance::measured(analysis);
+    if judged.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "<section>")?;
+    writeln!(out, "<h2>Vendor guidance, judged on this GPU</h2>")?;
+    writeln!(out, "<ul>")?;
+    for v in judged {
+        writeln!(
+            out,
+            "<li><code>{}</code>: {} <a href=\"{}\">{}</a></li>",
+            escape(&v.id),
+            escape(&crate::export::guidance::sentence(v)),
+            escape(&v.source.url),
+            escape(&v.source.title)
+        )?;
+    }
+    writeln!(out, "</ul>")?;
+    if let Some(line) = crate::export::guidance::not_measured_line(analysis) {
+        writeln!(out, "<p>{}</p>", escape(&line))?;
+    }
+    writeln!(out, "</section>")
+}
+
 fn write_not_measured(out: &mut String, report: &Report) -> std::fmt::Result {
     writeln!(out, "<section>")?;
     writeln!(out, "<h2>Skipped and failed cases</h2>")?;
@@ -474,6 +501,7 @@ impl Exporter for HtmlExporter {
         page_start(&mut out, &format!("perftest: {}", report.device.name))?;
         write_header(&mut out, report, analysis)?;
         write_findings(&mut out, analysis)?;
+        write_guidance(&mut out, analysis)?;
         let (w, h) = LEGEND_SIZE;
         svg_open(&mut out, w, h)?;
         write_legend(&mut out, 0.0, 0.0)?;

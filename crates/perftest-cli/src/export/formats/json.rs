@@ -7,6 +7,7 @@ use crate::report::{ClockSamples, ReportSource};
 use perftest_report::analysis::Analysis;
 use perftest_report::analysis::{PerClock, RunClockFigures};
 use perftest_report::findings::{Advice, Finding, Missing};
+use perftest_report::guidance::Verdict;
 
 use crate::report::{CaseResult, Derived, DeviceInfo, Report, Settings};
 
@@ -42,6 +43,8 @@ struct JsonReport<'a> {
     findings: &'a [Finding],
     /// What to do, most important first.
     advice: &'a [Advice],
+    /// A verdict for every vendor claim the guidance judges (perftest-report's guidance).
+    guidance: &'a [Verdict],
     /// The original suite's findings the report lacks cases for.
     #[serde(skip_serializing_if = "<[Missing]>::is_empty")]
     findings_missing: &'a [Missing],
@@ -101,6 +104,7 @@ impl Exporter for JsonExporter {
             findings: &found.findings,
             advice: &found.advice,
             findings_missing: &found.missing,
+            guidance: &analysis.guidance,
         };
         let mut bytes = serde_json::to_vec_pretty(&json)?;
         bytes.push(b'\n');

@@ -57,6 +57,7 @@ impl Exporter for MarkdownExporter {
         }
         writeln!(out)?;
         write_findings(&mut out, analysis)?;
+        write_guidance(&mut out, analysis)?;
         writeln!(out, "| Case | {} |", TITLES.join(" | "))?;
         writeln!(out, "|:---|{}", "---:|".repeat(TITLES.len()))?;
         for row in columns::rows(report, analysis) {
@@ -131,6 +132,29 @@ fn write_findings(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
         }
     }
     if let Some(line) = crate::export::findings::missing_line(f) {
+        writeln!(out)?;
+        writeln!(out, "{}", escape(&line))?;
+    }
+    writeln!(out)
+}
+
+/// The vendor claims the report judges, one line each, and how many it cannot judge.
+fn write_guidance(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
+    let judged = crate::export::guidance::measured(analysis);
+    if judged.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "**Vendor guidance, judged on this GPU**")?;
+    writeln!(out)?;
+    for v in judged {
+        writeln!(
+            out,
+            "- `{}`: {}",
+            v.id,
+            escape(&crate::export::guidance::sentence(v))
+        )?;
+    }
+    if let Some(line) = crate::export::guidance::not_measured_line(analysis) {
         writeln!(out)?;
         writeln!(out, "{}", escape(&line))?;
     }

@@ -43,6 +43,10 @@ impl Exporter for TextExporter {
             out.push_str(&section);
             writeln!(out)?;
         }
+        if let Some(section) = crate::export::guidance::text(analysis) {
+            out.push_str(&section);
+            writeln!(out)?;
+        }
         // Padded by hand: names from a report may be longer than format!'s width allows.
         push_left(&mut out, "Case", name_width);
         for (title, width) in TITLES.iter().zip(widths) {
