@@ -388,8 +388,8 @@ fn write_findings(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
     writeln!(out, "</section>")
 }
 
-/// The vendor claims the report judges, with a link to each source, and how many it cannot
-/// judge.
+/// The vendor claims the report judges, each with its source's title and address as text (the
+/// page links to nothing), and how many it cannot judge.
 fn write_guidance(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
     let judged = crate::export::guidance::measured(analysis);
     if judged.is_empty() {
@@ -401,11 +401,11 @@ fn write_guidance(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
     for v in judged {
         writeln!(
             out,
-            "<li><code>{}</code>: {} <a href=\"{}\">{}</a></li>",
+            "<li><code>{}</code>: {} <small>{}, {}</small></li>",
             escape(&v.id),
             escape(&crate::export::guidance::sentence(v)),
-            escape(&v.source.url),
-            escape(&v.source.title)
+            escape(&v.source.title),
+            escape(&v.source.url)
         )?;
     }
     writeln!(out, "</ul>")?;
