@@ -62,6 +62,11 @@ impl GateVerdict {
         !self.offenders.is_empty() || self.median_regression.is_some() || self.no_verdict.is_some()
     }
 
+    /// True when the gate found a slowdown beyond a limit (a case or the median).
+    pub fn regressed(&self) -> bool {
+        !self.offenders.is_empty() || self.median_regression.is_some()
+    }
+
     /// The lines printed when the gate failed (empty when it passed).
     pub fn describe(&self, limits: &GateLimits) -> Vec<String> {
         let mut lines: Vec<String> = self.no_verdict.iter().cloned().collect();

@@ -106,8 +106,8 @@ fn an_output_that_is_an_input_is_refused() {
     assert_eq!(code, Some(0), "{stderr}");
 }
 
-/// A gate that compared almost nothing fails instead of passing: here one case of the 138 of
-/// A is in B.
+/// A gate that compared almost nothing fails instead of passing, with exit 7 (no verdict), not
+/// 5 (slower): here one case of the 138 of A is in B.
 #[test]
 fn a_gate_over_almost_nothing_fails() {
     let dir = tempfile::tempdir().unwrap();
@@ -131,7 +131,7 @@ fn a_gate_over_almost_nothing_fails() {
     };
     for limits in ["--fail-median 5", "--fail-above 5"] {
         let (code, stderr) = gate(limits);
-        assert_eq!(code, Some(5), "{limits}: {stderr}");
+        assert_eq!(code, Some(7), "{limits}: {stderr}");
         assert!(
             stderr.contains("no verdict: 1 of A's 138 measured case(s) were compared"),
             "{stderr}"
@@ -623,4 +623,157 @@ fn a_broken_driver_manifest_is_named() {
         );
         assert!(!first.contains("host memory allocation"), "{var}: {stderr}");
     }
+}
+
+/// A copy of the committed H200 report with each measured case's samples multiplied by
+/// `slower` (1.05: 5% slower) and `edit` applied to its JSON, written as `dir/name` with the
+/// top-level keys in the report's own order (a health check reads the device name by line).
+fn edited_h200(
+    dir: &std::path::Path,
+    name: &str,
+    slower: f64,
+    edit: impl Fn(&mut serde_json::Value),
+) -> std::path::PathBuf {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200.json");
+    let mut report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    for case in report["cases"].as_array_mut().unwrap() {
+        if let Some(samples) = case["measurement"]["samples_ns"].as_array_mut() {
+            for s in samples {
+                *s = serde_json::Value::from(s.as_f64().unwrap() * slower);
+            }
+        }
+    }
+    edit(&mut report);
+    let keys = [
+        "schema",
+        "perftest_version",
+        "started_at",
+        "finished_at",
+        "complete",
+        "device",
+        "settings",
+        "baseline_id",
+        "cases",
+    ];
+    let object = report.as_object().unwrap();
+    let fields: Vec<String> = keys
+        .iter()
+        .filter_map(|k| {
+            let value = serde_json::to_string_pretty(object.get(*k)?).unwrap();
+            Some(format!("  {k:?}: {value}"))
+        })
+        .collect();
+    let out = dir.join(name);
+    std::fs::write(&out, format!("{{\n{}\n}}\n", fields.join(",\n"))).unwrap();
+    out
+}
+
+/// `compare` of a fleet judges each GPU model's reports with the outlier rule, whatever their
+/// drivers and perftest versions: a node after a driver update stays in its model's group,
+/// and a report of another GPU model is named as not judged instead of turning the whole
+/// comparison into the cross-GPU matrix (exit 0, no verdict).
+#[test]
+fn a_fleet_is_judged_per_gpu_model_whatever_its_drivers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let same = |_: &mut serde_json::Value| {};
+    let updated = |r: &mut serde_json::Value| {
+        r["device"]["api_version"] = "1.4.999".into();
+        r["device"]["driver_info"] = "999.1".into();
+        r["perftest_version"] = "0.2.0".into();
+    };
+    let other_model = |r: &mut serde_json::Value| r["device"]["name"] = "NVIDIA B200".into();
+    let healthy = [
+        edited_h200(d, "node1.json", 1.0, same),
+        edited_h200(d, "node2.json", 1.0001, updated),
+        edited_h200(d, "node3.json", 0.9999, same),
+    ];
+    let slow = edited_h200(d, "node4.json", 1.05, updated);
+    let stray = edited_h200(d, "node5.json", 1.0, other_model);
+    let compare = |files: &[&std::path::PathBuf]| {
+        let output = common::command(&["compare", "--"])
+            .args(files)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let [a, b, c] = &healthy;
+    // The slow node is flagged although its driver and perftest differ from the others'.
+    let (code, stdout, stderr) = compare(&[a, b, c, &slow]);
+    assert_eq!(code, Some(6), "{stdout}{stderr}");
+    assert!(stdout.contains("OUTLIER "), "{stdout}");
+    assert!(stdout.contains("node4.json"), "{stdout}");
+    assert!(stdout.contains("differ in API version, driver"), "{stdout}");
+    // With a GPU of another model in the folder: still flagged, the stray one not judged.
+    let (code, stdout, stderr) = compare(&[a, b, &stray, c, &slow]);
+    assert_eq!(code, Some(6), "{stdout}{stderr}");
+    assert!(stdout.contains("OUTLIER "), "{stdout}");
+    assert!(stdout.contains("NOT JUDGED "), "{stdout}");
+    // A healthy fleet beside a stray report: no outlier, but no pass either (exit 7).
+    let (code, stdout, stderr) = compare(&[a, b, c, &stray]);
+    assert_eq!(code, Some(7), "{stdout}{stderr}");
+    assert!(stdout.contains("NOT JUDGED "), "{stdout}");
+    assert!(stderr.starts_with("perftest: no verdict"), "{stderr}");
+    // The healthy fleet alone passes.
+    let (code, stdout, stderr) = compare(&[a, b, c]);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+}
+
+/// A health check whose gate could not judge (the run shares no case with the baseline) says
+/// so and exits 1, which leaves the node in service; it used to be exit 5, "slower than its
+/// baseline", which drains it.
+#[cfg(unix)]
+#[test]
+fn a_health_check_that_could_not_judge_does_not_drain() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let baselines = d.join("baselines");
+    std::fs::create_dir(&baselines).unwrap();
+    // The baseline has the first half of the cases, the run the second half.
+    let half = |first: bool| {
+        move |r: &mut serde_json::Value| {
+            let cases = r["cases"].as_array_mut().unwrap();
+            let cut = cases.len() / 2;
+            if first {
+                cases.truncate(cut);
+            } else {
+                cases.drain(..cut);
+            }
+        }
+    };
+    edited_h200(&baselines, "NVIDIA_H200.json", 1.0, half(true));
+    let run = edited_h200(d, "run.json", 1.0, half(false));
+    // The stand-in writes `run` for the timing run and is the real perftest for `compare`.
+    let fake = d.join("perftest");
+    let script = format!(
+        "#!/bin/sh\nif [ \"$1\" = compare ]; then exec '{binary}' \"$@\"; fi\n\
+         while [ $# -gt 0 ]; do\n  if [ \"$1\" = --output ]; then out=$2; fi\n  shift\ndone\n\
+         cp '{run}' \"$(echo \"$out\" | sed 's/{{pci}}/gpu0/')\"\n",
+        binary = common::BINARY,
+        run = run.display()
+    );
+    std::fs::write(&fake, script).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let output = Command::new("bash")
+        .arg(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../deploy/slurm/perftest-healthcheck.sh"),
+        )
+        .env("PERFTEST", &fake)
+        .env("WORK_DIR", d.join("work"))
+        .env("BASELINE_DIR", &baselines)
+        .output()
+        .unwrap();
+    let line = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{line}");
+    assert!(line.starts_with("perftest-health ERROR "), "{line}");
+    assert!(line.contains("could not judge"), "{line}");
+    assert!(line.contains("no verdict"), "{line}");
 }

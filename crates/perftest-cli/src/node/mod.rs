@@ -11,6 +11,8 @@
 //! are noisy on every device. The rule needs at least three measured reports per case: with two,
 //! nothing tells which one is off.
 
+// Reports of many GPU models: each model's group judged on its own.
+pub mod fleet;
 // The node summary as an HTML page.
 pub mod html;
 
@@ -85,6 +87,21 @@ impl NodeSummary {
     pub fn unmeasured_reports(&self) -> Vec<usize> {
         (0..self.labels.len())
             .filter(|&r| self.measured_nothing(r))
+            .collect()
+    }
+
+    /// Indices of the reports the rule could not judge: they measured a case, but none that at
+    /// least [`MIN_REPORTS_FOR_FLAGS`] reports measured (too few reports of their GPU model, or
+    /// no case in common with the others). Nothing shows such a report is healthy or slow.
+    pub fn unjudged_reports(&self) -> Vec<usize> {
+        (0..self.labels.len())
+            .filter(|&r| {
+                !self.measured_nothing(r)
+                    && !self.cases.iter().any(|c| {
+                        c.deviation_pct[r].is_some()
+                            && c.deviation_pct.iter().flatten().count() >= MIN_REPORTS_FOR_FLAGS
+                    })
+            })
             .collect()
     }
 
@@ -256,20 +273,37 @@ pub fn render(summary: &NodeSummary, describe: &dyn Fn(usize) -> String) -> Stri
         out.push('\n');
     }
     out.push('\n');
+    push_verdicts(&mut out, summary, describe);
+    out
+}
+
+/// The verdict lines under the node table: the rule's overall result, then one line per report
+/// not judged, not measured or flagged.
+fn push_verdicts(out: &mut String, summary: &NodeSummary, describe: &dyn Fn(usize) -> String) {
     let flagged = summary.flagged_reports();
-    if summary
+    let no_check = summary
         .cases
         .iter()
-        .all(|c| c.deviation_pct.iter().flatten().count() < MIN_REPORTS_FOR_FLAGS)
-    {
+        .all(|c| c.deviation_pct.iter().flatten().count() < MIN_REPORTS_FOR_FLAGS);
+    if no_check {
         out.push_str(&format!(
             "No outlier check: it needs at least {MIN_REPORTS_FOR_FLAGS} reports measuring a case \
              (with two, nothing tells which one is off).\n"
         ));
-    } else if flagged.is_empty() {
+    } else if flagged.is_empty() && summary.unjudged_reports().is_empty() {
         out.push_str("No outlier: every report is within the rule on every case.\n");
     }
     let unmeasured = summary.unmeasured_reports();
+    if !no_check {
+        for r in summary.unjudged_reports() {
+            out.push_str(&format!(
+                "NOT JUDGED {}: no case it measured was measured by {MIN_REPORTS_FOR_FLAGS} \
+                 reports, so nothing shows it is healthy or slow ({})\n",
+                printable(&summary.labels[r]),
+                printable(&describe(r))
+            ));
+        }
+    }
     for r in flagged {
         if unmeasured.contains(&r) {
             out.push_str(&format!(
@@ -291,7 +325,6 @@ pub fn render(summary: &NodeSummary, describe: &dyn Fn(usize) -> String) -> Stri
             printable(&describe(r))
         ));
     }
-    out
 }
 
 /// What `{device}` in an `--all-devices` output path is replaced by: the device's number.
