@@ -777,3 +777,89 @@ fn a_health_check_that_could_not_judge_does_not_drain() {
     assert!(line.contains("could not judge"), "{line}");
     assert!(line.contains("no verdict"), "{line}");
 }
+
+/// Positions of `c` in `text` not escaped by a backslash.
+fn unescaped(text: &str, c: char) -> usize {
+    let mut count = 0;
+    let mut backslashes = 0;
+    for ch in text.chars() {
+        if ch == c && backslashes % 2 == 0 {
+            count += 1;
+        }
+        backslashes = if ch == '\\' { backslashes + 1 } else { 0 };
+    }
+    count
+}
+
+/// A published table's GPU name is data in the book: the gallery writes it escaped in each
+/// page's heading, the index and the book's summary (raw, `<img onerror>` ran in the built
+/// book and a `[` broke the build), and the book's include command in it is not read as one.
+/// The same name stays data in `render`'s Markdown, HTML and SVG.
+#[test]
+fn a_contributed_table_cannot_inject_into_the_book() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let sebbbi = root.join("crates/perftest-cli/tests/fixtures/sebbbi");
+    let published = root.join("results/published");
+    std::fs::create_dir_all(&sebbbi).unwrap();
+    std::fs::create_dir_all(&published).unwrap();
+    for name in ["nvidia-h200", "nvidia-h100", "lavapipe"] {
+        let file = format!("results/{name}.json");
+        std::fs::copy(repo.join(&file), root.join(&file)).unwrap();
+    }
+    let hostile = "<img src=x onerror=alert(1)> [RTX](javascript:x) {{#include /etc/passwd}}";
+    let table =
+        std::fs::read_to_string(common::published_tables().join("nvidia-ampere-rtx-3090.txt"))
+            .unwrap();
+    let body: String = table.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let evil = sebbbi.join("evil [x] `y`.txt");
+    std::fs::write(&evil, format!("### {hostile}\n{body}")).unwrap();
+    let csv = std::fs::read_to_string(
+        repo.join("results/published/intel-arc-b580-vulkan-perftest-vk-dxc.csv"),
+    )
+    .unwrap()
+    .replace("Intel(R) Arc(TM) B580 Graphics", &hostile.replace('"', "'"));
+    std::fs::write(published.join("evil.csv"), csv).unwrap();
+    let pages = perftest_cli::gallery::pages(root).unwrap();
+    assert!(pages.iter().filter(|p| p.title.contains("<img")).count() >= 2);
+    let summary = perftest_cli::gallery::summary_lines(&pages);
+    for text in pages
+        .iter()
+        .map(|p| p.text.as_str())
+        .chain([summary.as_str()])
+    {
+        for line in text.lines() {
+            let raw_html =
+                unescaped(line, '<') > 0 && !line.contains("`<") && line.contains("<img");
+            assert!(!raw_html, "raw HTML: {line}");
+            assert!(!line.contains("{{#"), "an include command: {line}");
+        }
+    }
+    for line in summary.lines() {
+        // `- [TITLE](PATH)`: one link, its text without a bracket of its own.
+        assert_eq!(unescaped(line, '['), 1, "{line}");
+        assert_eq!(unescaped(line, ']'), 1, "{line}");
+        let path = line.rsplit_once("](").unwrap().1.trim_end_matches(')');
+        assert!(
+            path.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/.-_".contains(c)),
+            "{line}"
+        );
+    }
+    // `render` writes the name as data in every markup format.
+    for format in ["markdown", "html", "svg"] {
+        let output = common::command(&["render", "--format", format])
+            .arg(&evil)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{format}");
+        let text = String::from_utf8_lossy(&output.stdout);
+        if format == "markdown" {
+            assert!(text.contains("\\<img"), "{text}");
+            assert!(!text.contains("{{#"), "{text}");
+        } else {
+            assert!(!text.contains("<img"), "{format}: {text}");
+        }
+    }
+}
