@@ -863,3 +863,62 @@ fn a_contributed_table_cannot_inject_into_the_book() {
         }
     }
 }
+
+/// A `--dump-shaders` folder that cannot be made (its parent is a file) is refused before any
+/// GPU work: no table, one line. It used to be found only after the whole run.
+#[test]
+fn a_dump_folder_that_cannot_be_made_is_refused_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let output = common::command(&["--filter", "cbuffer", "--dump-shaders"])
+        .arg(file.join("shaders"))
+        .args(common::SMALL)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "the run went ahead: {stdout}");
+    assert!(
+        stderr.starts_with("perftest: cannot create --dump-shaders"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// A shader dump that fails after a run stopped by SIGTERM is told, and the run still exits
+/// 143: the dump's exit 1 used to replace the signal's code. (The folder is free when the run
+/// starts; a file takes its place once the device is ready.)
+#[cfg(unix)]
+#[test]
+fn a_late_dump_failure_keeps_the_signal_code() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let shaders = dir.path().join("shaders");
+    let mut child = common::command(&["--filter", "typed", "--verbose", "--dump-shaders"])
+        .arg(&shaders)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            panic!("the run ended before its device was ready: {seen}");
+        }
+        seen.push_str(&line);
+        if line.contains("instance and device ready") {
+            break;
+        }
+    }
+    std::fs::write(&shaders, "not a folder").unwrap();
+    send(child.id(), libc::SIGTERM);
+    let status = common::wait_at_most(child, std::time::Duration::from_secs(120));
+    std::io::Read::read_to_string(&mut stderr, &mut seen).unwrap();
+    let status = status.unwrap_or_else(|| panic!("SIGTERM did not end the run: {seen}"));
+    assert_eq!(status.code(), Some(143), "{seen}");
+    assert!(seen.contains("--dump-shaders"), "{seen}");
+}

@@ -331,8 +331,18 @@ pub(crate) fn run_time(
         &Stdout::Plain,
         signals,
     )?;
-    shader_outputs(bench, cases, &report, options)?;
-    run_exit_code(&report, end, delivered, signals)
+    let code = run_exit_code(&report, end, delivered, signals);
+    // The shader outputs come after the report: their failure is told, and the run's own code
+    // is kept when it is worse (or a stop signal's, which always is).
+    if let Err(failure) = shader_outputs(bench, cases, &report, options) {
+        perftest_cli::say!("perftest: {}", printable(&failure.message));
+        return match code {
+            Ok(c) if signals.received().is_some() => Ok(c),
+            Ok(c) => Ok(worse(c, failure.code)),
+            Err(first) => Err(first),
+        };
+    }
+    code
 }
 
 /// `--verbose`: how much of the wall time since the process started is recorded GPU
