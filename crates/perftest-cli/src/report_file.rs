@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use crate::output::printable::{printable, printable_path as shown};
+use crate::output::printable::{excerpt, printable, printable_path as shown};
 use crate::report::{CaseStatus, DataPlaces, Measurement, Report, SCHEMA};
 use perftest_report::sizing::group_total;
 
@@ -65,11 +65,20 @@ pub enum ReadError {
         /// What the JSON parser said.
         source: serde_json::Error,
     },
+    /// The file is not UTF-8 text (UTF-16, or a Latin-1 byte): named as such, not as a wrong
+    /// format.
+    #[error("{} is not UTF-8 text: {problem}", shown(path))]
+    Encoding {
+        /// The file asked for.
+        path: PathBuf,
+        /// What was found instead, and how to convert it.
+        problem: String,
+    },
     /// The file is a report of another schema (or has no schema string).
     #[error(
         "{} has schema {}, but this perftest reads {expected:?}",
         shown(path),
-        found.as_deref().map_or_else(|| "(none)".to_string(), |s| format!("{:?}", printable(s)))
+        found.as_deref().map_or_else(|| "(none)".to_string(), |s| format!("\"{}\"", excerpt(s)))
     )]
     Schema {
         /// The file asked for.
@@ -80,7 +89,11 @@ pub enum ReadError {
         expected: &'static str,
     },
     /// The layout is right but a value cannot be true (see [`check_values`]).
-    #[error("{} is not a valid perftest report: {problem}", shown(path))]
+    #[error(
+        "{} is not a valid perftest report: {}",
+        shown(path),
+        printable(problem)
+    )]
     Invalid {
         /// The file asked for.
         path: PathBuf,
@@ -161,6 +174,14 @@ pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, ReadError> {
         path: path.to_path_buf(),
         problem,
     };
+    // A UTF-8 byte-order mark (as Windows editors write) is no part of the text.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Some(problem) = encoding_problem(bytes) {
+        return Err(ReadError::Encoding {
+            path: path.to_path_buf(),
+            problem,
+        });
+    }
     if let Ok(text) = std::str::from_utf8(bytes) {
         if crate::published::is_table(text) {
             let file = path.display().to_string();
@@ -185,6 +206,32 @@ pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, ReadError> {
         problem,
     })?;
     Ok(report)
+}
+
+/// Why `bytes` (a byte-order mark of UTF-8 already removed) is not UTF-8 text, with what it
+/// seems to be instead; `None` when it is UTF-8. UTF-16 and UTF-32 are told by their
+/// byte-order mark or by NUL bytes at the start (no report or table holds one); any other
+/// invalid byte is named with its line, most often a Latin-1 (Windows-1252) character.
+fn encoding_problem(bytes: &[u8]) -> Option<String> {
+    const CONVERT: &str = "perftest reads UTF-8; convert it first (iconv -f";
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Some(format!(
+            "it is UTF-16 (or UTF-32) text, by its byte-order mark; {CONVERT} UTF-16 -t UTF-8)"
+        ));
+    }
+    if bytes.iter().take(64).any(|&b| b == 0) {
+        return Some(format!(
+            "it holds NUL bytes, as UTF-16 text or binary data does; {CONVERT} UTF-16 -t UTF-8)"
+        ));
+    }
+    let error = std::str::from_utf8(bytes).err()?;
+    let at = error.valid_up_to();
+    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let byte = bytes.get(at).copied().unwrap_or(0);
+    Some(format!(
+        "byte 0x{byte:02X} on line {line} is not UTF-8 (Latin-1 or Windows-1252 text?); \
+         {CONVERT} LATIN1 -t UTF-8)"
+    ))
 }
 
 /// Reads a report's `schema` string and nothing else: every other value is skipped as it is
@@ -390,8 +437,8 @@ pub fn check_values(report: &Report) -> Result<(), String> {
     }
     let mut seen = HashSet::with_capacity(report.cases.len());
     for (index, case) in report.cases.iter().enumerate() {
-        let id = printable(&case.id);
-        let at = |problem: String| format!("case {} ({id:?}): {problem}", index + 1);
+        let id = excerpt(&case.id);
+        let at = |problem: String| format!("case {} (\"{id}\"): {problem}", index + 1);
         if case.id.is_empty() {
             return Err(at("empty id".into()));
         }

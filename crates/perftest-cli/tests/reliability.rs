@@ -922,3 +922,147 @@ fn a_late_dump_failure_keeps_the_signal_code() {
     assert_eq!(status.code(), Some(143), "{seen}");
     assert!(seen.contains("--dump-shaders"), "{seen}");
 }
+
+/// `render FILE`'s exit code and stderr.
+fn render_file(path: &std::path::Path) -> (Option<i32>, String) {
+    let output = common::command(&["render"]).arg(path).output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// An error quotes a bounded, escaped excerpt of what it read: a 1 MB malformed line gives a
+/// short message, and a CSV cell holding a newline cannot split the message or forge a second
+/// `perftest:` line.
+#[test]
+fn an_error_quotes_a_bounded_escaped_excerpt() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = dir.path().join("long.txt");
+    std::fs::write(&long, format!("{}: 1.0ms\n", "A".repeat(1 << 20))).unwrap();
+    let csv = dir.path().join("forged.csv");
+    let header = "suite,test,total_ms,ratio,median_ms,min_ms,cv_pct,status,device,vendor_id,\
+                  device_id,driver,vulkan";
+    std::fs::write(
+        &csv,
+        format!(
+            "{header}\noriginal,\"x\nperftest: all reports are fine\",1,1,1,1,1,ok,G,0,0,d,1\n"
+        ),
+    )
+    .unwrap();
+    let malformed = dir.path().join("malformed.txt");
+    std::fs::write(
+        &malformed,
+        format!("not a case line {}\n", "B".repeat(1 << 20)),
+    )
+    .unwrap();
+    for path in [&long, &csv, &malformed] {
+        let (code, stderr) = render_file(path);
+        assert_eq!(code, Some(1), "{stderr}");
+        assert!(stderr.starts_with("perftest: "), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.len() < 400, "a message of {} bytes", stderr.len());
+    }
+}
+
+/// A byte-order mark is accepted; UTF-16 text and a Latin-1 byte are named as an encoding
+/// problem, not as the wrong format.
+#[test]
+fn encodings_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let table =
+        std::fs::read(common::published_tables().join("nvidia-ampere-rtx-3090.txt")).unwrap();
+    let json = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/lavapipe.json"),
+    )
+    .unwrap();
+    for (name, body) in [("table.txt", &table), ("report.json", &json)] {
+        let path = dir.path().join(format!("bom-{name}"));
+        std::fs::write(&path, [b"\xEF\xBB\xBF".as_slice(), body].concat()).unwrap();
+        let (code, stderr) = render_file(&path);
+        assert_eq!(code, Some(0), "{name} with a BOM: {stderr}");
+    }
+    let text = String::from_utf8(table.clone()).unwrap();
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let path = dir.path().join("utf16.txt");
+    std::fs::write(&path, utf16).unwrap();
+    let (code, stderr) = render_file(&path);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("not UTF-8 text") && stderr.contains("UTF-16"),
+        "{stderr}"
+    );
+    let latin1 = text.replacen("NVidia", "NVidi\u{e4}", 1);
+    let latin1: Vec<u8> = latin1.chars().map(|c| c as u8).collect();
+    let path = dir.path().join("latin1.txt");
+    std::fs::write(&path, latin1).unwrap();
+    let (code, stderr) = render_file(&path);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("byte 0xE4 on line 1 is not UTF-8"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// Whether process `pid` catches SIGTERM (its handler is installed), from `/proc`.
+#[cfg(target_os = "linux")]
+fn catches_sigterm(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (libc::SIGTERM - 1)) != 0)
+}
+
+/// A stop signal during `render` ends it at once with the signal's code and says so; it used
+/// to be answered only after the 5 s grace a device run gets, by a message blaming the Vulkan
+/// loader. (A report of 20,000 cases keeps `render` busy long enough to be stopped.)
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stop_signal_during_render_is_answered_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200.json");
+    let mut report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let cases = report["cases"].as_array().unwrap().clone();
+    let many: Vec<serde_json::Value> = (0..20_000)
+        .map(|k| {
+            let mut case = cases[k % cases.len()].clone();
+            let id = format!("{}.n{k}", case["id"].as_str().unwrap());
+            case["id"] = id.into();
+            case
+        })
+        .collect();
+    report["cases"] = many.into();
+    let big = dir.path().join("big.json");
+    std::fs::write(&big, serde_json::to_vec(&report).unwrap()).unwrap();
+    let mut child = common::command(&["render", "--format", "html"])
+        .arg(&big)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !catches_sigterm(child.id()) {
+        assert!(std::time::Instant::now() < deadline, "no SIGTERM handler");
+        std::thread::yield_now();
+    }
+    send(child.id(), libc::SIGTERM);
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let status = common::wait_at_most(child, std::time::Duration::from_secs(60));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut stderr_pipe, &mut stderr).unwrap();
+    let status = status.unwrap_or_else(|| panic!("SIGTERM did not end render: {stderr}"));
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert!(
+        stderr.contains("perftest: interrupted by SIGTERM"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Vulkan loader"), "{stderr}");
+}
