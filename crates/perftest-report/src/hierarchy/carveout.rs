@@ -54,7 +54,8 @@ pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
     let mut by_shared: Vec<Declaration> = Vec::new();
     let mut largest = 0u64;
     let index = case_index();
-    for case in &report.cases {
+    // Derived once for every case, not looked up per case (linear in the cases).
+    for (case, derived) in report.cases.iter().zip(report.derived_all()) {
         // A latency curve beside declared shared memory (the sweep's, with none, is not one).
         let Some((_, point)) = index.curve_point(&case.id) else {
             continue;
@@ -75,7 +76,7 @@ pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
         let entry = &mut by_shared[at];
         match (
             &case.status,
-            report.derived(case).and_then(|d| d.loads_per_s),
+            derived.and_then(|d| d.loads_per_s),
         ) {
             (CaseStatus::Measured, Some(per_s)) if per_s > 0.0 => {
                 largest = largest.max(point.working_set);

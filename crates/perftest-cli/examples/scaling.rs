@@ -1,0 +1,107 @@
+//! A benchmark of how `render` and `compare` grow with the number of cases: reports of N and
+//! 4N cases (copies of the committed H200 report's cases under new ids) are rendered as text
+//! and HTML, and compared two and three at a time, each timed as the best of three. Every
+//! step must take at most 5 times as long for 4N cases as for N (linear work takes 4 times).
+//!
+//! Run from the repository's root, in release mode for figures worth quoting:
+//! `cargo run --release -p perftest-cli --example scaling [N]` (N defaults to 25,000). Exits 1
+//! when a step grows faster than that.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use perftest_cli::compare::{compare, render};
+use perftest_cli::export::{exporter, ExportFormat};
+use perftest_cli::node::fleet::{self, Fleet, Member};
+use perftest_cli::node::OutlierRule;
+use perftest_cli::report::Report;
+use perftest_cli::report_file::load_report;
+
+/// The largest growth allowed from N to 4N cases.
+const MAX_RATIO: f64 = 5.0;
+
+fn main() -> ExitCode {
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(25_000);
+    let base = match load_report(Path::new("results/nvidia-h200.json")) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("scaling: {e} (run it from the repository's root)");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (small, large) = (with_cases(&base, n), with_cases(&base, 4 * n));
+    println!(
+        "step                 {n:>9} cases  {:>9} cases  ratio",
+        4 * n
+    );
+    let mut worst: f64 = 0.0;
+    for (name, step) in STEPS {
+        let (a, b) = (
+            best_of_three(|| step(&small)),
+            best_of_three(|| step(&large)),
+        );
+        let ratio = b.as_secs_f64() / a.as_secs_f64().max(1e-9);
+        worst = worst.max(ratio);
+        println!(
+            "{name:<20} {:>13.3} s  {:>13.3} s  {ratio:.2}",
+            a.as_secs_f64(),
+            b.as_secs_f64()
+        );
+    }
+    if worst > MAX_RATIO {
+        eprintln!(
+            "scaling: a step grew {worst:.2} times for 4 times the cases (at most {MAX_RATIO})"
+        );
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+/// The steps timed, each over one report of the size measured.
+const STEPS: [(&str, fn(&Report)); 4] = [
+    ("render text", |r| {
+        let _ = exporter(ExportFormat::Text).serialize(r);
+    }),
+    ("render html", |r| {
+        let _ = exporter(ExportFormat::Html).serialize(r);
+    }),
+    ("compare two", |r| {
+        let _ = render(&compare(r, r), "a", "b");
+    }),
+    ("compare three", |r| {
+        let members = ["a", "b", "c"].map(|label| Member::of(r, label));
+        drop(fleet::render(&Fleet::of(
+            members.to_vec(),
+            OutlierRule::default(),
+        )));
+    }),
+];
+
+/// `base` with `n` cases: its own, repeated under new ids.
+fn with_cases(base: &Report, n: usize) -> Report {
+    let mut report = base.clone();
+    report.cases = (0..n)
+        .map(|k| {
+            let mut case = base.cases[k % base.cases.len()].clone();
+            case.id = format!("{}.n{k}", case.id);
+            case
+        })
+        .collect();
+    report
+}
+
+/// The shortest of three runs of `step`.
+fn best_of_three(mut step: impl FnMut()) -> Duration {
+    (0..3)
+        .map(|_| {
+            let start = Instant::now();
+            step();
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
