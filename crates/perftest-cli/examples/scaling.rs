@@ -61,8 +61,11 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The steps timed, each over one report of the size measured.
-const STEPS: [(&str, fn(&Report)); 4] = [
+/// A step timed: its name and what it does with a report of the size measured.
+type Step = (&'static str, fn(&Report));
+
+/// The steps timed.
+const STEPS: [Step; 4] = [
     ("render text", |r| {
         let _ = exporter(ExportFormat::Text).serialize(r);
     }),

@@ -65,6 +65,17 @@ pub enum ReadError {
         /// What the JSON parser said.
         source: serde_json::Error,
     },
+    /// There is not the memory to read the report (see [`ensure_room`]).
+    #[error(
+        "{}: not enough memory to read it (about {mib} MiB more are needed)",
+        shown(path)
+    )]
+    NoMemory {
+        /// The file asked for.
+        path: PathBuf,
+        /// The memory it needs, in MiB.
+        mib: usize,
+    },
     /// The file is not UTF-8 text (UTF-16, or a Latin-1 byte): named as such, not as a wrong
     /// format.
     #[error("{} is not UTF-8 text: {problem}", shown(path))]
@@ -105,7 +116,28 @@ pub enum ReadError {
 /// Reads, parses and checks the report at `path`.
 pub fn load_report(path: &Path) -> Result<Report, ReadError> {
     let bytes = read_limited(path, MAX_REPORT_BYTES)?;
+    ensure_room(path, bytes.len().saturating_mul(PARSE_ROOM_PER_BYTE))?;
     parse_report(&bytes, path)
+}
+
+/// How many bytes of memory are checked to be free per byte of a report's file before it is
+/// parsed, beside the file's bytes: the typed report takes about 4.4 for a report of many
+/// small cases, less for long sample lists or a published table. An estimate, so a limit
+/// within a few percent of the need can still end the process; every other is one message.
+pub const PARSE_ROOM_PER_BYTE: usize = 4;
+
+/// Checks that `bytes` more bytes can be allocated now, by reserving them and giving them back
+/// at once (address space only: no page is touched), so that a report too large for the
+/// memory left (an address-space limit, a container's) is one error naming the file rather
+/// than an abort in the middle of parsing it.
+pub fn ensure_room(path: &Path, bytes: usize) -> Result<(), ReadError> {
+    let mut probe: Vec<u8> = Vec::new();
+    probe
+        .try_reserve_exact(bytes)
+        .map_err(|_| ReadError::NoMemory {
+            path: path.to_path_buf(),
+            mib: bytes.div_ceil(1 << 20),
+        })
 }
 
 /// The bytes of the regular file at `path`, refusing anything else and anything larger than

@@ -1066,3 +1066,120 @@ fn a_stop_signal_during_render_is_answered_as_such() {
     );
     assert!(!stderr.contains("Vulkan loader"), "{stderr}");
 }
+
+/// Writes a valid report of the sample report's cases plus `extra` measured copies of its first
+/// case under ids no catalog has, its device named `device`; returns its size in bytes.
+fn write_padded_report(path: &std::path::Path, device: &str, extra: usize) -> u64 {
+    use std::io::Write;
+    let mut report = perftest_report::samples::sample_report();
+    report.device.name = device.to_string();
+    let first = report.cases[0].clone();
+    report.cases.extend((0..extra).map(|i| {
+        let mut case = first.clone();
+        case.id = format!("{}.copy{i}", first.id);
+        case
+    }));
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    serde_json::to_writer(&mut file, &report).unwrap();
+    file.flush().unwrap();
+    drop(file);
+    std::fs::metadata(path).unwrap().len()
+}
+
+/// `perftest ARGS` under an address-space limit of `limit_kib`: exit code, stdout and stderr.
+#[cfg(unix)]
+fn under_limit(limit_kib: u64, args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    let output = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v \"$1\" && shift && exec \"$0\" \"$@\"",
+            common::BINARY,
+        ])
+        .arg(limit_kib.to_string())
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A report too large for the memory left is one `perftest:` line naming it, not an abort
+/// in the middle of parsing; and a cross-GPU comparison keeps of each report only the cases it
+/// reads, so three reports that fit one at a time are compared under a limit that could not
+/// hold the three whole (both used to abort with SIGABRT and no `perftest:` line).
+#[cfg(unix)]
+#[test]
+fn memory_that_runs_out_is_a_message_not_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths: Vec<std::path::PathBuf> = (0..3)
+        .map(|i| dir.path().join(format!("r{i}.json")))
+        .collect();
+    let mut size = 0;
+    for (path, name) in paths.iter().zip(["GPU A", "GPU B", "GPU C"]) {
+        size = write_padded_report(path, name, 100_000);
+    }
+    assert!(size > 24 << 20, "{size} bytes");
+    let render = std::ffi::OsStr::new("render");
+    let (code, _, stderr) = under_limit(
+        (64 << 10) + 2 * size / 1024,
+        &[render, paths[0].as_os_str()],
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("not enough memory to read it"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let mut args = vec![std::ffi::OsStr::new("compare")];
+    args.extend(paths.iter().map(|p| p.as_os_str()));
+    // Room for one report read whole beside what the node pass keeps of each (its ids and
+    // figures), and far from the three whole.
+    let (code, stdout, stderr) = under_limit((64 << 10) + 9 * size / 1024, &args);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.starts_with("Across 3 GPUs"), "{stdout}");
+}
+
+/// A transfer case whose host buffer cannot be allocated is skipped with its reason; it used to
+/// end the process with SIGABRT. The address-space limits tried start where a small transfer
+/// case runs and go up in 64 MiB steps past what the 256 MB case needs (its device buffer,
+/// then its host buffer), so one of them lets the device buffer through and not the host's.
+#[cfg(unix)]
+#[test]
+fn a_host_transfer_buffer_that_cannot_be_allocated_skips_the_case() {
+    let run = |limit_kib: u64, case: &str| {
+        let words = [
+            "--suite",
+            "transfer",
+            "--filter",
+            case,
+            "--target-ms",
+            "2",
+            "--samples",
+            "2",
+            "--no-verify",
+        ];
+        let args: Vec<&std::ffi::OsStr> = words.iter().map(std::ffi::OsStr::new).collect();
+        under_limit(limit_kib, &args)
+    };
+    let step = 64 << 10;
+    let base = (4..64)
+        .map(|k| k * step)
+        .find(|&limit| run(limit, "xfer.copy.upload.mapped_write.4kb").0 == Some(0))
+        .expect("no limit under 4 GiB runs a small transfer case");
+    let mut skipped = false;
+    for k in 0..12 {
+        let (code, stdout, stderr) = run(base + k * step, "xfer.copy.upload.mapped_write.256mb");
+        assert!(
+            code.is_some_and(|c| c == 0 || c == 1),
+            "ended by a signal: {stderr}"
+        );
+        assert!(
+            stderr
+                .lines()
+                .all(|l| l.starts_with("perftest: ") || l.starts_with("  ")),
+            "{stderr}"
+        );
+        skipped |= stdout.contains("skipped: the host cannot allocate its 256 MiB");
+    }
+    assert!(skipped);
+}

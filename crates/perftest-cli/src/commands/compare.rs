@@ -63,7 +63,10 @@ pub(crate) fn run_compare(
             // Different GPUs: their reports are read again whole (published tables and single
             // runs, not a fleet's).
             drop(fleet);
-            let reports = paths.iter().map(load).collect::<Result<Vec<_>, _>>()?;
+            let reports = paths
+                .iter()
+                .map(|p| load(p).map(keep_catalog_cases))
+                .collect::<Result<Vec<_>, _>>()?;
             cross_reports(&reports, &labels, format)?
         } else {
             refuse_cross_only_format(format)?;
@@ -152,6 +155,17 @@ fn many_reports(fleet: &Fleet, format: CompareFormat) -> Result<(String, i32), F
         );
     }
     Ok((text, code))
+}
+
+/// `report` with only the cases of perftest's catalog, the only ones the cross-GPU comparison
+/// reads: each report kept for it then holds at most one entry per catalog case, whatever
+/// its file held.
+fn keep_catalog_cases(mut report: Report) -> Report {
+    report
+        .cases
+        .retain(|c| perftest_cases::case_for_id(&c.id).is_some());
+    report.cases.shrink_to_fit();
+    report
 }
 
 /// Markdown and JSON are formats of the cross-GPU comparison only.

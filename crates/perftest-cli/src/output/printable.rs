@@ -126,9 +126,15 @@ mod tests {
         assert_eq!(excerpt("a\nb"), "a\\nb");
         let long = "\u{e9}".repeat(1000);
         let shown = excerpt(&long);
-        assert_eq!(shown.chars().filter(|&c| c == '\u{e9}').count(), MAX_EXCERPT_CHARS);
+        assert_eq!(
+            shown.chars().filter(|&c| c == '\u{e9}').count(),
+            MAX_EXCERPT_CHARS
+        );
         assert!(shown.ends_with("... (2000 bytes in all)"), "{shown}");
-        assert_eq!(excerpt(&long[..2 * MAX_EXCERPT_CHARS]).len(), 2 * MAX_EXCERPT_CHARS);
+        assert_eq!(
+            excerpt(&long[..2 * MAX_EXCERPT_CHARS]).len(),
+            2 * MAX_EXCERPT_CHARS
+        );
     }
 
     #[test]
