@@ -257,3 +257,64 @@ pub fn render(fleet: &Fleet) -> String {
     });
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perftest_report::samples::{measurement, sample_report};
+
+    /// A report of GPU `model`, its driver `driver`, every measured case `scale` times slower.
+    fn report(model: &str, driver: &str, scale: f64) -> Report {
+        let mut report = sample_report();
+        report.device.name = model.to_string();
+        report.device.driver_info = driver.to_string();
+        for case in &mut report.cases {
+            if let Some(m) = case.measurement.as_mut() {
+                *m = measurement(1000, &[10e6 * scale; 3]);
+            }
+        }
+        report
+    }
+
+    fn fleet(reports: &[Report]) -> Fleet {
+        let members = reports
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Member::of(r, &format!("r{i}")))
+            .collect();
+        Fleet::of(members, OutlierRule::default())
+    }
+
+    /// Drivers do not split a model's group; a model with one report is not judged, and the
+    /// verdict is the worst over the groups.
+    #[test]
+    fn each_model_is_judged_whatever_its_drivers() {
+        let mut reports = vec![
+            report("A", "1.0", 1.0),
+            report("A", "2.0", 1.0001),
+            report("A", "1.0", 0.9999),
+        ];
+        let healthy = fleet(&reports);
+        assert_eq!(healthy.groups.len(), 1);
+        assert!(healthy.groups[0].mixed_software());
+        assert_eq!(healthy.verdict(), Verdict::Healthy);
+        reports.push(report("B", "1.0", 1.0));
+        let stray = fleet(&reports);
+        assert_eq!(stray.groups.len(), 2);
+        assert!(!stray.is_cross_gpu());
+        assert_eq!(stray.verdict(), Verdict::Unjudged);
+        assert!(
+            render(&stray).contains("NOT JUDGED r3"),
+            "{}",
+            render(&stray)
+        );
+        reports.push(report("A", "2.0", 1.1));
+        assert_eq!(fleet(&reports).verdict(), Verdict::Flagged);
+        let cross = fleet(&[
+            report("A", "", 1.0),
+            report("B", "", 1.0),
+            report("C", "", 1.0),
+        ]);
+        assert!(cross.is_cross_gpu());
+    }
+}
