@@ -166,7 +166,7 @@ impl Fleet {
         let groups = grouped
             .into_iter()
             .map(|(key, members)| {
-                let inputs: Vec<NodeInput> = members.iter().map(|m| m.input.clone()).collect();
+                let inputs: Vec<&NodeInput> = members.iter().map(|m| &m.input).collect();
                 let labels: Vec<String> = members.iter().map(|m| m.label.clone()).collect();
                 let summary = summarize_inputs(&inputs, &labels, rule);
                 Group {

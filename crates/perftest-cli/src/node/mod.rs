@@ -145,12 +145,17 @@ impl NodeInput {
 /// Lines up `reports` (labelled by `labels`) case by case and applies `rule`.
 pub fn summarize(reports: &[&Report], labels: &[String], rule: OutlierRule) -> NodeSummary {
     let inputs: Vec<NodeInput> = reports.iter().map(|r| NodeInput::of(r)).collect();
-    summarize_inputs(&inputs, labels, rule)
+    let refs: Vec<&NodeInput> = inputs.iter().collect();
+    summarize_inputs(&refs, labels, rule)
 }
 
 /// [`summarize`] over the figures of each report ([`NodeInput::of`]), in time linear in the
 /// cases.
-pub fn summarize_inputs(inputs: &[NodeInput], labels: &[String], rule: OutlierRule) -> NodeSummary {
+pub fn summarize_inputs(
+    inputs: &[&NodeInput],
+    labels: &[String],
+    rule: OutlierRule,
+) -> NodeSummary {
     let per_report: Vec<HashMap<&str, f64>> = inputs
         .iter()
         .map(|input| {
