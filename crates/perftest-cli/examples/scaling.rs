@@ -10,7 +10,7 @@
 
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use perftest_cli::compare::{compare, render};
 use perftest_cli::export::{exporter, ExportFormat};
@@ -126,6 +126,6 @@ fn now() -> Duration {
 /// The time since the first call (no thread CPU clock here).
 #[cfg(not(unix))]
 fn now() -> Duration {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed()
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
 }
