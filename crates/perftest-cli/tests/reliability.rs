@@ -847,13 +847,23 @@ fn a_contributed_table_cannot_inject_into_the_book() {
             "{line}"
         );
     }
-    // `render` writes the name as data in every markup format.
-    for format in ["markdown", "html", "svg"] {
-        let output = common::command(&["render", "--format", format])
-            .arg(&evil)
-            .output()
-            .unwrap();
-        assert_eq!(output.status.code(), Some(0), "{format}");
+    // `render` and the cross-GPU `compare` write the name as data in every markup format.
+    let others = ["amd-navi-rx-5700-xt.txt", "nvidia-volta-titan-v.txt"]
+        .map(|name| common::published_tables().join(name));
+    for (command, format) in [
+        ("render", "markdown"),
+        ("render", "html"),
+        ("render", "svg"),
+        ("compare", "markdown"),
+        ("compare", "html"),
+    ] {
+        let mut run = common::command(&[command, "--format", format]);
+        run.arg(&evil);
+        if command == "compare" {
+            run.args(&others);
+        }
+        let output = run.output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{command} {format}");
         let text = String::from_utf8_lossy(&output.stdout);
         if format == "markdown" {
             assert!(text.contains("\\<img"), "{text}");
