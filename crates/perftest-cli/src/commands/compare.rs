@@ -173,8 +173,9 @@ fn refuse_cross_only_format(format: CompareFormat) -> Result<(), Failure> {
     if matches!(format, CompareFormat::Markdown | CompareFormat::Json) {
         return Err(Failure::new(
             exit_code::USAGE,
-            "--format markdown and json compare three or more reports of different GPUs, APIs \
-             or tools; two reports, or reports of one GPU model, take text or html",
+            "--format markdown and json compare three or more reports each of another GPU, \
+             API or tool; two reports, or a fleet (two or more reports of one GPU model among \
+             them), take text or html",
         ));
     }
     Ok(())
