@@ -113,10 +113,8 @@ pub fn matrix(reports: &[(&str, &Report)]) -> Matrix {
     let rows = all_cases()
         .into_iter()
         .filter_map(|case| {
-            let values: Vec<Option<f64>> = relative
-                .iter()
-                .map(|r| r.get(&case.id).copied())
-                .collect();
+            let values: Vec<Option<f64>> =
+                relative.iter().map(|r| r.get(&case.id).copied()).collect();
             values.iter().any(Option::is_some).then(|| Row {
                 id: case.id.clone(),
                 name: case.name.clone(),

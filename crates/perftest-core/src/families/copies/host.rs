@@ -58,7 +58,8 @@ impl Copies {
                 let src = self.mapped(Role::Source, source, bytes)?;
                 let from = dst_of(&mut self.buffers, src)?;
                 let len = usize::try_from(bytes).unwrap_or(usize::MAX).min(from.len());
-                host_bytes(&mut self.host_destination, bytes, &case.id)?.copy_from_slice(&from[..len]);
+                host_bytes(&mut self.host_destination, bytes, &case.id)?
+                    .copy_from_slice(&from[..len]);
             }
             Method::Staged => self.staged(ctx, case)?,
             Method::CachedRead => self.cached_read(ctx, case)?,

@@ -140,11 +140,7 @@ impl Copies {
 /// The host's memory of `bytes` bytes in `list` for case `id`, made (filled with the source
 /// data) unless it exists. The allocation is fallible: a host that cannot give that much makes
 /// the case [`Error::Unsupported`] (skipped with the reason), never ends the process.
-fn host_bytes<'a>(
-    list: &'a mut Vec<(u64, Vec<u8>)>,
-    bytes: u64,
-    id: &str,
-) -> Result<&'a mut [u8]> {
+fn host_bytes<'a>(list: &'a mut Vec<(u64, Vec<u8>)>, bytes: u64, id: &str) -> Result<&'a mut [u8]> {
     let at = match list.iter().position(|(b, _)| *b == bytes) {
         Some(i) => i,
         None => {
