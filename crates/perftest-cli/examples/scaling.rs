@@ -15,7 +15,7 @@ use std::time::Duration;
 use perftest_cli::compare::{compare, render};
 use perftest_cli::export::{exporter, ExportFormat};
 use perftest_cli::node::fleet::{self, Fleet, Member};
-use perftest_cli::node::OutlierRule;
+use perftest_cli::node::{CaseNames, OutlierRule};
 use perftest_cli::report::Report;
 use perftest_cli::report_file::load_report;
 
@@ -74,11 +74,10 @@ const STEPS: [Step; 4] = [
         let _ = render(&compare(r, r), "a", "b");
     }),
     ("compare three", |r| {
-        let members = ["a", "b", "c"].map(|label| Member::of(r, label));
-        drop(fleet::render(&Fleet::of(
-            members.to_vec(),
-            OutlierRule::default(),
-        )));
+        let mut names = CaseNames::default();
+        let members = ["a", "b", "c"].map(|label| Member::of(r, label, &mut names));
+        let fleet = Fleet::of(members.to_vec(), &names, OutlierRule::default());
+        drop(fleet::render(&fleet));
     }),
 ];
 

@@ -11,7 +11,7 @@ use perftest_cli::export::OutputTarget;
 use perftest_cli::gate::{judge, GateLimits};
 use perftest_cli::node::fleet::{self, Fleet, Member, Verdict};
 use perftest_cli::node::html::{fleet_html, node_html};
-use perftest_cli::node::{self, OutlierRule};
+use perftest_cli::node::{self, CaseNames, OutlierRule};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::printable;
 use perftest_cli::report::Report;
@@ -54,11 +54,13 @@ pub(crate) fn run_compare(
         // Three or more: grouped by GPU model and judged per group (a fleet), unless every
         // report is of another GPU, API or tool (the cross-GPU matrix). Only what the node
         // table needs of each report is kept, a few bytes per case.
+        let mut names = CaseNames::default();
         let mut members = Vec::with_capacity(paths.len());
         for (path, label) in paths.iter().zip(&labels) {
-            members.push(Member::of(&load(path)?, label));
+            members.push(Member::of(&load(path)?, label, &mut names));
         }
-        let fleet = Fleet::of(members, OutlierRule::default());
+        let fleet = Fleet::of(members, &names, OutlierRule::default());
+        drop(names);
         if fleet.is_cross_gpu() {
             // Different GPUs: their reports are read again whole (published tables and single
             // runs, not a fleet's).

@@ -742,11 +742,12 @@ pub(crate) fn run_all_devices(
 /// node may hold two models); a model with too few devices is named as not judged but fails
 /// nothing: the fleet's summary judges it with the other nodes' devices.
 fn print_node_summary(summarized: &[(String, String, Report)]) -> Result<bool, Failure> {
+    let mut names = node::CaseNames::default();
     let members = summarized
         .iter()
-        .map(|(label, _, report)| Member::of(report, label))
+        .map(|(label, _, report)| Member::of(report, label, &mut names))
         .collect();
-    let fleet = Fleet::of(members, OutlierRule::default());
+    let fleet = Fleet::of(members, &names, OutlierRule::default());
     let text = match fleet.groups.as_slice() {
         [group] => {
             let described = |r: usize| summarized[r].1.clone();

@@ -10,7 +10,9 @@
 
 use std::collections::HashMap;
 
-use crate::node::{summarize_inputs, NodeInput, NodeSummary, OutlierRule, MIN_REPORTS_FOR_FLAGS};
+use crate::node::{
+    summarize_inputs, CaseNames, NodeInput, NodeSummary, OutlierRule, MIN_REPORTS_FOR_FLAGS,
+};
 use crate::output::printable::printable;
 use crate::report::Report;
 
@@ -61,8 +63,9 @@ pub struct Member {
 }
 
 impl Member {
-    /// What a fleet comparison keeps of `report`, read from `label`.
-    pub fn of(report: &Report, label: &str) -> Member {
+    /// What a fleet comparison keeps of `report`, read from `label`; its cases' ids and names
+    /// go into `names`, shared by every member.
+    pub fn of(report: &Report, label: &str, names: &mut CaseNames) -> Member {
         let d = &report.device;
         let device = match &d.pci_bus {
             Some(pci) => format!("{}, PCI {pci}", d.name),
@@ -87,7 +90,7 @@ impl Member {
             device,
             software,
             key: GroupKey::of(report),
-            input: NodeInput::of(report),
+            input: NodeInput::of(report, names),
         }
     }
 }
@@ -152,8 +155,8 @@ pub enum Verdict {
 }
 
 impl Fleet {
-    /// Groups `members` by [`GroupKey`] and judges each group with `rule`.
-    pub fn of(members: Vec<Member>, rule: OutlierRule) -> Fleet {
+    /// Groups `members` (made with `names`) by [`GroupKey`] and judges each group with `rule`.
+    pub fn of(members: Vec<Member>, names: &CaseNames, rule: OutlierRule) -> Fleet {
         let mut index: HashMap<GroupKey, usize> = HashMap::new();
         let mut grouped: Vec<(GroupKey, Vec<Member>)> = Vec::new();
         for member in members {
@@ -168,7 +171,7 @@ impl Fleet {
             .map(|(key, members)| {
                 let inputs: Vec<&NodeInput> = members.iter().map(|m| &m.input).collect();
                 let labels: Vec<String> = members.iter().map(|m| m.label.clone()).collect();
-                let summary = summarize_inputs(&inputs, &labels, rule);
+                let summary = summarize_inputs(&inputs, names, &labels, rule);
                 Group {
                     key,
                     members,
@@ -277,12 +280,13 @@ mod tests {
     }
 
     fn fleet(reports: &[Report]) -> Fleet {
+        let mut names = CaseNames::default();
         let members = reports
             .iter()
             .enumerate()
-            .map(|(i, r)| Member::of(r, &format!("r{i}")))
+            .map(|(i, r)| Member::of(r, &format!("r{i}"), &mut names))
             .collect();
-        Fleet::of(members, OutlierRule::default())
+        Fleet::of(members, &names, OutlierRule::default())
     }
 
     /// Drivers do not split a model's group; a model with one report is not judged, and the
