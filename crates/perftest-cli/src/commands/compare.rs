@@ -31,7 +31,7 @@ pub(crate) fn run_compare(
         return Err(Failure::new(
             exit_code::USAGE,
             "--fail-above and --fail-median compare two reports; three or more give the node \
-             table and exit 6 when one is an outlier",
+             table of each GPU model and exit 6 when one is an outlier",
         ));
     }
     // The output is checked first: a wrong path is reported before the reports are read.
@@ -44,8 +44,9 @@ pub(crate) fn run_compare(
     let labels: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     let load =
         |p: &std::path::PathBuf| load_report(p).map_err(|e| Failure::new(exit_code::FAILURE, e));
-    // Two reports: the change of every case (also between two GPUs); three or more of one GPU
-    // model: the node table; of different GPUs, APIs or tools: the cross-GPU matrix.
+    // Two reports: the change of every case (also between two GPUs); three or more: the node
+    // table of each GPU model (a fleet), or, when every report is of another GPU, API or
+    // tool, the cross-GPU matrix.
     let (text, code) = if let [a, b] = paths {
         refuse_cross_only_format(format)?;
         let (a, b) = (load(a)?, load(b)?);
@@ -62,8 +63,8 @@ pub(crate) fn run_compare(
         let fleet = Fleet::of(members, &names, OutlierRule::default());
         drop(names);
         if fleet.is_cross_gpu() {
-            // Different GPUs: their reports are read again whole (published tables and single
-            // runs, not a fleet's).
+            // Different GPUs: their reports are read again (published tables and single runs,
+            // not a fleet's), each keeping only the cases the matrix compares.
             drop(fleet);
             let reports = paths
                 .iter()
