@@ -5,7 +5,10 @@
 //! before it is opened), up to [`MAX_REPORT_BYTES`]. The schema string is checked before the
 //! layout, then every value the figures are derived from is checked ([`check_values`]): a report
 //! that passes can be rendered and compared without surprises. Every error is one line naming
-//! the file (and the case, where one is at fault).
+//! the file (and the case, where one is at fault), quoting what it read as a bounded excerpt
+//! ([`crate::output::printable::excerpt`]). Files are UTF-8, a byte-order mark allowed; UTF-16
+//! and other encodings are named as such. Parsing starts only when the memory it takes is
+//! free ([`ensure_room`]).
 
 use std::collections::HashSet;
 use std::fs::File;
