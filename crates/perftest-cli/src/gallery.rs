@@ -2,8 +2,8 @@
 //! findings, advice and table), a page per family across the GPUs, and an index with the
 //! advice across GPUs. Every number on them comes from a committed file; the tests generate
 //! the pages again and compare. Every text taken from a file of the collection (a GPU's name,
-//! an API, a tool, a file name) is data: it is written through the Markdown escapes of
-//! [`crate::export::formats::markdown`] in the pages, their titles and the book's summary.
+//! an API, a tool, a file name) is data: it is written through the Markdown export's escapes
+//! (free text escaped, names as code spans) in the pages, their titles and the book's summary.
 
 use std::path::{Path, PathBuf};
 
