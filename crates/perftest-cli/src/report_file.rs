@@ -532,6 +532,22 @@ mod tests {
     use crate::report::ShortDispatches;
     use perftest_report::samples::sample_report;
 
+    /// UTF-8 is read (its byte-order mark is removed before); UTF-16, NUL bytes and a byte that
+    /// is not UTF-8 are named, the last with its line.
+    #[test]
+    fn encodings_are_told_apart() {
+        assert_eq!(encoding_problem("caf\u{e9}: 1.0ms".as_bytes()), None);
+        let utf16 = encoding_problem(b"\xFF\xFEa\x00").unwrap();
+        assert!(utf16.contains("UTF-16"), "{utf16}");
+        let nul = encoding_problem(b"a\x00b\x00").unwrap();
+        assert!(nul.contains("NUL bytes"), "{nul}");
+        let latin1 = encoding_problem(b"x\ny\ncaf\xE9").unwrap();
+        assert!(
+            latin1.starts_with("byte 0xE9 on line 3 is not UTF-8"),
+            "{latin1}"
+        );
+    }
+
     fn scratch(name: &str) -> PathBuf {
         // Kept: each test removes it at its end.
         tempfile::Builder::new()
