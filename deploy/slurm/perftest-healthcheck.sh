@@ -11,7 +11,8 @@
 # 5 a GPU is unhealthy (drain the node: perftest-health-drain.sh does): slower than that, or
 # it returned wrong results (perftest's exit 4), was lost (VK_ERROR_DEVICE_LOST), hung (a
 # dispatch that did not finish), or the run did not end within TIMEOUT seconds; 1 the check
-# could not run (no perftest, no baseline for a GPU model, another perftest error).
+# could not run (no perftest, no baseline for a GPU model, another perftest error) or could
+# not judge (the run shares too few cases with its baseline: perftest compare's exit 7).
 #
 # Safe to run often: bounded by TIMEOUT, one run at a time (a lock in WORK_DIR), and it writes
 # nothing outside WORK_DIR (the last run's reports and comparisons stay there to look at; the
@@ -96,7 +97,12 @@ for report in "${reports[@]}"; do
         > "$run/$gpu.compare.txt" 2> "$run/$gpu.compare.err" || status=$?
     median=$(sed -n 's/^Median |change|: //p' "$run/$gpu.compare.txt")
     largest=$(sed -n 's/^Largest change: //p' "$run/$gpu.compare.txt")
-    if [ "$status" -eq 5 ]; then
+    if [ "$status" -eq 7 ]; then
+        # No verdict: the run and the baseline share too few cases (another filter or suite).
+        # Neither healthy nor slow, so the node is not drained.
+        say ERROR "could not judge GPU $gpu against $file: $(grep -m1 'no verdict' "$run/$gpu.compare.err" | sed 's/^perftest: //')"
+        exit 1
+    elif [ "$status" -eq 5 ]; then
         say FAIL "GPU $gpu slower than $file: $(grep -m1 'regression' "$run/$gpu.compare.err" | sed 's/^perftest: //'); largest change $largest"
         exit 5
     elif [ "$status" -ne 0 ]; then

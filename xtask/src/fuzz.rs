@@ -13,8 +13,12 @@ use crate::checks::Checks;
 use crate::workspace::{self, cargo};
 
 /// The fuzz targets, each with what it reads.
-pub const TARGETS: [(&str, &str); 3] = [
+pub const TARGETS: [(&str, &str); 4] = [
     ("report", "a saved JSON report (render, compare)"),
+    (
+        "published_table",
+        "a published table in any encoding (render, compare)",
+    ),
     ("pipeline_cache", "a pipeline-cache file"),
     ("arguments", "the command line"),
 ];

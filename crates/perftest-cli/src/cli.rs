@@ -102,8 +102,9 @@ pub enum Command {
     /// Compare JSON reports: two side by side, or many with outliers flagged.
     ///
     /// Two reports: per-case throughput ratio B/A, the median and largest change. Three or
-    /// more (one per GPU or node): per case the median over them, each one's deviation, and
-    /// outliers flagged (exit 6).
+    /// more (one per GPU or node): per GPU model, whatever the drivers, per case the median
+    /// over its reports, each one's deviation, and outliers flagged (exit 6); a report no
+    /// rule could judge (too few of its model) is NOT JUDGED (exit 7 when nothing is flagged).
     Compare {
         /// The reports; the first is the reference (A) when there are two.
         #[arg(required = true, num_args = 2.., value_name = "REPORT")]
@@ -119,7 +120,8 @@ pub enum Command {
         output: Option<PathBuf>,
         /// Exit 5 when any case got slower by more than PCT percent (two reports).
         ///
-        /// A case's slowdown is the drop of its throughput from A to B.
+        /// A case's slowdown is the drop of its throughput from A to B. A gate that compared
+        /// fewer than half of A's measured cases gives no verdict: exit 7.
         #[arg(long, value_name = "PCT", allow_hyphen_values = true, value_parser = crate::gate::parse_limit)]
         fail_above: Option<f64>,
         /// Exit 5 when the median change is a slowdown of more than PCT percent (two reports).

@@ -1,11 +1,14 @@
 //! The book's gallery of every GPU, generated from the results collection: a page per GPU (its
 //! findings, advice and table), a page per family across the GPUs, and an index with the
 //! advice across GPUs. Every number on them comes from a committed file; the tests generate
-//! the pages again and compare.
+//! the pages again and compare. Every text taken from a file of the collection (a GPU's name,
+//! an API, a tool, a file name) is data: it is written through the Markdown export's escapes
+//! (free text escaped, names as code spans) in the pages, their titles and the book's summary.
 
 use std::path::{Path, PathBuf};
 
 use crate::cross::{self, cross_gpu, CrossGpu};
+use crate::export::formats::markdown::{code_span, escape as md};
 use crate::export::{Exporter, MarkdownExporter};
 use crate::report::Report;
 use crate::report_file::load_report;
@@ -43,7 +46,8 @@ pub fn collection_files(root: &Path) -> Result<Vec<PathBuf>, String> {
 pub struct Page {
     /// Path relative to the book's `src/`.
     pub path: String,
-    /// The page's title (its entry in the book's summary).
+    /// The page's title (its entry in the book's summary), as plain text: it is escaped
+    /// wherever it is written as Markdown.
     pub title: String,
     /// Markdown.
     pub text: String,
@@ -75,11 +79,21 @@ pub fn pages(root: &Path) -> Result<Vec<Page>, String> {
     Ok(out)
 }
 
-/// The file name of a collection file's page: its stem.
+/// The file name of a collection file's page: its stem, every character other than ASCII
+/// letters, digits, `.`, `-` and `_` replaced by `-`, so it is a link target as it stands.
 fn slug(file: &str) -> String {
-    Path::new(file)
+    let stem = Path::new(file)
         .file_stem()
-        .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned())
+        .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned());
+    stem.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }
 
 /// A GPU's page: where its figures come from, then what `perftest render --format markdown`
@@ -94,9 +108,14 @@ fn gpu_page(file: &str, report: &Report) -> Result<Page, String> {
         .serialize(report)
         .map_err(|e| e.to_string())?;
     let table = String::from_utf8(table).map_err(|e| e.to_string())?;
+    // The GPU's name, the API, the tool and the file name are the contributor's text.
     let text = format!(
-        "# {title}\n\nMeasured with {tool} ({api}); from `{file}`, rendered by `perftest render {file} \
-         --format markdown`.\n\n{table}"
+        "# {}\n\nMeasured with {} ({}); from {}, rendered by {}.\n\n{table}",
+        md(&title),
+        md(&tool),
+        md(&api),
+        code_span(file),
+        code_span(&format!("perftest render {file} --format markdown"))
     );
     Ok(Page {
         path: format!("{FOLDER}/{}.md", slug(file)),
@@ -127,7 +146,7 @@ fn family_pages(cross: &CrossGpu) -> Vec<Page> {
             Page {
                 path: format!("{FOLDER}/family-{family}.md"),
                 title: format!("{title} across GPUs"),
-                text: format!("# {title} across GPUs\n\n{}", cross::markdown(&one)),
+                text: format!("# {} across GPUs\n\n{}", md(title), cross::markdown(&one)),
             }
         })
         .collect()
@@ -152,7 +171,7 @@ fn index_page(cross: &CrossGpu, gpus: &[Page], families: &[Page]) -> Page {
         let name = Path::new(&p.path)
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        format!("- [{}]({name})\n", p.title)
+        format!("- [{}]({name})\n", md(&p.title))
     };
     text.push_str("\n**Each GPU**\n\n");
     gpus.iter().for_each(|p| text.push_str(&link(p)));
@@ -170,7 +189,7 @@ pub fn summary_lines(pages: &[Page]) -> String {
     let mut out = String::new();
     for (i, p) in pages.iter().enumerate() {
         let indent = if i == 0 { "  " } else { "    " };
-        out.push_str(&format!("{indent}- [{}]({})\n", p.title, p.path));
+        out.push_str(&format!("{indent}- [{}]({})\n", md(&p.title), p.path));
     }
     out
 }

@@ -4,7 +4,8 @@
 //! case running at 0.95x of A's loads per second is 5% slower). The gate fails when any
 //! compared case is slower by more than `--fail-above`, or when the median change over all
 //! compared cases is a slowdown of more than `--fail-median`. Cases not measured in both
-//! reports are not judged.
+//! reports are not judged. A gate that compared too little gives no verdict: it fails, but as
+//! not judged (the CLI's exit 7), never as slower (exit 5), unless it also found a slowdown.
 
 use crate::compare::Comparison;
 use perftest_report::statistics::median;
@@ -60,6 +61,11 @@ impl GateVerdict {
     /// True when the gate failed.
     pub fn failed(&self) -> bool {
         !self.offenders.is_empty() || self.median_regression.is_some() || self.no_verdict.is_some()
+    }
+
+    /// True when the gate found a slowdown beyond a limit (a case or the median).
+    pub fn regressed(&self) -> bool {
+        !self.offenders.is_empty() || self.median_regression.is_some()
     }
 
     /// The lines printed when the gate failed (empty when it passed).

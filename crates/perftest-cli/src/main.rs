@@ -38,7 +38,10 @@ fn main() -> ExitCode {
     // `render` and `compare` stop like a run does: an output under way is dropped, the old
     // file left, and the process ends with the signal's code (see stop_signals).
     let signals = match &cli.command {
-        Some(_) => perftest_cli::stop_signals::StopSignals::install().unwrap_or_default(),
+        Some(_) => perftest_cli::stop_signals::StopSignals::install_for(
+            perftest_cli::stop_signals::Work::Files,
+        )
+        .unwrap_or_default(),
         None => perftest_cli::stop_signals::StopSignals::default(),
     };
     let result = match &cli.command {

@@ -20,7 +20,7 @@
 
 use perftest_cases::{original_cases, Case};
 
-use crate::output::printable::printable;
+use crate::output::printable::{excerpt, printable};
 use crate::report::{CaseResult, DeviceInfo, Measurement, Report, ReportSource, Settings};
 
 /// Workgroups of the original's timed workload: 30 dispatches of 4 x 1024 groups.
@@ -61,7 +61,7 @@ pub fn parse_perftest_vk_csv(text: &str, file: &str) -> Result<Report, String> {
         headers
             .iter()
             .position(|h| h == name)
-            .ok_or_else(|| format!("no `{name}` column"))
+            .ok_or_else(|| format!("no `{}` column", excerpt(name)))
     };
     let [suite, test, median, status, device, vendor, id, driver, vulkan, cv] = [
         "suite",
@@ -93,8 +93,8 @@ pub fn parse_perftest_vk_csv(text: &str, file: &str) -> Result<Report, String> {
         }
         let case = find(&cases, cell(test), None).ok_or_else(|| {
             format!(
-                "line {line}: no case of the original is named {}",
-                cell(test)
+                "line {line}: no case of the original is named `{}`",
+                excerpt(cell(test))
             )
         })?;
         if report.cases.iter().any(|c| c.id == case.id) {
@@ -112,10 +112,17 @@ pub fn parse_perftest_vk_csv(text: &str, file: &str) -> Result<Report, String> {
                 .parse()
                 .ok()
                 .filter(|ms: &f64| ms.is_finite() && *ms > 0.0)
-                .ok_or_else(|| format!("line {line}: median_ms `{}` is no time", cell(median)))?;
+                .ok_or_else(|| {
+                    format!(
+                        "line {line}: median_ms `{}` is no time",
+                        excerpt(cell(median))
+                    )
+                })?;
             let mut result = CaseResult::measured(case, dispatch(ONE_DISPATCH_GROUPS, ms));
-            result.source_cv = cv_of(cv.as_ref().ok().and_then(|&i| row.get(i)))
-                .map_err(|bad| format!("line {line}: cv_pct `{bad}` is no percentage"))?;
+            result.source_cv =
+                cv_of(cv.as_ref().ok().and_then(|&i| row.get(i))).map_err(|bad| {
+                    format!("line {line}: cv_pct `{}` is no percentage", excerpt(&bad))
+                })?;
             result
         } else {
             CaseResult::failed(case, format!("perftest-vk: {}", cell(status)))
@@ -192,13 +199,14 @@ pub fn parse_original_text(text: &str, file: &str) -> Result<Report, String> {
         let expected = layout.map_or(Layout::Original.form(), Layout::form);
         let (name, times, kind) = case_line(line)
             .filter(|(_, _, kind)| layout.is_none_or(|l| l == *kind))
-            .ok_or_else(|| format!("line {}: not `{expected}`: {line}", number + 1))?;
+            .ok_or_else(|| format!("line {}: not `{expected}`: {}", number + 1, excerpt(line)))?;
         layout = Some(kind);
         let name = match kind {
             Layout::Legacy => legacy_name(name).ok_or_else(|| {
                 format!(
-                    "line {}: no case of the original is named {name}",
-                    number + 1
+                    "line {}: no case of the original is named `{}`",
+                    number + 1,
+                    excerpt(name)
                 )
             })?,
             _ => name.to_string(),
@@ -206,8 +214,9 @@ pub fn parse_original_text(text: &str, file: &str) -> Result<Report, String> {
         let name = name.as_str();
         let case = find(&cases, name, previous).ok_or_else(|| {
             format!(
-                "line {}: no case of the original is named {name}",
-                number + 1
+                "line {}: no case of the original is named `{}`",
+                number + 1,
+                excerpt(name)
             )
         })?;
         if report.cases.iter().any(|c| c.id == case.id) {

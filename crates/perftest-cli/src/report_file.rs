@@ -5,14 +5,17 @@
 //! before it is opened), up to [`MAX_REPORT_BYTES`]. The schema string is checked before the
 //! layout, then every value the figures are derived from is checked ([`check_values`]): a report
 //! that passes can be rendered and compared without surprises. Every error is one line naming
-//! the file (and the case, where one is at fault).
+//! the file (and the case, where one is at fault), quoting what it read as a bounded excerpt
+//! ([`crate::output::printable::excerpt`]). Files are UTF-8, a byte-order mark allowed; UTF-16
+//! and other encodings are named as such. Parsing starts only when the memory it takes is
+//! free ([`ensure_room`]).
 
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use crate::output::printable::{printable, printable_path as shown};
+use crate::output::printable::{excerpt, printable, printable_path as shown};
 use crate::report::{CaseStatus, DataPlaces, Measurement, Report, SCHEMA};
 use perftest_report::sizing::group_total;
 
@@ -65,11 +68,31 @@ pub enum ReadError {
         /// What the JSON parser said.
         source: serde_json::Error,
     },
+    /// There is not the memory to read the report (see [`ensure_room`]).
+    #[error(
+        "{}: not enough memory to read it (about {mib} MiB more are needed)",
+        shown(path)
+    )]
+    NoMemory {
+        /// The file asked for.
+        path: PathBuf,
+        /// The memory it needs, in MiB.
+        mib: usize,
+    },
+    /// The file is not UTF-8 text (UTF-16, or a Latin-1 byte): named as such, not as a wrong
+    /// format.
+    #[error("{} is not UTF-8 text: {problem}", shown(path))]
+    Encoding {
+        /// The file asked for.
+        path: PathBuf,
+        /// What was found instead, and how to convert it.
+        problem: String,
+    },
     /// The file is a report of another schema (or has no schema string).
     #[error(
         "{} has schema {}, but this perftest reads {expected:?}",
         shown(path),
-        found.as_deref().map_or_else(|| "(none)".to_string(), |s| format!("{:?}", printable(s)))
+        found.as_deref().map_or_else(|| "(none)".to_string(), |s| format!("\"{}\"", excerpt(s)))
     )]
     Schema {
         /// The file asked for.
@@ -80,7 +103,11 @@ pub enum ReadError {
         expected: &'static str,
     },
     /// The layout is right but a value cannot be true (see [`check_values`]).
-    #[error("{} is not a valid perftest report: {problem}", shown(path))]
+    #[error(
+        "{} is not a valid perftest report: {}",
+        shown(path),
+        printable(problem)
+    )]
     Invalid {
         /// The file asked for.
         path: PathBuf,
@@ -92,7 +119,28 @@ pub enum ReadError {
 /// Reads, parses and checks the report at `path`.
 pub fn load_report(path: &Path) -> Result<Report, ReadError> {
     let bytes = read_limited(path, MAX_REPORT_BYTES)?;
+    ensure_room(path, bytes.len().saturating_mul(PARSE_ROOM_PER_BYTE))?;
     parse_report(&bytes, path)
+}
+
+/// How many bytes of memory are checked to be free per byte of a report's file before it is
+/// parsed, beside the file's bytes: the typed report takes about 4.4 for a report of many
+/// small cases, less for long sample lists or a published table. An estimate, so a limit
+/// within a few percent of the need can still end the process; every other is one message.
+pub const PARSE_ROOM_PER_BYTE: usize = 4;
+
+/// Checks that `bytes` more bytes can be allocated now, by reserving them and giving them back
+/// at once (address space only: no page is touched), so that a report too large for the
+/// memory left (an address-space limit, a container's) is one error naming the file rather
+/// than an abort in the middle of parsing it.
+pub fn ensure_room(path: &Path, bytes: usize) -> Result<(), ReadError> {
+    let mut probe: Vec<u8> = Vec::new();
+    probe
+        .try_reserve_exact(bytes)
+        .map_err(|_| ReadError::NoMemory {
+            path: path.to_path_buf(),
+            mib: bytes.div_ceil(1 << 20),
+        })
 }
 
 /// The bytes of the regular file at `path`, refusing anything else and anything larger than
@@ -161,6 +209,14 @@ pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, ReadError> {
         path: path.to_path_buf(),
         problem,
     };
+    // A UTF-8 byte-order mark (as Windows editors write) is no part of the text.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Some(problem) = encoding_problem(bytes) {
+        return Err(ReadError::Encoding {
+            path: path.to_path_buf(),
+            problem,
+        });
+    }
     if let Ok(text) = std::str::from_utf8(bytes) {
         if crate::published::is_table(text) {
             let file = path.display().to_string();
@@ -185,6 +241,32 @@ pub fn parse_report(bytes: &[u8], path: &Path) -> Result<Report, ReadError> {
         problem,
     })?;
     Ok(report)
+}
+
+/// Why `bytes` (a byte-order mark of UTF-8 already removed) is not UTF-8 text, with what it
+/// seems to be instead; `None` when it is UTF-8. UTF-16 and UTF-32 are told by their
+/// byte-order mark or by NUL bytes at the start (no report or table holds one); any other
+/// invalid byte is named with its line, most often a Latin-1 (Windows-1252) character.
+fn encoding_problem(bytes: &[u8]) -> Option<String> {
+    const CONVERT: &str = "perftest reads UTF-8; convert it first (iconv -f";
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Some(format!(
+            "it is UTF-16 (or UTF-32) text, by its byte-order mark; {CONVERT} UTF-16 -t UTF-8)"
+        ));
+    }
+    if bytes.iter().take(64).any(|&b| b == 0) {
+        return Some(format!(
+            "it holds NUL bytes, as UTF-16 text or binary data does; {CONVERT} UTF-16 -t UTF-8)"
+        ));
+    }
+    let error = std::str::from_utf8(bytes).err()?;
+    let at = error.valid_up_to();
+    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let byte = bytes.get(at).copied().unwrap_or(0);
+    Some(format!(
+        "byte 0x{byte:02X} on line {line} is not UTF-8 (Latin-1 or Windows-1252 text?); \
+         {CONVERT} LATIN1 -t UTF-8)"
+    ))
 }
 
 /// Reads a report's `schema` string and nothing else: every other value is skipped as it is
@@ -390,8 +472,8 @@ pub fn check_values(report: &Report) -> Result<(), String> {
     }
     let mut seen = HashSet::with_capacity(report.cases.len());
     for (index, case) in report.cases.iter().enumerate() {
-        let id = printable(&case.id);
-        let at = |problem: String| format!("case {} ({id:?}): {problem}", index + 1);
+        let id = excerpt(&case.id);
+        let at = |problem: String| format!("case {} (\"{id}\"): {problem}", index + 1);
         if case.id.is_empty() {
             return Err(at("empty id".into()));
         }
@@ -449,6 +531,22 @@ mod tests {
     use crate::export::{Exporter, JsonExporter};
     use crate::report::ShortDispatches;
     use perftest_report::samples::sample_report;
+
+    /// UTF-8 is read (its byte-order mark is removed before); UTF-16, NUL bytes and a byte that
+    /// is not UTF-8 are named, the last with its line.
+    #[test]
+    fn encodings_are_told_apart() {
+        assert_eq!(encoding_problem("caf\u{e9}: 1.0ms".as_bytes()), None);
+        let utf16 = encoding_problem(b"\xFF\xFEa\x00").unwrap();
+        assert!(utf16.contains("UTF-16"), "{utf16}");
+        let nul = encoding_problem(b"a\x00b\x00").unwrap();
+        assert!(nul.contains("NUL bytes"), "{nul}");
+        let latin1 = encoding_problem(b"x\ny\ncaf\xE9").unwrap();
+        assert!(
+            latin1.starts_with("byte 0xE9 on line 3 is not UTF-8"),
+            "{latin1}"
+        );
+    }
 
     fn scratch(name: &str) -> PathBuf {
         // Kept: each test removes it at its end.

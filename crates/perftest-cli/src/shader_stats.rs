@@ -110,16 +110,23 @@ pub fn prepare_dump_dir(dir: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot create --dump-shaders {}: {e}", printable_path(dir)))
 }
 
-/// Checks, without creating anything, that `dir` is a directory or can become one: a path that
-/// exists must be a directory (links followed); a FIFO, file, dangling link or link loop there
-/// is named as such.
+/// Checks, without leaving anything behind, that `dir` is a directory perftest can write or can
+/// become one, so that a run is refused before any GPU work rather than after it: a path that
+/// exists must be a directory (links followed) in which a file can be created; a FIFO, file,
+/// dangling link or link loop there is named as such. A path not there yet needs its nearest
+/// existing ancestor to be a directory in which a directory can be created (not a file, a
+/// read-only or full file system, or a folder without permission).
 pub fn check_dump_dir(dir: &Path) -> Result<(), String> {
     let shown = printable_path(dir);
     let Ok(own) = std::fs::symlink_metadata(dir) else {
-        return Ok(()); // nothing there yet
+        return check_creatable(dir);
     };
     match std::fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(meta) if meta.is_dir() => tempfile::Builder::new()
+            .prefix(".perftest-")
+            .tempfile_in(dir)
+            .map(drop)
+            .map_err(|e| format!("cannot write into --dump-shaders {shown}: {}", e.kind())),
         Ok(meta) => Err(format!(
             "--dump-shaders {shown} is {}, not a directory",
             crate::platform::special_file_kind(&meta).unwrap_or("a file")
@@ -128,6 +135,41 @@ pub fn check_dump_dir(dir: &Path) -> Result<(), String> {
             "--dump-shaders {shown} is a symbolic link that leads nowhere ({e})"
         )),
         Err(e) => Err(format!("cannot use --dump-shaders {shown}: {e}")),
+    }
+}
+
+/// Checks that the missing directory `dir` can be created: its nearest existing ancestor is a
+/// directory in which a directory can be made (a probe made and removed at once).
+fn check_creatable(dir: &Path) -> Result<(), String> {
+    let shown = printable_path(dir);
+    let mut ancestor = dir;
+    let existing = loop {
+        match ancestor.parent() {
+            Some(parent) if parent.as_os_str().is_empty() => break Path::new("."),
+            Some(parent) => {
+                if std::fs::symlink_metadata(parent).is_ok() {
+                    break parent;
+                }
+                ancestor = parent;
+            }
+            None => break ancestor,
+        }
+    };
+    match std::fs::metadata(existing) {
+        Ok(meta) if meta.is_dir() => tempfile::Builder::new()
+            .prefix(".perftest-")
+            .tempdir_in(existing)
+            .map(drop)
+            .map_err(|e| format!("cannot create --dump-shaders {shown}: {}", e.kind())),
+        Ok(_) => Err(format!(
+            "cannot create --dump-shaders {shown}: {} is not a directory",
+            printable_path(existing)
+        )),
+        Err(e) => Err(format!(
+            "cannot create --dump-shaders {shown}: {} cannot be used ({})",
+            printable_path(existing),
+            e.kind()
+        )),
     }
 }
 

@@ -12,7 +12,8 @@
 //! A request is never swallowed: if the process has not started finishing
 //! ([`finishing`]) within [`STOP_GRACE`] of it (the Vulkan loader or a driver blocks, and
 //! nothing checks the flag), a watchdog thread removes the temporary output files under way,
-//! says so and ends the process with the event's code.
+//! says so and ends the process with the event's code. `render` and `compare` have nothing
+//! measured to save: there the watchdog ends the process at once ([`Work::Files`]).
 //!
 //! SIGPIPE is left as the Rust runtime sets it (ignored): writing to a closed standard output
 //! (`perftest | head`) then fails with "broken pipe", which perftest treats as "nobody reads
@@ -82,10 +83,27 @@ pub fn is_copy_of_first(first: usize, this: usize, since: Duration) -> bool {
     first == this && since < COPY_WINDOW
 }
 
+/// What the process does while a stop request may arrive, which decides how the watchdog
+/// answers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// A run on a device: it checks the flag between dispatches and writes what it measured;
+    /// the watchdog waits [`STOP_GRACE`] for it (the loader or a driver may block).
+    Device,
+    /// `render` and `compare`: reading reports and writing pages, with nothing measured to
+    /// save; the watchdog ends the process at once, its output under way removed.
+    Files,
+}
+
 impl StopSignals {
     /// Installs the platform's handlers of the stop events, and the watchdog that ends a
     /// process whose stop request went unanswered for [`STOP_GRACE`].
     pub fn install() -> io::Result<StopSignals> {
+        Self::install_for(Work::Device)
+    }
+
+    /// [`StopSignals::install`] for a process doing `work`.
+    pub fn install_for(work: Work) -> io::Result<StopSignals> {
         let signals = StopSignals::default();
         platform::install_stop_handlers(&signals.stop, &signals.received)?;
         let _ = INSTALLED.set(Arc::clone(&signals.stop));
@@ -93,15 +111,23 @@ impl StopSignals {
         // Without the watchdog (no thread to be had) a stop still works wherever it is polled.
         let _ = std::thread::Builder::new()
             .name("stop watchdog".into())
-            .spawn(move || watched.watch());
+            .spawn(move || watched.watch(work));
         Ok(signals)
     }
 
     /// The watchdog: waits for a stop request, then for [`finishing`] for at most
-    /// [`STOP_GRACE`]; ends the process when it does not come.
-    fn watch(&self) {
+    /// [`STOP_GRACE`] (none for [`Work::Files`]); ends the process when it does not come.
+    fn watch(&self, work: Work) {
         while !self.stop.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(50));
+        }
+        if work == Work::Files {
+            if FINISHING.load(Ordering::SeqCst) {
+                return;
+            }
+            crate::export::remove_temporary_files();
+            crate::say!("perftest: interrupted by {}", self.name());
+            platform::exit_now(self.exit_code());
         }
         if ANNOUNCE.load(Ordering::SeqCst) {
             crate::say!("perftest: {} received, stopping", self.name());

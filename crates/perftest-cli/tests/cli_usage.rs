@@ -54,7 +54,8 @@ fn exit_codes_match_the_documentation() {
             code::VERIFICATION,
             code::REGRESSION,
             code::INTERRUPTED,
-            code::OUTLIER
+            code::OUTLIER,
+            code::NO_VERDICT
         ],
         [
             SUCCESS,
@@ -64,7 +65,8 @@ fn exit_codes_match_the_documentation() {
             VERIFICATION,
             REGRESSION,
             INTERRUPTED,
-            OUTLIER
+            OUTLIER,
+            NO_VERDICT
         ]
     );
     let documented = documented_exit_codes();
@@ -86,6 +88,7 @@ fn exit_codes_match_the_documentation() {
         (code::VERIFICATION, "CPU model"),
         (code::REGRESSION, "--fail-above"),
         (code::OUTLIER, "outlier"),
+        (code::NO_VERDICT, "no verdict"),
     ];
     for event in STOP_EVENTS {
         // `SIGINT (Ctrl-C)`: the row names the signal.

@@ -106,8 +106,8 @@ fn an_output_that_is_an_input_is_refused() {
     assert_eq!(code, Some(0), "{stderr}");
 }
 
-/// A gate that compared almost nothing fails instead of passing: here one case of the 138 of
-/// A is in B.
+/// A gate that compared almost nothing fails instead of passing, with exit 7 (no verdict), not
+/// 5 (slower): here one case of the 138 of A is in B.
 #[test]
 fn a_gate_over_almost_nothing_fails() {
     let dir = tempfile::tempdir().unwrap();
@@ -131,7 +131,7 @@ fn a_gate_over_almost_nothing_fails() {
     };
     for limits in ["--fail-median 5", "--fail-above 5"] {
         let (code, stderr) = gate(limits);
-        assert_eq!(code, Some(5), "{limits}: {stderr}");
+        assert_eq!(code, Some(7), "{limits}: {stderr}");
         assert!(
             stderr.contains("no verdict: 1 of A's 138 measured case(s) were compared"),
             "{stderr}"
@@ -623,4 +623,573 @@ fn a_broken_driver_manifest_is_named() {
         );
         assert!(!first.contains("host memory allocation"), "{var}: {stderr}");
     }
+}
+
+/// A copy of the committed H200 report with each measured case's samples multiplied by
+/// `slower` (1.05: 5% slower) and `edit` applied to its JSON, written as `dir/name` with the
+/// top-level keys in the report's own order (a health check reads the device name by line).
+fn edited_h200(
+    dir: &std::path::Path,
+    name: &str,
+    slower: f64,
+    edit: impl Fn(&mut serde_json::Value),
+) -> std::path::PathBuf {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200.json");
+    let mut report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    for case in report["cases"].as_array_mut().unwrap() {
+        if let Some(samples) = case["measurement"]["samples_ns"].as_array_mut() {
+            for s in samples {
+                *s = serde_json::Value::from(s.as_f64().unwrap() * slower);
+            }
+        }
+    }
+    edit(&mut report);
+    let keys = [
+        "schema",
+        "perftest_version",
+        "started_at",
+        "finished_at",
+        "complete",
+        "device",
+        "settings",
+        "baseline_id",
+        "cases",
+    ];
+    let object = report.as_object().unwrap();
+    let fields: Vec<String> = keys
+        .iter()
+        .filter_map(|k| {
+            let value = serde_json::to_string_pretty(object.get(*k)?).unwrap();
+            Some(format!("  {k:?}: {value}"))
+        })
+        .collect();
+    let out = dir.join(name);
+    std::fs::write(&out, format!("{{\n{}\n}}\n", fields.join(",\n"))).unwrap();
+    out
+}
+
+/// `compare` of a fleet judges each GPU model's reports with the outlier rule, whatever their
+/// drivers and perftest versions: a node after a driver update stays in its model's group,
+/// and a report of another GPU model is named as not judged instead of turning the whole
+/// comparison into the cross-GPU matrix (exit 0, no verdict).
+#[test]
+fn a_fleet_is_judged_per_gpu_model_whatever_its_drivers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let same = |_: &mut serde_json::Value| {};
+    let updated = |r: &mut serde_json::Value| {
+        r["device"]["api_version"] = "1.4.999".into();
+        r["device"]["driver_info"] = "999.1".into();
+        r["perftest_version"] = "0.2.0".into();
+    };
+    let other_model = |r: &mut serde_json::Value| r["device"]["name"] = "NVIDIA B200".into();
+    let healthy = [
+        edited_h200(d, "node1.json", 1.0, same),
+        edited_h200(d, "node2.json", 1.0001, updated),
+        edited_h200(d, "node3.json", 0.9999, same),
+    ];
+    let slow = edited_h200(d, "node4.json", 1.05, updated);
+    let stray = edited_h200(d, "node5.json", 1.0, other_model);
+    let compare = |files: &[&std::path::PathBuf]| {
+        let output = common::command(&["compare", "--"])
+            .args(files)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let [a, b, c] = &healthy;
+    // The slow node is flagged although its driver and perftest differ from the others'.
+    let (code, stdout, stderr) = compare(&[a, b, c, &slow]);
+    assert_eq!(code, Some(6), "{stdout}{stderr}");
+    assert!(stdout.contains("OUTLIER "), "{stdout}");
+    assert!(stdout.contains("node4.json"), "{stdout}");
+    assert!(stdout.contains("differ in API version, driver"), "{stdout}");
+    // With a GPU of another model in the folder: still flagged, the stray one not judged.
+    let (code, stdout, stderr) = compare(&[a, b, &stray, c, &slow]);
+    assert_eq!(code, Some(6), "{stdout}{stderr}");
+    assert!(stdout.contains("OUTLIER "), "{stdout}");
+    assert!(stdout.contains("NOT JUDGED "), "{stdout}");
+    // A healthy fleet beside a stray report: no outlier, but no pass either (exit 7).
+    let (code, stdout, stderr) = compare(&[a, b, c, &stray]);
+    assert_eq!(code, Some(7), "{stdout}{stderr}");
+    assert!(stdout.contains("NOT JUDGED "), "{stdout}");
+    assert!(stderr.starts_with("perftest: no verdict"), "{stderr}");
+    // The healthy fleet alone passes.
+    let (code, stdout, stderr) = compare(&[a, b, c]);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+}
+
+/// A health check whose gate could not judge (the run shares no case with the baseline) says
+/// so and exits 1, which leaves the node in service; it used to be exit 5, "slower than its
+/// baseline", which drains it.
+#[cfg(unix)]
+#[test]
+fn a_health_check_that_could_not_judge_does_not_drain() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let baselines = d.join("baselines");
+    std::fs::create_dir(&baselines).unwrap();
+    // The baseline has the first half of the cases, the run the second half.
+    let half = |first: bool| {
+        move |r: &mut serde_json::Value| {
+            let cases = r["cases"].as_array_mut().unwrap();
+            let cut = cases.len() / 2;
+            if first {
+                cases.truncate(cut);
+            } else {
+                cases.drain(..cut);
+            }
+        }
+    };
+    edited_h200(&baselines, "NVIDIA_H200.json", 1.0, half(true));
+    let run = edited_h200(d, "run.json", 1.0, half(false));
+    // The stand-in writes `run` for the timing run and is the real perftest for `compare`.
+    let fake = d.join("perftest");
+    let script = format!(
+        "#!/bin/sh\nif [ \"$1\" = compare ]; then exec '{binary}' \"$@\"; fi\n\
+         while [ $# -gt 0 ]; do\n  if [ \"$1\" = --output ]; then out=$2; fi\n  shift\ndone\n\
+         cp '{run}' \"$(echo \"$out\" | sed 's/{{pci}}/gpu0/')\"\n",
+        binary = common::BINARY,
+        run = run.display()
+    );
+    std::fs::write(&fake, script).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let output = Command::new("bash")
+        .arg(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../deploy/slurm/perftest-healthcheck.sh"),
+        )
+        .env("PERFTEST", &fake)
+        .env("WORK_DIR", d.join("work"))
+        .env("BASELINE_DIR", &baselines)
+        .output()
+        .unwrap();
+    let line = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{line}");
+    assert!(line.starts_with("perftest-health ERROR "), "{line}");
+    assert!(line.contains("could not judge"), "{line}");
+    assert!(line.contains("no verdict"), "{line}");
+}
+
+/// Positions of `c` in `text` not escaped by a backslash.
+fn unescaped(text: &str, c: char) -> usize {
+    let mut count = 0;
+    let mut backslashes = 0;
+    for ch in text.chars() {
+        if ch == c && backslashes % 2 == 0 {
+            count += 1;
+        }
+        backslashes = if ch == '\\' { backslashes + 1 } else { 0 };
+    }
+    count
+}
+
+/// A published table's GPU name is data in the book: the gallery writes it escaped in each
+/// page's heading, the index and the book's summary (raw, `<img onerror>` ran in the built
+/// book and a `[` broke the build), and the book's include command in it is not read as one.
+/// The same name stays data in `render`'s Markdown, HTML and SVG.
+#[test]
+fn a_contributed_table_cannot_inject_into_the_book() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let sebbbi = root.join("crates/perftest-cli/tests/fixtures/sebbbi");
+    let published = root.join("results/published");
+    std::fs::create_dir_all(&sebbbi).unwrap();
+    std::fs::create_dir_all(&published).unwrap();
+    for name in ["nvidia-h200", "nvidia-h100", "lavapipe"] {
+        let file = format!("results/{name}.json");
+        std::fs::copy(repo.join(&file), root.join(&file)).unwrap();
+    }
+    let hostile = "<img src=x onerror=alert(1)> [RTX](javascript:x) {{#include /etc/passwd}}";
+    let table =
+        std::fs::read_to_string(common::published_tables().join("nvidia-ampere-rtx-3090.txt"))
+            .unwrap();
+    let body: String = table.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let evil = sebbbi.join("evil [x] `y`.txt");
+    std::fs::write(&evil, format!("### {hostile}\n{body}")).unwrap();
+    let csv = std::fs::read_to_string(
+        repo.join("results/published/intel-arc-b580-vulkan-perftest-vk-dxc.csv"),
+    )
+    .unwrap()
+    .replace("Intel(R) Arc(TM) B580 Graphics", &hostile.replace('"', "'"));
+    std::fs::write(published.join("evil.csv"), csv).unwrap();
+    let pages = perftest_cli::gallery::pages(root).unwrap();
+    assert!(pages.iter().filter(|p| p.title.contains("<img")).count() >= 2);
+    let summary = perftest_cli::gallery::summary_lines(&pages);
+    for text in pages
+        .iter()
+        .map(|p| p.text.as_str())
+        .chain([summary.as_str()])
+    {
+        for line in text.lines() {
+            let raw_html =
+                unescaped(line, '<') > 0 && !line.contains("`<") && line.contains("<img");
+            assert!(!raw_html, "raw HTML: {line}");
+            assert!(!line.contains("{{#"), "an include command: {line}");
+        }
+    }
+    for line in summary.lines() {
+        // `- [TITLE](PATH)`: one link, its text without a bracket of its own.
+        assert_eq!(unescaped(line, '['), 1, "{line}");
+        assert_eq!(unescaped(line, ']'), 1, "{line}");
+        let path = line.rsplit_once("](").unwrap().1.trim_end_matches(')');
+        assert!(
+            path.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/.-_".contains(c)),
+            "{line}"
+        );
+    }
+    // `render` and the cross-GPU `compare` write the name as data in every markup format.
+    let others = ["amd-navi-rx-5700-xt.txt", "nvidia-volta-titan-v.txt"]
+        .map(|name| common::published_tables().join(name));
+    for (command, format) in [
+        ("render", "markdown"),
+        ("render", "html"),
+        ("render", "svg"),
+        ("compare", "markdown"),
+        ("compare", "html"),
+    ] {
+        let mut run = common::command(&[command, "--format", format]);
+        run.arg(&evil);
+        if command == "compare" {
+            run.args(&others);
+        }
+        let output = run.output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{command} {format}");
+        let text = String::from_utf8_lossy(&output.stdout);
+        if format == "markdown" {
+            assert!(text.contains("\\<img"), "{text}");
+            assert!(!text.contains("{{#"), "{text}");
+        } else {
+            assert!(!text.contains("<img"), "{format}: {text}");
+        }
+    }
+}
+
+/// A `--dump-shaders` folder that cannot be made (its parent is a file) is refused before any
+/// GPU work: no table, one line. It used to be found only after the whole run.
+#[test]
+fn a_dump_folder_that_cannot_be_made_is_refused_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let output = common::command(&["--filter", "cbuffer", "--dump-shaders"])
+        .arg(file.join("shaders"))
+        .args(common::SMALL)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "the run went ahead: {stdout}");
+    assert!(
+        stderr.starts_with("perftest: cannot create --dump-shaders"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// A shader dump that fails after a run stopped by SIGTERM is told, and the run still exits
+/// 143: the dump's exit 1 used to replace the signal's code. (The folder is free when the run
+/// starts; a file takes its place once the device is ready.)
+#[cfg(unix)]
+#[test]
+fn a_late_dump_failure_keeps_the_signal_code() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let shaders = dir.path().join("shaders");
+    let mut child = common::command(&["--filter", "typed", "--verbose", "--dump-shaders"])
+        .arg(&shaders)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            panic!("the run ended before its device was ready: {seen}");
+        }
+        seen.push_str(&line);
+        if line.contains("instance and device ready") {
+            break;
+        }
+    }
+    std::fs::write(&shaders, "not a folder").unwrap();
+    send(child.id(), libc::SIGTERM);
+    let status = common::wait_at_most(child, std::time::Duration::from_secs(120));
+    std::io::Read::read_to_string(&mut stderr, &mut seen).unwrap();
+    let status = status.unwrap_or_else(|| panic!("SIGTERM did not end the run: {seen}"));
+    assert_eq!(status.code(), Some(143), "{seen}");
+    assert!(seen.contains("--dump-shaders"), "{seen}");
+}
+
+/// `render FILE`'s exit code and stderr.
+fn render_file(path: &std::path::Path) -> (Option<i32>, String) {
+    let output = common::command(&["render"]).arg(path).output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// An error quotes a bounded, escaped excerpt of what it read: a 1 MB malformed line gives a
+/// short message, and a CSV cell holding a newline cannot split the message or forge a second
+/// `perftest:` line.
+#[test]
+fn an_error_quotes_a_bounded_escaped_excerpt() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = dir.path().join("long.txt");
+    std::fs::write(&long, format!("{}: 1.0ms\n", "A".repeat(1 << 20))).unwrap();
+    let csv = dir.path().join("forged.csv");
+    let header = "suite,test,total_ms,ratio,median_ms,min_ms,cv_pct,status,device,vendor_id,\
+                  device_id,driver,vulkan";
+    std::fs::write(
+        &csv,
+        format!(
+            "{header}\noriginal,\"x\nperftest: all reports are fine\",1,1,1,1,1,ok,G,0,0,d,1\n"
+        ),
+    )
+    .unwrap();
+    let malformed = dir.path().join("malformed.txt");
+    std::fs::write(
+        &malformed,
+        format!("not a case line {}\n", "B".repeat(1 << 20)),
+    )
+    .unwrap();
+    for path in [&long, &csv, &malformed] {
+        let (code, stderr) = render_file(path);
+        assert_eq!(code, Some(1), "{stderr}");
+        assert!(stderr.starts_with("perftest: "), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.len() < 400, "a message of {} bytes", stderr.len());
+    }
+}
+
+/// A byte-order mark is accepted; UTF-16 text and a Latin-1 byte are named as an encoding
+/// problem, not as the wrong format.
+#[test]
+fn encodings_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let table =
+        std::fs::read(common::published_tables().join("nvidia-ampere-rtx-3090.txt")).unwrap();
+    let json = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/lavapipe.json"),
+    )
+    .unwrap();
+    for (name, body) in [("table.txt", &table), ("report.json", &json)] {
+        let path = dir.path().join(format!("bom-{name}"));
+        std::fs::write(&path, [b"\xEF\xBB\xBF".as_slice(), body].concat()).unwrap();
+        let (code, stderr) = render_file(&path);
+        assert_eq!(code, Some(0), "{name} with a BOM: {stderr}");
+    }
+    let text = String::from_utf8(table.clone()).unwrap();
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let path = dir.path().join("utf16.txt");
+    std::fs::write(&path, utf16).unwrap();
+    let (code, stderr) = render_file(&path);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("not UTF-8 text") && stderr.contains("UTF-16"),
+        "{stderr}"
+    );
+    let latin1 = text.replacen("NVidia", "NVidi\u{e4}", 1);
+    let latin1: Vec<u8> = latin1.chars().map(|c| c as u8).collect();
+    let path = dir.path().join("latin1.txt");
+    std::fs::write(&path, latin1).unwrap();
+    let (code, stderr) = render_file(&path);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("byte 0xE4 on line 1 is not UTF-8"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// Whether process `pid` catches SIGTERM (its handler is installed), from `/proc`.
+#[cfg(target_os = "linux")]
+fn catches_sigterm(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (libc::SIGTERM - 1)) != 0)
+}
+
+/// A stop signal during `render` ends it at once with the signal's code and says so; it used
+/// to be answered only after the 5 s grace a device run gets, by a message blaming the Vulkan
+/// loader. (A report of 20,000 cases keeps `render` busy long enough to be stopped.)
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stop_signal_during_render_is_answered_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200.json");
+    let mut report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let cases = report["cases"].as_array().unwrap().clone();
+    let many: Vec<serde_json::Value> = (0..20_000)
+        .map(|k| {
+            let mut case = cases[k % cases.len()].clone();
+            let id = format!("{}.n{k}", case["id"].as_str().unwrap());
+            case["id"] = id.into();
+            case
+        })
+        .collect();
+    report["cases"] = many.into();
+    let big = dir.path().join("big.json");
+    std::fs::write(&big, serde_json::to_vec(&report).unwrap()).unwrap();
+    let mut child = common::command(&["render", "--format", "html"])
+        .arg(&big)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !catches_sigterm(child.id()) {
+        assert!(std::time::Instant::now() < deadline, "no SIGTERM handler");
+        std::thread::yield_now();
+    }
+    send(child.id(), libc::SIGTERM);
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let status = common::wait_at_most(child, std::time::Duration::from_secs(60));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut stderr_pipe, &mut stderr).unwrap();
+    let status = status.unwrap_or_else(|| panic!("SIGTERM did not end render: {stderr}"));
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert!(
+        stderr.contains("perftest: interrupted by SIGTERM"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Vulkan loader"), "{stderr}");
+}
+
+/// Writes a valid report of the sample report's cases plus `extra` measured copies of its first
+/// case under ids no catalog has, its device named `device`; returns its size in bytes.
+fn write_padded_report(path: &std::path::Path, device: &str, extra: usize) -> u64 {
+    use std::io::Write;
+    let mut report = perftest_report::samples::sample_report();
+    report.device.name = device.to_string();
+    let first = report.cases[0].clone();
+    report.cases.extend((0..extra).map(|i| {
+        let mut case = first.clone();
+        case.id = format!("{}.copy{i}", first.id);
+        case
+    }));
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    serde_json::to_writer(&mut file, &report).unwrap();
+    file.flush().unwrap();
+    drop(file);
+    std::fs::metadata(path).unwrap().len()
+}
+
+/// `perftest ARGS` under an address-space limit of `limit_kib`: exit code, stdout and stderr.
+#[cfg(unix)]
+fn under_limit(limit_kib: u64, args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    let output = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v \"$1\" && shift && exec \"$0\" \"$@\"",
+            common::BINARY,
+        ])
+        .arg(limit_kib.to_string())
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A report too large for the memory left is one `perftest:` line naming it, not an abort
+/// in the middle of parsing; and a cross-GPU comparison keeps of each report only the cases it
+/// reads, so three reports that fit one at a time are compared under a limit that could not
+/// hold the three whole (both used to abort with SIGABRT and no `perftest:` line).
+#[cfg(unix)]
+#[test]
+fn memory_that_runs_out_is_a_message_not_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths: Vec<std::path::PathBuf> = (0..3)
+        .map(|i| dir.path().join(format!("r{i}.json")))
+        .collect();
+    let mut size = 0;
+    for (path, name) in paths.iter().zip(["GPU A", "GPU B", "GPU C"]) {
+        size = write_padded_report(path, name, 100_000);
+    }
+    assert!(size > 24 << 20, "{size} bytes");
+    let render = std::ffi::OsStr::new("render");
+    let (code, _, stderr) = under_limit(
+        (64 << 10) + 2 * size / 1024,
+        &[render, paths[0].as_os_str()],
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("not enough memory to read it"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let mut args = vec![std::ffi::OsStr::new("compare")];
+    args.extend(paths.iter().map(|p| p.as_os_str()));
+    // Room for one report read whole beside what the node pass keeps of each (its ids and
+    // figures), and far from the three whole.
+    let (code, stdout, stderr) = under_limit((64 << 10) + 9 * size / 1024, &args);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.starts_with("Across 3 GPUs"), "{stdout}");
+}
+
+/// A transfer case whose host buffer cannot be allocated is skipped with its reason; it used to
+/// end the process with SIGABRT. The address-space limits tried start where a small transfer
+/// case runs and go up in 64 MiB steps past what the 256 MB case needs (its device buffer,
+/// then its host buffer), so one of them lets the device buffer through and not the host's.
+#[cfg(unix)]
+#[test]
+fn a_host_transfer_buffer_that_cannot_be_allocated_skips_the_case() {
+    let run = |limit_kib: u64, case: &str| {
+        let words = [
+            "--suite",
+            "transfer",
+            "--filter",
+            case,
+            "--target-ms",
+            "2",
+            "--samples",
+            "2",
+            "--no-verify",
+        ];
+        let args: Vec<&std::ffi::OsStr> = words.iter().map(std::ffi::OsStr::new).collect();
+        under_limit(limit_kib, &args)
+    };
+    let step = 64 << 10;
+    let base = (4..64)
+        .map(|k| k * step)
+        .find(|&limit| run(limit, "xfer.copy.upload.mapped_write.4kb").0 == Some(0))
+        .expect("no limit under 4 GiB runs a small transfer case");
+    let mut skipped = false;
+    for k in 0..12 {
+        let (code, stdout, stderr) = run(base + k * step, "xfer.copy.upload.mapped_write.256mb");
+        assert!(
+            code.is_some_and(|c| c == 0 || c == 1),
+            "ended by a signal: {stderr}"
+        );
+        assert!(
+            stderr
+                .lines()
+                .all(|l| l.starts_with("perftest: ") || l.starts_with("  ")),
+            "{stderr}"
+        );
+        skipped |= stdout.contains("skipped: the host cannot allocate its 256 MiB");
+    }
+    assert!(skipped);
 }

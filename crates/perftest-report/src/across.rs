@@ -100,7 +100,7 @@ pub fn matrix(reports: &[(&str, &Report)]) -> Matrix {
             file: (*file).to_string(),
         })
         .collect();
-    let relative: Vec<Vec<(String, f64)>> = reports
+    let relative: Vec<std::collections::HashMap<String, f64>> = reports
         .iter()
         .map(|(_, r)| {
             r.cases
@@ -113,10 +113,8 @@ pub fn matrix(reports: &[(&str, &Report)]) -> Matrix {
     let rows = all_cases()
         .into_iter()
         .filter_map(|case| {
-            let values: Vec<Option<f64>> = relative
-                .iter()
-                .map(|r| r.iter().find(|(id, _)| *id == case.id).map(|(_, v)| *v))
-                .collect();
+            let values: Vec<Option<f64>> =
+                relative.iter().map(|r| r.get(&case.id).copied()).collect();
             values.iter().any(Option::is_some).then(|| Row {
                 id: case.id.clone(),
                 name: case.name.clone(),

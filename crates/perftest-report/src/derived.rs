@@ -304,6 +304,29 @@ impl ReportFigures for Report {
     }
 }
 
+/// Derives cases of one report, its baseline looked up once: for code that derives only some
+/// of a report's cases, each in constant time ([`ReportFigures::derived`] looks the baseline
+/// up per call, [`ReportFigures::derived_all`] derives every case).
+pub struct Deriver<'a> {
+    baseline_ms: Option<f64>,
+    clock: Option<&'a ClockSamples>,
+}
+
+impl<'a> Deriver<'a> {
+    /// The deriver of `report`'s cases.
+    pub fn of(report: &'a Report) -> Deriver<'a> {
+        Deriver {
+            baseline_ms: baseline_ms(report),
+            clock: report.clock.as_ref(),
+        }
+    }
+
+    /// The derived figures of `case`, one of the report's cases.
+    pub fn derive(&self, case: &CaseResult) -> Option<Derived> {
+        Derived::against(case, self.baseline_ms, self.clock)
+    }
+}
+
 /// The `original_ms` of `report`'s baseline case, derived as every case of the report is.
 fn baseline_ms(report: &Report) -> Option<f64> {
     report

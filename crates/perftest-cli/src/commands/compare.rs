@@ -9,8 +9,9 @@ use perftest_cli::cross::html::cross_html;
 use perftest_cli::cross::{self, cross_gpu};
 use perftest_cli::export::OutputTarget;
 use perftest_cli::gate::{judge, GateLimits};
-use perftest_cli::node::html::node_html;
-use perftest_cli::node::{self, OutlierRule};
+use perftest_cli::node::fleet::{self, Fleet, Member, Verdict};
+use perftest_cli::node::html::{fleet_html, node_html};
+use perftest_cli::node::{self, CaseNames, OutlierRule};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::printable;
 use perftest_cli::report::Report;
@@ -30,7 +31,7 @@ pub(crate) fn run_compare(
         return Err(Failure::new(
             exit_code::USAGE,
             "--fail-above and --fail-median compare two reports; three or more give the node \
-             table and exit 6 when one is an outlier",
+             table of each GPU model and exit 6 when one is an outlier",
         ));
     }
     // The output is checked first: a wrong path is reported before the reports are read.
@@ -43,37 +44,36 @@ pub(crate) fn run_compare(
     let labels: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     let load =
         |p: &std::path::PathBuf| load_report(p).map_err(|e| Failure::new(exit_code::FAILURE, e));
-    // Two reports: the change of every case (also between two GPUs); three or more of one GPU
-    // model: the node table; of different GPUs, APIs or tools: the cross-GPU matrix.
+    // Two reports: the change of every case (also between two GPUs); three or more: the node
+    // table of each GPU model (a fleet), or, when every report is of another GPU, API or
+    // tool, the cross-GPU matrix.
     let (text, code) = if let [a, b] = paths {
         refuse_cross_only_format(format)?;
         let (a, b) = (load(a)?, load(b)?);
         two_reports(&a, &b, &labels, format, limits)?
     } else {
-        // Three or more: only what the node table needs of each report is kept, so memory
-        // grows with the number of reports by a few bytes per case, not by a report.
-        let mut inputs = Vec::with_capacity(paths.len());
-        let mut devices = Vec::with_capacity(paths.len());
-        let mut kinds = Vec::with_capacity(paths.len());
-        for path in paths {
-            let report = load(path)?;
-            let d = &report.device;
-            devices.push(match &d.pci_bus {
-                Some(pci) => format!("{}, PCI {pci}", d.name),
-                None => d.name.clone(),
-            });
-            kinds.push(perftest_report::across::kind(&report));
-            inputs.push(node::NodeInput::of(&report));
+        // Three or more: grouped by GPU model and judged per group (a fleet), unless every
+        // report is of another GPU, API or tool (the cross-GPU matrix). Only what the node
+        // table needs of each report is kept, a few bytes per case.
+        let mut names = CaseNames::default();
+        let mut members = Vec::with_capacity(paths.len());
+        for (path, label) in paths.iter().zip(&labels) {
+            members.push(Member::of(&load(path)?, label, &mut names));
         }
-        if kinds.windows(2).any(|w| w[0] != w[1]) {
-            // Different GPUs: their reports are read again whole (published tables and single
-            // runs, not a fleet's).
-            drop(inputs);
-            let reports = paths.iter().map(load).collect::<Result<Vec<_>, _>>()?;
+        let fleet = Fleet::of(members, &names, OutlierRule::default());
+        drop(names);
+        if fleet.is_cross_gpu() {
+            // Different GPUs: their reports are read again (published tables and single runs,
+            // not a fleet's), each keeping only the cases the matrix compares.
+            drop(fleet);
+            let reports = paths
+                .iter()
+                .map(|p| load(p).map(keep_catalog_cases))
+                .collect::<Result<Vec<_>, _>>()?;
             cross_reports(&reports, &labels, format)?
         } else {
             refuse_cross_only_format(format)?;
-            many_reports(&inputs, &devices, &labels, format)?
+            many_reports(&fleet, format)?
         }
     };
     match target {
@@ -112,37 +112,63 @@ fn two_reports(
             perftest_cli::say!("{prefix}{}", printable(&line));
         }
     }
-    let code = if verdict.failed() {
+    // A slowdown found is a regression even when the gate could not judge the rest; a gate
+    // that judged too little is no verdict (exit 7), never "slower".
+    let code = if verdict.regressed() {
         exit_code::REGRESSION
+    } else if verdict.failed() {
+        exit_code::NO_VERDICT
     } else {
         exit_code::SUCCESS
     };
     Ok((text, code))
 }
 
-/// The node table of three or more reports (one column per report and the outlier rule) and
-/// its exit status; `devices[r]` describes report `r` (device name and PCI address).
-fn many_reports(
-    inputs: &[node::NodeInput],
-    devices: &[String],
-    labels: &[String],
-    format: CompareFormat,
-) -> Result<(String, i32), Failure> {
-    let summary = node::summarize_inputs(inputs, labels, OutlierRule::default());
-    let describe = |r: usize| devices.get(r).cloned().unwrap_or_default();
-    let code = if summary.flagged_reports().is_empty() {
-        exit_code::SUCCESS
-    } else {
-        exit_code::OUTLIER
+/// The node tables of three or more reports, one per GPU model, and the exit status: 6 when
+/// one is flagged, else 7 when one could not be judged.
+fn many_reports(fleet: &Fleet, format: CompareFormat) -> Result<(String, i32), Failure> {
+    let code = match fleet.verdict() {
+        Verdict::Flagged => exit_code::OUTLIER,
+        Verdict::Unjudged => exit_code::NO_VERDICT,
+        Verdict::Healthy => exit_code::SUCCESS,
     };
-    let text = match format {
-        CompareFormat::Html => {
-            node_html(&summary, &describe).map_err(|e| Failure::new(exit_code::FAILURE, e))?
+    let one_model = fleet.groups.len() == 1;
+    let text = match (format, fleet.groups.first()) {
+        (CompareFormat::Html, Some(group)) if one_model => {
+            node_html(&group.summary, &|r| group.describe(r))
         }
+        (CompareFormat::Html, _) => fleet_html(fleet),
         // Markdown and JSON were refused before.
-        _ => node::render(&summary, &describe),
-    };
+        (_, Some(group)) if one_model => {
+            let note = if group.mixed_software() {
+                "Note: these reports differ in API version, driver or perftest version (shown \
+                 beside each); a deviation may come from that difference.\n"
+            } else {
+                ""
+            };
+            Ok(note.to_string() + &node::render(&group.summary, &|r| group.describe(r)))
+        }
+        _ => Ok(fleet::render(fleet)),
+    }
+    .map_err(|e| Failure::new(exit_code::FAILURE, e))?;
+    if code == exit_code::NO_VERDICT {
+        perftest_cli::say!(
+            "perftest: no verdict: some reports could not be judged by the outlier rule (NOT \
+             JUDGED in the summary)"
+        );
+    }
     Ok((text, code))
+}
+
+/// `report` with only the cases of perftest's catalog, the only ones the cross-GPU comparison
+/// reads: each report kept for it then holds at most one entry per catalog case, whatever
+/// its file held.
+fn keep_catalog_cases(mut report: Report) -> Report {
+    report
+        .cases
+        .retain(|c| perftest_cases::case_for_id(&c.id).is_some());
+    report.cases.shrink_to_fit();
+    report
 }
 
 /// Markdown and JSON are formats of the cross-GPU comparison only.
@@ -150,8 +176,9 @@ fn refuse_cross_only_format(format: CompareFormat) -> Result<(), Failure> {
     if matches!(format, CompareFormat::Markdown | CompareFormat::Json) {
         return Err(Failure::new(
             exit_code::USAGE,
-            "--format markdown and json compare three or more reports of different GPUs, APIs \
-             or tools; two reports, or reports of one GPU model, take text or html",
+            "--format markdown and json compare three or more reports each of another GPU, \
+             API or tool; two reports, or a fleet (two or more reports of one GPU model among \
+             them), take text or html",
         ));
     }
     Ok(())

@@ -8,6 +8,7 @@ use perftest_cases::{all_cases, cases_in, find_case, select_cases, Suite};
 use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
 use perftest_cli::export::{exporter, ExportFormat, OutputError, OutputTarget};
+use perftest_cli::node::fleet::{self, Fleet, Member, Verdict as FleetVerdict};
 use perftest_cli::node::{self, OutlierRule, DEVICE_PLACEHOLDER, PCI_PLACEHOLDER};
 use perftest_cli::options::{Mode, Options};
 use perftest_cli::output::exit_code;
@@ -331,8 +332,18 @@ pub(crate) fn run_time(
         &Stdout::Plain,
         signals,
     )?;
-    shader_outputs(bench, cases, &report, options)?;
-    run_exit_code(&report, end, delivered, signals)
+    let code = run_exit_code(&report, end, delivered, signals);
+    // The shader outputs come after the report: their failure is told, and the run's own code
+    // is kept when it is worse (or a stop signal's, which always is).
+    if let Err(failure) = shader_outputs(bench, cases, &report, options) {
+        perftest_cli::say!("perftest: {}", printable(&failure.message));
+        return match code {
+            Ok(c) if signals.received().is_some() => Ok(c),
+            Ok(c) => Ok(worse(c, failure.code)),
+            Err(first) => Err(first),
+        };
+    }
+    code
 }
 
 /// `--verbose`: how much of the wall time since the process started is recorded GPU
@@ -720,14 +731,32 @@ pub(crate) fn run_all_devices(
             }
         }
     }
-    let reports: Vec<&Report> = summarized.iter().map(|(_, _, r)| r).collect();
-    let labels: Vec<String> = summarized.iter().map(|(l, _, _)| l.clone()).collect();
-    let summary = node::summarize(&reports, &labels, OutlierRule::default());
-    print_stdout(&node::render(&summary, &|r| summarized[r].1.clone()))?;
-    if !summary.flagged_reports().is_empty() {
+    if print_node_summary(&summarized)? {
         worst(exit_code::OUTLIER);
     }
     Ok(code)
+}
+
+/// Prints the node summary of `--all-devices` (each device's label, description and report);
+/// true when a device is flagged. The devices of each GPU model are judged among themselves (a
+/// node may hold two models); a model with too few devices is named as not judged but fails
+/// nothing: the fleet's summary judges it with the other nodes' devices.
+fn print_node_summary(summarized: &[(String, String, Report)]) -> Result<bool, Failure> {
+    let mut names = node::CaseNames::default();
+    let members = summarized
+        .iter()
+        .map(|(label, _, report)| Member::of(report, label, &mut names))
+        .collect();
+    let fleet = Fleet::of(members, &names, OutlierRule::default());
+    let text = match fleet.groups.as_slice() {
+        [group] => {
+            let described = |r: usize| summarized[r].1.clone();
+            node::render(&group.summary, &described)
+        }
+        _ => fleet::render(&fleet),
+    };
+    print_stdout(&text)?;
+    Ok(fleet.verdict() == FleetVerdict::Flagged)
 }
 
 /// The exit code that wins when several devices end differently: a failure, then a stop

@@ -122,8 +122,7 @@ pub fn render(cross: &CrossGpu) -> String {
 /// The comparison as Markdown: the legend and the advice as lists, a table per family.
 pub fn markdown(cross: &CrossGpu) -> String {
     let m = &cross.matrix;
-    use crate::export::formats::markdown::{code_span, escape as cell};
-    let code = |text: &str| code_span(&printable(text).replace('|', "\\|"));
+    use crate::export::formats::markdown::{cell_code_span as code, escape as cell};
     let mut out = format!(
         "Across {}: each case's throughput relative to its own GPU's \
          `Buffer<RGBA8>.Load random` (the original's x; higher is faster).\n\n",

@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use crate::export::formats::html::{page_end, page_start};
 use crate::export::markup::escape;
+use crate::node::fleet::{Fleet, Verdict};
 use crate::node::{NodeSummary, MIN_REPORTS_FOR_FLAGS};
 use crate::report::LOADS_PER_GROUP;
 use perftest_report::statistics::median;
@@ -28,15 +29,82 @@ pub fn node_html(
          reports measuring a case.</p>",
         summary.rule.min_pct, summary.rule.min_mads
     )?;
+    node_section(&mut out, summary, describe)?;
+    page_end(&mut out, env!("CARGO_PKG_VERSION"))?;
+    Ok(out)
+}
+
+/// One HTML page for a fleet comparison: per GPU model a section with its node tables, or the
+/// reports it could not judge, then the overall verdict. Contributed text is escaped.
+pub fn fleet_html(fleet: &Fleet) -> Result<String, std::fmt::Error> {
+    let mut out = String::new();
+    let n: usize = fleet.groups.iter().map(|g| g.members.len()).sum();
+    page_start(&mut out, &format!("perftest compare: fleet of {n} reports"))?;
+    writeln!(out, "<h1>perftest compare: fleet of {n} reports</h1>")?;
+    writeln!(
+        out,
+        "<p>Each GPU model's reports are judged among themselves, whatever their drivers and \
+         perftest versions; a model with fewer than {MIN_REPORTS_FOR_FLAGS} reports cannot be \
+         judged.</p>"
+    )?;
+    for group in &fleet.groups {
+        writeln!(
+            out,
+            "<h2>{}: {} report(s)</h2>",
+            escape(&group.key.describe()),
+            group.members.len()
+        )?;
+        if group.mixed_software() {
+            writeln!(
+                out,
+                "<p>These reports differ in API version, driver or perftest version (shown \
+                 beside each); a deviation may come from that difference.</p>"
+            )?;
+        }
+        if group.members.len() >= MIN_REPORTS_FOR_FLAGS {
+            node_section(&mut out, &group.summary, &|r| group.describe(r))?;
+            continue;
+        }
+        writeln!(out, "<ul>")?;
+        for (r, m) in group.members.iter().enumerate() {
+            writeln!(
+                out,
+                "<li class=\"flag\">NOT JUDGED {}: {} report(s) of its GPU model ({})</li>",
+                escape(&m.label),
+                group.members.len(),
+                escape(&group.describe(r))
+            )?;
+        }
+        writeln!(out, "</ul>")?;
+    }
+    let verdict = match fleet.verdict() {
+        Verdict::Flagged => "At least one report is flagged.",
+        Verdict::Unjudged => "No outlier among the reports judged, but some could not be judged.",
+        Verdict::Healthy => "Every report was judged and none is off.",
+    };
+    writeln!(out, "<p><strong>Verdict:</strong> {verdict}</p>")?;
+    page_end(&mut out, env!("CARGO_PKG_VERSION"))?;
+    Ok(out)
+}
+
+/// The verdict table and the case table of one node summary.
+fn node_section(
+    out: &mut String,
+    summary: &NodeSummary,
+    describe: &dyn Fn(usize) -> String,
+) -> std::fmt::Result {
     writeln!(
         out,
         r#"<table class="data"><thead><tr><th>Report</th><th>Device</th><th>Verdict</th></tr></thead><tbody>"#
     )?;
     let flagged = summary.flagged_reports();
     let unmeasured = summary.unmeasured_reports();
+    let unjudged = summary.unjudged_reports();
     for (r, label) in summary.labels.iter().enumerate() {
         let verdict = if unmeasured.contains(&r) {
             "NOT MEASURED: no case was measured".to_string()
+        } else if unjudged.contains(&r) {
+            "NOT JUDGED: too few reports measured its cases".to_string()
         } else if flagged.contains(&r) {
             let devs: Vec<f64> = summary
                 .flags_of(r)
@@ -92,9 +160,7 @@ pub fn node_html(
         }
         writeln!(out, "</tr>")?;
     }
-    writeln!(out, "</tbody></table>")?;
-    page_end(&mut out, env!("CARGO_PKG_VERSION"))?;
-    Ok(out)
+    writeln!(out, "</tbody></table>")
 }
 
 #[cfg(test)]

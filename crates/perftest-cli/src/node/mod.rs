@@ -11,6 +11,8 @@
 //! are noisy on every device. The rule needs at least three measured reports per case: with two,
 //! nothing tells which one is off.
 
+// Reports of many GPU models: each model's group judged on its own.
+pub mod fleet;
 // The node summary as an HTML page.
 pub mod html;
 
@@ -88,6 +90,21 @@ impl NodeSummary {
             .collect()
     }
 
+    /// Indices of the reports the rule could not judge: they measured a case, but none that at
+    /// least [`MIN_REPORTS_FOR_FLAGS`] reports measured (too few reports of their GPU model, or
+    /// no case in common with the others). Nothing shows such a report is healthy or slow.
+    pub fn unjudged_reports(&self) -> Vec<usize> {
+        (0..self.labels.len())
+            .filter(|&r| {
+                !self.measured_nothing(r)
+                    && !self.cases.iter().any(|c| {
+                        c.deviation_pct[r].is_some()
+                            && c.deviation_pct.iter().flatten().count() >= MIN_REPORTS_FOR_FLAGS
+                    })
+            })
+            .collect()
+    }
+
     fn measured_nothing(&self, r: usize) -> bool {
         self.cases.iter().all(|c| c.deviation_pct[r].is_none())
     }
@@ -98,18 +115,47 @@ impl NodeSummary {
     }
 }
 
-/// What the node summary needs of one report: each case's id and name, in the report's order,
-/// with its median nanoseconds per workgroup where it was measured. A few bytes per case, so
-/// `perftest compare` of many reports keeps this and drops each report once it is read.
+/// The ids and names of the cases of the reports lined up in node summaries, each kept once
+/// however many reports have the case (the first report's name for it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CaseNames {
+    index: HashMap<String, u32>,
+    cases: Vec<(String, String)>,
+}
+
+impl CaseNames {
+    /// The number of case `id` (named `name` where it is new).
+    fn intern(&mut self, id: &str, name: &str) -> u32 {
+        if let Some(&n) = self.index.get(id) {
+            return n;
+        }
+        let n = u32::try_from(self.cases.len()).unwrap_or(u32::MAX);
+        self.index.insert(id.to_string(), n);
+        self.cases.push((id.to_string(), name.to_string()));
+        n
+    }
+
+    /// The id and name of case number `n`.
+    fn get(&self, n: u32) -> (&str, &str) {
+        self.cases
+            .get(n as usize)
+            .map_or(("", ""), |(id, name)| (id.as_str(), name.as_str()))
+    }
+}
+
+/// What the node summary needs of one report: each case's number in the [`CaseNames`] of the
+/// summary, in the report's order, with its median nanoseconds per workgroup where it was
+/// measured. 16 bytes per case, so `perftest compare` of many reports keeps this and drops
+/// each report once it is read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeInput {
-    /// `(id, name, ns_per_group)` of every case; `None` where the case has no usable figure.
-    pub cases: Vec<(String, String, Option<f64>)>,
+    /// `(case number, ns_per_group)` of every case; `None` where the case has no usable figure.
+    pub cases: Vec<(u32, Option<f64>)>,
 }
 
 impl NodeInput {
-    /// The figures of `report` the node summary uses.
-    pub fn of(report: &Report) -> Self {
+    /// The figures of `report` the node summary uses, its cases' ids and names kept in `names`.
+    pub fn of(report: &Report, names: &mut CaseNames) -> Self {
         let cases = report
             .cases
             .iter()
@@ -118,7 +164,7 @@ impl NodeInput {
                 let ns = d
                     .map(|d| d.ns_per_group)
                     .filter(|ns| ns.is_finite() && *ns > 0.0);
-                (c.id.clone(), c.name.clone(), ns)
+                (names.intern(&c.id, &c.name), ns)
             })
             .collect();
         NodeInput { cases }
@@ -127,37 +173,43 @@ impl NodeInput {
 
 /// Lines up `reports` (labelled by `labels`) case by case and applies `rule`.
 pub fn summarize(reports: &[&Report], labels: &[String], rule: OutlierRule) -> NodeSummary {
-    let inputs: Vec<NodeInput> = reports.iter().map(|r| NodeInput::of(r)).collect();
-    summarize_inputs(&inputs, labels, rule)
+    let mut names = CaseNames::default();
+    let inputs: Vec<NodeInput> = reports
+        .iter()
+        .map(|r| NodeInput::of(r, &mut names))
+        .collect();
+    let refs: Vec<&NodeInput> = inputs.iter().collect();
+    summarize_inputs(&refs, &names, labels, rule)
 }
 
-/// [`summarize`] over the figures of each report ([`NodeInput::of`]), in time linear in the
-/// cases.
-pub fn summarize_inputs(inputs: &[NodeInput], labels: &[String], rule: OutlierRule) -> NodeSummary {
-    let per_report: Vec<HashMap<&str, f64>> = inputs
-        .iter()
-        .map(|input| {
-            input
-                .cases
-                .iter()
-                .filter_map(|(id, _, ns)| ns.map(|ns| (id.as_str(), ns)))
-                .collect()
-        })
-        .collect();
-    let mut order: Vec<(&str, &str)> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for input in inputs {
-        for (id, name, _) in &input.cases {
-            if seen.insert(id.as_str()) {
-                order.push((id.as_str(), name.as_str()));
-            }
+/// [`summarize`] over the figures of each report ([`NodeInput::of`], with the `names` they
+/// were made with), in time linear in the cases: every case in the first report's order, then
+/// the cases only later reports have.
+pub fn summarize_inputs(
+    inputs: &[&NodeInput],
+    names: &CaseNames,
+    labels: &[String],
+    rule: OutlierRule,
+) -> NodeSummary {
+    // Per case (by its place in `order`), each report's figure.
+    let mut place: HashMap<u32, usize> = HashMap::new();
+    let mut values: Vec<Vec<Option<f64>>> = Vec::new();
+    for (r, input) in inputs.iter().enumerate() {
+        for &(n, ns) in &input.cases {
+            let at = *place.entry(n).or_insert_with(|| {
+                values.push(vec![None; inputs.len()]);
+                values.len() - 1
+            });
+            values[at][r] = ns;
         }
     }
+    let mut order: Vec<(u32, usize)> = place.into_iter().collect();
+    order.sort_unstable_by_key(|&(_, at)| at);
     let cases = order
         .into_iter()
-        .map(|(id, name)| {
-            let values: Vec<Option<f64>> = per_report.iter().map(|m| m.get(id).copied()).collect();
-            node_case(id, name, &values, rule)
+        .map(|(n, at)| {
+            let (id, name) = names.get(n);
+            node_case(id, name, &values[at], rule)
         })
         .collect();
     NodeSummary {
@@ -256,20 +308,37 @@ pub fn render(summary: &NodeSummary, describe: &dyn Fn(usize) -> String) -> Stri
         out.push('\n');
     }
     out.push('\n');
+    push_verdicts(&mut out, summary, describe);
+    out
+}
+
+/// The verdict lines under the node table: the rule's overall result, then one line per report
+/// not judged, not measured or flagged.
+fn push_verdicts(out: &mut String, summary: &NodeSummary, describe: &dyn Fn(usize) -> String) {
     let flagged = summary.flagged_reports();
-    if summary
+    let no_check = summary
         .cases
         .iter()
-        .all(|c| c.deviation_pct.iter().flatten().count() < MIN_REPORTS_FOR_FLAGS)
-    {
+        .all(|c| c.deviation_pct.iter().flatten().count() < MIN_REPORTS_FOR_FLAGS);
+    if no_check {
         out.push_str(&format!(
             "No outlier check: it needs at least {MIN_REPORTS_FOR_FLAGS} reports measuring a case \
              (with two, nothing tells which one is off).\n"
         ));
-    } else if flagged.is_empty() {
+    } else if flagged.is_empty() && summary.unjudged_reports().is_empty() {
         out.push_str("No outlier: every report is within the rule on every case.\n");
     }
     let unmeasured = summary.unmeasured_reports();
+    if !no_check {
+        for r in summary.unjudged_reports() {
+            out.push_str(&format!(
+                "NOT JUDGED {}: no case it measured was measured by {MIN_REPORTS_FOR_FLAGS} \
+                 reports, so nothing shows it is healthy or slow ({})\n",
+                printable(&summary.labels[r]),
+                printable(&describe(r))
+            ));
+        }
+    }
     for r in flagged {
         if unmeasured.contains(&r) {
             out.push_str(&format!(
@@ -291,7 +360,6 @@ pub fn render(summary: &NodeSummary, describe: &dyn Fn(usize) -> String) -> Stri
             printable(&describe(r))
         ));
     }
-    out
 }
 
 /// What `{device}` in an `--all-devices` output path is replaced by: the device's number.

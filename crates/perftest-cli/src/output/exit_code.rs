@@ -20,3 +20,8 @@ pub const INTERRUPTED: i32 = 130;
 /// `--all-devices`, or `compare` of three or more reports: a device or report was flagged as an
 /// outlier (more than 2% and 5 median absolute deviations from the median on some case).
 pub const OUTLIER: i32 = 6;
+/// `perftest compare`: nothing was judged where a verdict was asked for. A gate
+/// (`--fail-above`/`--fail-median`) that compared too little of A, or three or more reports
+/// of which some could not be judged by the outlier rule (too few reports of their GPU model),
+/// while none was flagged. Neither healthy nor slow: a health check must not drain on it.
+pub const NO_VERDICT: i32 = 7;

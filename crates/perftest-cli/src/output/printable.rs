@@ -45,6 +45,25 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The most characters of a quoted value an error message shows.
+pub const MAX_EXCERPT_CHARS: usize = 60;
+
+/// `text` as an error message quotes it: its first [`MAX_EXCERPT_CHARS`] characters, control
+/// and invisible characters escaped (so the message stays one line and no quoted text can
+/// start a line of its own), and, when cut, `...` and the length of the whole. Every value an
+/// error takes from a file (a line, a cell, a name) is quoted through this.
+pub fn excerpt(text: &str) -> String {
+    let mut cut = text.char_indices().map(|(i, _)| i);
+    match cut.nth(MAX_EXCERPT_CHARS) {
+        None => printable(text).into_owned(),
+        Some(end) => format!(
+            "{}... ({} bytes in all)",
+            printable(&text[..end]),
+            text.len()
+        ),
+    }
+}
+
 /// A path as shown in a message: control characters escaped (a file name may hold a newline).
 pub fn printable_path(path: &Path) -> String {
     printable(&path.display().to_string()).into_owned()
@@ -101,6 +120,22 @@ pub fn wrap(out: &mut String, text: &str, first: &str, rest: &str, width: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_excerpt_is_bounded_and_one_line() {
+        assert_eq!(excerpt("a\nb"), "a\\nb");
+        let long = "\u{e9}".repeat(1000);
+        let shown = excerpt(&long);
+        assert_eq!(
+            shown.chars().filter(|&c| c == '\u{e9}').count(),
+            MAX_EXCERPT_CHARS
+        );
+        assert!(shown.ends_with("... (2000 bytes in all)"), "{shown}");
+        assert_eq!(
+            excerpt(&long[..2 * MAX_EXCERPT_CHARS]).len(),
+            2 * MAX_EXCERPT_CHARS
+        );
+    }
 
     #[test]
     fn lines_wrap_at_spaces_with_their_indent() {

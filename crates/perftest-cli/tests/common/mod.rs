@@ -30,6 +30,7 @@ pub const INTERRUPTED: i32 = 130;
 pub const TERMINATED: i32 = 143;
 pub const HUNG_UP: i32 = 129;
 pub const OUTLIER: i32 = 6;
+pub const NO_VERDICT: i32 = 7;
 
 /// Cases of the original suite.
 pub const ALL_CASES: usize = 138;

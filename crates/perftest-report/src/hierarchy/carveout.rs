@@ -6,7 +6,7 @@
 use perftest_cases::{case_index, Curve};
 
 use super::levels::{clean, levels, Level, Point};
-use crate::derived::ReportFigures;
+use crate::derived::Deriver;
 use crate::schema::{CaseStatus, Report};
 
 /// One declaration's curve and the L1 it shows.
@@ -54,6 +54,8 @@ pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
     let mut by_shared: Vec<Declaration> = Vec::new();
     let mut largest = 0u64;
     let index = case_index();
+    // The baseline looked up once, not once per case (linear in the cases).
+    let deriver = Deriver::of(report);
     for case in &report.cases {
         // A latency curve beside declared shared memory (the sweep's, with none, is not one).
         let Some((_, point)) = index.curve_point(&case.id) else {
@@ -75,7 +77,7 @@ pub fn carveouts(report: &Report, sweep_latency: &[Point]) -> Vec<Carveout> {
         let entry = &mut by_shared[at];
         match (
             &case.status,
-            report.derived(case).and_then(|d| d.loads_per_s),
+            deriver.derive(case).and_then(|d| d.loads_per_s),
         ) {
             (CaseStatus::Measured, Some(per_s)) if per_s > 0.0 => {
                 largest = largest.max(point.working_set);

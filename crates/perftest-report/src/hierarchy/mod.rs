@@ -26,7 +26,7 @@ pub use self::levels::{levels, outliers, Level, Point};
 pub use self::names::level_names;
 pub use self::refine::{refine, refine_edge, RefineLimits};
 
-use crate::derived::ReportFigures;
+use crate::derived::Deriver;
 use crate::schema::{CaseResult, CaseStatus, Report};
 
 /// A level of a curve with its name (`L1`, `L2 near`, `memory`).
@@ -267,12 +267,17 @@ fn curve_points(report: &Report) -> SteadyPoints {
     let index = case_index();
     let mut latency = Vec::new();
     let mut bandwidth = Vec::new();
+    // The baseline looked up once (a lookup per case made this quadratic in the cases), and
+    // only the sweep's cases derived.
+    let deriver = Deriver::of(report);
     for case in &report.cases {
         if case.status != CaseStatus::Measured {
             continue;
         }
-        let (Some((_, point)), Some(derived)) = (index.curve_point(&case.id), report.derived(case))
-        else {
+        let Some((_, point)) = index.curve_point(&case.id) else {
+            continue;
+        };
+        let Some(derived) = deriver.derive(case) else {
             continue;
         };
         let bytes = point.working_set;

@@ -19,22 +19,35 @@ pub struct MarkdownExporter;
 const MARKUP: &[char] = &['\\', '|', '`', '*', '_', '[', ']', '<', '>', '&', '~', '!'];
 
 /// Escapes control characters and Markdown markup (so that no raw HTML, link or emphasis from
-/// a report's strings reaches the page) in free text.
+/// a report's strings reaches the page) in free text. The second brace of `{{` is escaped too:
+/// the book's tool reads `{{#include ...}}` in a page's text as a command, anywhere.
+///
+/// The rule for every report's text written as Markdown (the reports, the comparisons, the
+/// gallery's pages, titles and summary entries): free text through this function, names
+/// through [`code_span`], preformatted sections through [`preformatted`].
 pub(crate) fn escape(text: &str) -> String {
     let shown = printable(text);
     let mut out = String::with_capacity(shown.len() + 8);
+    let mut previous = '\0';
     for c in shown.chars() {
-        if MARKUP.contains(&c) {
+        if MARKUP.contains(&c) || (c == '{' && previous == '{') {
             out.push('\\');
         }
         out.push(c);
+        previous = c;
     }
     out
 }
 
 /// `name` as a code span that no backtick inside it can end early (CommonMark: a delimiter
-/// longer than any backtick run in the text, padded with spaces when the text touches one).
+/// longer than any backtick run in the text, padded with spaces when the text touches one),
+/// its control characters escaped. A name holding `{{`, which nothing inside a code span can
+/// escape from the book's include command, is written as escaped free text instead.
 pub(crate) fn code_span(name: &str) -> String {
+    let name = printable(name);
+    if name.contains("{{") {
+        return escape(&name);
+    }
     let longest_run = name.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest_run + 1);
     if longest_run == 0 {
@@ -42,6 +55,33 @@ pub(crate) fn code_span(name: &str) -> String {
     } else {
         format!("{fence} {name} {fence}")
     }
+}
+
+/// [`code_span`] for a table cell: a `|` inside the span is escaped too, so the table keeps its
+/// columns (GitHub's tables split cells before reading code spans).
+pub(crate) fn cell_code_span(name: &str) -> String {
+    let name = printable(name);
+    if name.contains("{{") {
+        return escape(&name);
+    }
+    code_span(&name.replace('|', "\\|"))
+}
+
+/// Writes `text` (lines ending in a newline) as a preformatted block: a fenced `text` block,
+/// or, when the text holds a backtick fence that would end it or `{{` that the book would read
+/// as a command, an HTML `<pre>` block with the text escaped for HTML and every brace an
+/// entity.
+pub(crate) fn preformatted(out: &mut String, text: &str) {
+    if !text.contains("```") && !text.contains("{{") {
+        out.push_str("```text\n");
+        out.push_str(text);
+        out.push_str("```\n");
+        return;
+    }
+    out.push_str("<pre>");
+    let escaped = crate::export::markup::escape(text);
+    out.push_str(&escaped.replace('{', "&#123;").replace('}', "&#125;"));
+    out.push_str("</pre>\n");
 }
 
 impl Exporter for MarkdownExporter {
@@ -61,7 +101,7 @@ impl Exporter for MarkdownExporter {
         writeln!(out, "| Case | {} |", TITLES.join(" | "))?;
         writeln!(out, "|:---|{}", "---:|".repeat(TITLES.len()))?;
         for row in columns::rows(report, analysis) {
-            let name = code_span(&printable(&row.name).replace('|', "\\|"));
+            let name = cell_code_span(&row.name);
             match row.cells {
                 Cells::Figures(cells) => {
                     writeln!(out, "| {name} | {} |", cells.join(" | "))?;
@@ -80,16 +120,12 @@ impl Exporter for MarkdownExporter {
         }
         if let Some(section) = crate::export::twins::section(report) {
             writeln!(out)?;
-            writeln!(out, "```text")?;
-            out.push_str(&section);
-            writeln!(out, "```")?;
+            preformatted(&mut out, &section);
         }
         if let Some(section) = crate::sweep::section(analysis) {
             // A preformatted block: the section's columns line up as in the terminal.
             writeln!(out)?;
-            writeln!(out, "```text")?;
-            out.push_str(&section);
-            writeln!(out, "```")?;
+            preformatted(&mut out, &section);
         }
         Ok(out.into_bytes())
     }
@@ -165,6 +201,29 @@ fn write_guidance(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
 mod tests {
     use super::*;
     use perftest_report::samples::sample_report;
+
+    /// Contributed text is data in each Markdown context: no raw HTML, link or include command
+    /// survives, and a code span or preformatted block cannot be ended from inside.
+    #[test]
+    fn each_markdown_context_keeps_text_as_data() {
+        assert_eq!(
+            escape("<b>[x]{{#include y}}"),
+            "\\<b\\>\\[x\\]{\\{#include y}}"
+        );
+        assert_eq!(code_span("a`b"), "`` a`b ``");
+        assert_eq!(code_span("{{#include y}}"), "{\\{#include y}}");
+        assert_eq!(cell_code_span("a|b"), "`a\\|b`");
+        assert_eq!(code_span("a\nb"), "`a\\nb`");
+        let mut out = String::new();
+        preformatted(&mut out, "plain\n");
+        assert_eq!(out, "```text\nplain\n```\n");
+        let mut out = String::new();
+        preformatted(&mut out, "```\n{{#include y}} <i>\n");
+        assert_eq!(
+            out,
+            "<pre>```\n&#123;&#123;#include y&#125;&#125; &lt;i&gt;\n</pre>\n"
+        );
+    }
 
     #[test]
     fn table() {

@@ -15,7 +15,7 @@ impl Copies {
     /// Fills where `case`'s data ends with zeros (which the model never holds).
     pub(super) fn poison(&mut self, ctx: &mut Context, case: &Case) -> Result<()> {
         let bytes = case.params.working_set;
-        host_bytes(&mut self.host_destination, bytes).fill(0);
+        host_bytes(&mut self.host_destination, bytes, &case.id)?.fill(0);
         let Some(kind) = kinds(case, &ctx.caps).1 else {
             return Ok(());
         };
@@ -59,7 +59,8 @@ impl Copies {
     pub(super) fn final_destination(&mut self, ctx: &mut Context, case: &Case) -> Result<Vec<u8>> {
         let bytes = case.params.working_set;
         if matches!(method(case).1, Method::MappedRead | Method::CachedRead) {
-            return Ok(host_bytes(&mut self.host_destination, bytes).to_vec());
+            let kept = host_bytes(&mut self.host_destination, bytes, &case.id)?;
+            return copy_of(kept, &case.id);
         }
         let kind = kinds(case, &ctx.caps)
             .1
@@ -72,7 +73,7 @@ impl Copies {
             MemoryKind::DeviceLocal | MemoryKind::DeviceLocalMapped
         );
         if let Some(mapped) = dst.mapped().filter(|_| !device_local) {
-            return Ok(mapped.to_vec());
+            return copy_of(mapped, &case.id);
         }
         let from = dst.buffer;
         let mut out = ctx.create_buffer(
@@ -82,11 +83,27 @@ impl Copies {
             MemoryLocation::GpuToCpu,
         )?;
         let copied = self.copy_and_wait(ctx, from, out.buffer, bytes);
-        let data = out.mapped().map(<[u8]>::to_vec);
+        let data = out.mapped().map(|m| copy_of(m, &case.id));
         if self.compute.as_mut().is_some_and(|l| l.settle(ctx)) {
             ctx.destroy_buffer(&mut out);
         }
         copied?;
-        data.ok_or_else(|| Error::InvalidArgument("read-back memory is not mapped".into()))
+        data.ok_or_else(|| Error::InvalidArgument("read-back memory is not mapped".into()))?
     }
+}
+
+/// A copy of `bytes` in host memory for case `id`, allocated fallibly: a host that cannot give
+/// that much makes the case [`Error::Unsupported`] (skipped with the reason).
+fn copy_of(bytes: &[u8], id: &str) -> Result<Vec<u8>> {
+    let mut copy = Vec::new();
+    copy.try_reserve_exact(bytes.len())
+        .map_err(|_| Error::Unsupported {
+            id: id.to_string(),
+            reason: format!(
+                "the host cannot allocate the {} MiB its check reads back",
+                bytes.len().div_ceil(1 << 20)
+            ),
+        })?;
+    copy.extend_from_slice(bytes);
+    Ok(copy)
 }

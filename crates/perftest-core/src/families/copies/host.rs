@@ -46,19 +46,20 @@ impl Copies {
         match method(case).1 {
             Method::MappedWrite => {
                 let dst = self.mapped(Role::Destination, destination, bytes)?;
-                let src = host_bytes(&mut self.host_source, bytes);
+                let src = host_bytes(&mut self.host_source, bytes, &case.id)?;
                 dst_of(&mut self.buffers, dst)?.copy_from_slice(src);
             }
             Method::MappedScattered => {
                 let dst = self.mapped(Role::Destination, destination, bytes)?;
-                let src = host_bytes(&mut self.host_source, bytes);
+                let src = host_bytes(&mut self.host_source, bytes, &case.id)?;
                 scattered_write(dst_of(&mut self.buffers, dst)?, src);
             }
             Method::MappedRead => {
                 let src = self.mapped(Role::Source, source, bytes)?;
                 let from = dst_of(&mut self.buffers, src)?;
                 let len = usize::try_from(bytes).unwrap_or(usize::MAX).min(from.len());
-                host_bytes(&mut self.host_destination, bytes).copy_from_slice(&from[..len]);
+                host_bytes(&mut self.host_destination, bytes, &case.id)?
+                    .copy_from_slice(&from[..len]);
             }
             Method::Staged => self.staged(ctx, case)?,
             Method::CachedRead => self.cached_read(ctx, case)?,
@@ -89,7 +90,7 @@ impl Copies {
         let bytes = case.params.working_set;
         let (source, destination) = kinds(case, &ctx.caps);
         let staging = self.mapped(Role::Source, source, bytes)?;
-        let src = host_bytes(&mut self.host_source, bytes);
+        let src = host_bytes(&mut self.host_source, bytes, &case.id)?;
         dst_of(&mut self.buffers, staging)?[..src.len()].copy_from_slice(src);
         let from = self.buffers[staging].1.buffer;
         let to = self
@@ -118,7 +119,7 @@ impl Copies {
         let to = self.buffers[cached].1.buffer;
         self.copy_and_wait(ctx, from, to, bytes)?;
         let out = dst_of(&mut self.buffers, cached)?;
-        host_bytes(&mut self.host_destination, bytes).copy_from_slice(out);
+        host_bytes(&mut self.host_destination, bytes, &case.id)?.copy_from_slice(out);
         Ok(())
     }
 

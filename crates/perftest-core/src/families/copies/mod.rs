@@ -85,8 +85,13 @@ fn stored((role, kind, bytes): (Role, MemoryKind, u64)) -> (Role, MemoryKind, u6
 }
 
 impl Copies {
-    /// The buffer of `key`, created (and, as a source, filled) unless it exists.
-    fn ensure_buffer(&mut self, ctx: &mut Context, key: (Role, MemoryKind, u64)) -> Result<()> {
+    /// The buffer of `key` for case `id`, created (and, as a source, filled) unless it exists.
+    fn ensure_buffer(
+        &mut self,
+        ctx: &mut Context,
+        key: (Role, MemoryKind, u64),
+        id: &str,
+    ) -> Result<()> {
         let key = stored(key);
         if self.buffers.iter().any(|(k, _)| *k == key) {
             return Ok(());
@@ -101,7 +106,8 @@ impl Copies {
                     fill_source(bytes);
                     Ok(())
                 }
-                None => ctx.upload_buffer(&buffer, host_bytes(&mut self.host_source, bytes)),
+                None => host_bytes(&mut self.host_source, bytes, id)
+                    .and_then(|data| ctx.upload_buffer(&buffer, data)),
             };
             if let Err(e) = filled {
                 if ctx.settle() {
@@ -131,19 +137,30 @@ impl Copies {
     }
 }
 
-/// The host's memory of `bytes` bytes in `list`, made (filled with the source data) unless it
-/// exists.
-fn host_bytes(list: &mut Vec<(u64, Vec<u8>)>, bytes: u64) -> &mut [u8] {
+/// The host's memory of `bytes` bytes in `list` for case `id`, made (filled with the source
+/// data) unless it exists. The allocation is fallible: a host that cannot give that much makes
+/// the case [`Error::Unsupported`] (skipped with the reason), never ends the process.
+fn host_bytes<'a>(list: &'a mut Vec<(u64, Vec<u8>)>, bytes: u64, id: &str) -> Result<&'a mut [u8]> {
     let at = match list.iter().position(|(b, _)| *b == bytes) {
         Some(i) => i,
         None => {
-            let mut data = vec![0u8; usize::try_from(bytes).unwrap_or(0)];
+            let unavailable = || Error::Unsupported {
+                id: id.to_string(),
+                reason: format!(
+                    "the host cannot allocate its {} MiB transfer buffer",
+                    bytes.div_ceil(1 << 20)
+                ),
+            };
+            let len = usize::try_from(bytes).map_err(|_| unavailable())?;
+            let mut data = Vec::new();
+            data.try_reserve_exact(len).map_err(|_| unavailable())?;
+            data.resize(len, 0u8);
             fill_source(&mut data);
             list.push((bytes, data));
             list.len() - 1
         }
     };
-    &mut list[at].1
+    Ok(&mut list[at].1)
 }
 
 impl FamilyResources for Copies {
@@ -151,16 +168,16 @@ impl FamilyResources for Copies {
         let bytes = case.params.working_set;
         let (source, destination) = kinds(case, &ctx.caps);
         match source {
-            Some(kind) => self.ensure_buffer(ctx, (Role::Source, kind, bytes))?,
-            None => drop(host_bytes(&mut self.host_source, bytes)),
+            Some(kind) => self.ensure_buffer(ctx, (Role::Source, kind, bytes), &case.id)?,
+            None => drop(host_bytes(&mut self.host_source, bytes, &case.id)?),
         }
         match destination {
-            Some(kind) => self.ensure_buffer(ctx, (Role::Destination, kind, bytes))?,
-            None => drop(host_bytes(&mut self.host_destination, bytes)),
+            Some(kind) => self.ensure_buffer(ctx, (Role::Destination, kind, bytes), &case.id)?,
+            None => drop(host_bytes(&mut self.host_destination, bytes, &case.id)?),
         }
         match method(case).1 {
-            Method::Staged => drop(host_bytes(&mut self.host_source, bytes)),
-            Method::CachedRead => drop(host_bytes(&mut self.host_destination, bytes)),
+            Method::Staged => drop(host_bytes(&mut self.host_source, bytes, &case.id)?),
+            Method::CachedRead => drop(host_bytes(&mut self.host_destination, bytes, &case.id)?),
             Method::TransferQueue if self.transfer.is_none() => {
                 self.transfer = Some(Lane::new(ctx, Queue::Transfer)?);
             }
