@@ -142,6 +142,7 @@ fn family_pages(cross: &CrossGpu) -> Vec<Page> {
                 matrix,
                 advice: Vec::new(),
                 same_gpu: Vec::new(),
+                guidance: Vec::new(),
             };
             Page {
                 path: format!("{FOLDER}/family-{family}.md"),
@@ -164,6 +165,7 @@ fn index_page(cross: &CrossGpu, gpus: &[Page], families: &[Page]) -> Page {
         matrix: cross.matrix.clone(),
         advice: cross.advice.clone(),
         same_gpu: cross.same_gpu.clone(),
+        guidance: cross.guidance.clone(),
     };
     advice_only.matrix.rows.clear();
     text.push_str(&cross::markdown(&advice_only));

@@ -61,9 +61,31 @@ pub fn cross_html(cross: &CrossGpu) -> Result<String, std::fmt::Error> {
         writeln!(out, "</ul>")?;
     }
     write_same_gpu(&mut out, cross)?;
+    write_guidance(&mut out, cross)?;
     write_families(&mut out, cross)?;
     page_end(&mut out, env!("CARGO_PKG_VERSION"))?;
     Ok(out)
+}
+
+/// The vendor claims the reports judge: on how many GPUs each holds, with the exceptions.
+fn write_guidance(out: &mut String, cross: &CrossGpu) -> std::fmt::Result {
+    let mut judged = super::judged(cross).peekable();
+    if judged.peek().is_none() {
+        return Ok(());
+    }
+    writeln!(out, "<h2>Vendor guidance across GPUs</h2>")?;
+    writeln!(out, "<ul>")?;
+    for v in judged {
+        writeln!(
+            out,
+            "<li>{}: {} — {} (<code>{}</code>)</li>",
+            escape(&v.vendor),
+            escape(&v.claim),
+            escape(&super::guidance_words(v)),
+            escape(&v.id)
+        )?;
+    }
+    writeln!(out, "</ul>")
 }
 
 /// The GPUs under two or more APIs or tools: per GPU its columns and what each answers.

@@ -9,6 +9,7 @@ pub mod html;
 
 use perftest_report::across::{advice, matrix, Matrix, Verdict};
 use perftest_report::apis::{distinct_gpus, same_gpu, SameGpu};
+use perftest_report::guidance::AcrossVerdict;
 
 use crate::output::printable::{cell_width, printable, push_left, push_right, wrap};
 use crate::report::Report;
@@ -27,6 +28,9 @@ pub struct CrossGpu {
     pub advice: Vec<Verdict>,
     /// The GPUs that appear under two or more APIs or tools.
     pub same_gpu: Vec<SameGpu>,
+    /// Each vendor claim's verdicts over the reports: on how many it holds, with the
+    /// exceptions.
+    pub guidance: Vec<AcrossVerdict>,
 }
 
 /// The title of the section of the GPUs under two or more APIs or tools.
@@ -38,10 +42,52 @@ pub fn cross_gpu(reports: &[(&str, &Report)]) -> CrossGpu {
     let refs: Vec<&Report> = reports.iter().map(|(_, r)| *r).collect();
     let advice = advice(&refs, &matrix.columns, MARGIN);
     let same_gpu = same_gpu(&refs, &matrix.columns, MARGIN);
+    let guidance = perftest_report::guidance::across(&refs);
     CrossGpu {
         matrix,
         advice,
         same_gpu,
+        guidance,
+    }
+}
+
+/// The claims at least one report judges.
+pub(crate) fn judged(cross: &CrossGpu) -> impl Iterator<Item = &AcrossVerdict> {
+    cross
+        .guidance
+        .iter()
+        .filter(|v| v.holds + v.does_not_hold > 0)
+}
+
+/// One claim's verdicts across the reports in words: where it holds and does not, the
+/// exceptions to the usual outcome, and how many reports cannot judge it.
+pub(crate) fn guidance_words(v: &AcrossVerdict) -> String {
+    let mut words = format!("holds on {}, does not hold on {}", v.holds, v.does_not_hold);
+    if v.not_measured > 0 {
+        words.push_str(&format!(", not judged on {}", v.not_measured));
+    }
+    if !v.exceptions.is_empty() {
+        words.push_str(&format!(" (exceptions: {})", v.exceptions.join(", ")));
+    }
+    words
+}
+
+/// The guidance across the reports as text (nothing when no report judges a claim).
+fn guidance_text(out: &mut String, cross: &CrossGpu) {
+    let mut judged = judged(cross).peekable();
+    if judged.peek().is_none() {
+        return;
+    }
+    out.push_str("\nVendor guidance across GPUs:\n");
+    for v in judged {
+        let line = format!(
+            "{}: {} — {} [{}]",
+            v.vendor,
+            v.claim,
+            guidance_words(v),
+            v.id
+        );
+        wrap(out, &printable(&line), "- ", "  ", WRAP);
     }
 }
 
@@ -85,6 +131,7 @@ pub fn render(cross: &CrossGpu) -> String {
         }
     }
     same_gpu_text(&mut out, &cross.same_gpu);
+    guidance_text(&mut out, cross);
     let name_width = m
         .rows
         .iter()
@@ -155,6 +202,19 @@ pub fn markdown(cross: &CrossGpu) -> String {
         }
     }
     same_gpu_markdown(&mut out, &cross.same_gpu);
+    let mut judged = judged(cross).peekable();
+    if judged.peek().is_some() {
+        out.push_str("\n**Vendor guidance across GPUs**\n\n");
+        for v in judged {
+            out.push_str(&format!(
+                "- {}: {} — {} (`{}`)\n",
+                cell(&v.vendor),
+                cell(&v.claim),
+                cell(&guidance_words(v)),
+                v.id
+            ));
+        }
+    }
     let mut family = "";
     for row in &m.rows {
         if row.family != family {
@@ -225,12 +285,14 @@ pub fn json(cross: &CrossGpu) -> Result<String, String> {
         columns: &'a [perftest_report::across::Column],
         advice: &'a [Verdict],
         same_gpu: &'a [SameGpu],
+        guidance: &'a [AcrossVerdict],
         rows: &'a [perftest_report::across::Row],
     }
     let doc = Json {
         columns: &cross.matrix.columns,
         advice: &cross.advice,
         same_gpu: &cross.same_gpu,
+        guidance: &cross.guidance,
         rows: &cross.matrix.rows,
     };
     serde_json::to_string_pretty(&doc)
