@@ -9,15 +9,33 @@ use perftest_report::places::{slower_places, PLACE_MARGIN};
 
 /// Column titles of the human-readable tables, after the case name. `±` is how far the figures
 /// may be off, with 95% confidence (how far [`Derived::interval`] reaches from the figure, in
-/// percent); `CV` is how much single dispatches vary.
-pub(crate) const TITLES: [&str; 6] = ["ms", "x", "Gload/s", "GB/s", "±", "CV"];
+/// percent); `CV` is how much single dispatches vary; `Notes` marks a figure to read with care
+/// (`noisy`, `unsteady`, `modal`), in a left-aligned column of its own so the figures line up.
+pub(crate) const TITLES: [&str; 7] = ["ms", "x", "Gload/s", "GB/s", "±", "CV", "Notes"];
+
+/// How many of [`TITLES`] hold figures (right-aligned); the rest hold words (left-aligned).
+pub(crate) const FIGURE_COLUMNS: usize = 6;
 
 /// What a table shows for one case.
 pub(crate) enum Cells {
-    /// Figures of a measured case, formatted, in [`TITLES`] order.
-    Figures([String; 6]),
+    /// Figures of a measured case, formatted, in [`TITLES`] order (the last: its notes, or
+    /// empty).
+    Figures([String; 7]),
     /// A sentence instead of figures (`skipped: reason`).
     Note(String),
+}
+
+/// How many of [`TITLES`] a table of `rows` shows: the figures, and the notes column where a
+/// row has a note.
+pub(crate) fn shown_columns(rows: &[Row]) -> usize {
+    let noted = rows
+        .iter()
+        .any(|r| matches!(&r.cells, Cells::Figures(c) if !c[FIGURE_COLUMNS].is_empty()));
+    if noted {
+        TITLES.len()
+    } else {
+        FIGURE_COLUMNS
+    }
 }
 
 /// One table row: the case's display name and its cells.
@@ -59,19 +77,21 @@ fn cells(case: &CaseResult, derived: Option<&Derived>, source: bool) -> Cells {
             // sample.
             case.source_cv
                 .map_or_else(|| "-".to_string(), |cv| format!("{:.1}%", cv * 100.0)),
+            String::new(),
         ]),
         (CaseStatus::Measured, Some(d)) => {
             let steady = case.measurement.as_ref().is_none_or(|m| m.steady);
-            let mut noisy = match (d.noisy, steady) {
-                (true, true) => " noisy",
-                (false, false) => " unsteady",
-                (true, false) => " noisy unsteady",
-                (false, true) => "",
+            let mut notes: Vec<&str> = Vec::new();
+            if d.noisy {
+                notes.push("noisy");
             }
-            .to_string();
+            if !steady {
+                notes.push("unsteady");
+            }
             if d.modes.is_multimodal() {
-                noisy.push_str(" modal");
+                notes.push("modal");
             }
+            let notes = notes.join(" ");
             if case.unit == Unit::DependentLoad.name() {
                 // A chain: one load at a time, so its rate is a latency.
                 let latency = d
@@ -84,7 +104,8 @@ fn cells(case: &CaseResult, derived: Option<&Derived>, source: bool) -> Cells {
                     latency,
                     na(),
                     plus_minus(d),
-                    format!("{:.1}%{noisy}", d.summary.cv * 100.0),
+                    format!("{:.1}%", d.summary.cv * 100.0),
+                    notes,
                 ]);
             }
             if case.unit == Unit::Transfer.name() || case.unit == Unit::Launch.name() {
@@ -100,7 +121,8 @@ fn cells(case: &CaseResult, derived: Option<&Derived>, source: bool) -> Cells {
                     duration(d.ns_per_group),
                     bandwidth,
                     plus_minus(d),
-                    format!("{:.1}%{noisy}", d.summary.cv * 100.0),
+                    format!("{:.1}%", d.summary.cv * 100.0),
+                    notes,
                 ]);
             }
             Cells::Figures([
@@ -109,7 +131,8 @@ fn cells(case: &CaseResult, derived: Option<&Derived>, source: bool) -> Cells {
                 giga(d.loads_per_s),
                 giga(d.bytes_per_s),
                 plus_minus(d),
-                format!("{:.1}%{noisy}", d.summary.cv * 100.0),
+                format!("{:.1}%", d.summary.cv * 100.0),
+                notes,
             ])
         }
     }

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use crate::export::chart::{max_relative, relative_bars};
-use crate::export::columns::{self, Cells, TITLES};
+use crate::export::columns::{self, Cells, FIGURE_COLUMNS, TITLES};
 use crate::export::curves::{has_curve, write_curve, Curve, CURVE_SIZE};
 use crate::export::exporter::{ExportError, Exporter};
 use crate::export::heatmap::{
@@ -183,8 +183,10 @@ fn write_family(
         grid.cases.len()
     )?;
     writeln!(out, r#"<table class="data"><thead><tr><th>Case</th>"#)?;
-    for title in TITLES {
-        write!(out, r#"<th class="num">{}</th>"#, escape(title))?;
+    let shown = columns::shown_columns(rows);
+    for (i, title) in TITLES.iter().take(shown).enumerate() {
+        let class = if i < FIGURE_COLUMNS { "num" } else { "text" };
+        write!(out, r#"<th class="{class}">{}</th>"#, escape(title))?;
     }
     writeln!(out, "</tr></thead><tbody>")?;
     for case in &grid.cases {
@@ -194,16 +196,12 @@ fn write_family(
         write!(out, "<tr><td><code>{}</code></td>", escape(&row.name))?;
         match &row.cells {
             Cells::Figures(cells) => {
-                for cell in cells {
-                    write!(out, r#"<td class="num">{}</td>"#, escape(cell))?;
+                for (i, cell) in cells.iter().take(shown).enumerate() {
+                    let class = if i < FIGURE_COLUMNS { "num" } else { "text" };
+                    write!(out, r#"<td class="{class}">{}</td>"#, escape(cell))?;
                 }
             }
-            Cells::Note(note) => write!(
-                out,
-                r#"<td colspan="{}">{}</td>"#,
-                TITLES.len(),
-                escape(note)
-            )?,
+            Cells::Note(note) => write!(out, r#"<td colspan="{shown}">{}</td>"#, escape(note))?,
         }
         writeln!(out, "</tr>")?;
     }

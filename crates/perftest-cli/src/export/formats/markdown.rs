@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::export::columns::{self, Cells, TITLES};
+use crate::export::columns::{self, Cells, FIGURE_COLUMNS, TITLES};
 use crate::export::exporter::{ExportError, Exporter};
 use crate::output::printable::printable;
 use crate::report::Report;
@@ -98,16 +98,23 @@ impl Exporter for MarkdownExporter {
         writeln!(out)?;
         write_findings(&mut out, analysis)?;
         write_guidance(&mut out, analysis)?;
-        writeln!(out, "| Case | {} |", TITLES.join(" | "))?;
-        writeln!(out, "|:---|{}", "---:|".repeat(TITLES.len()))?;
-        for row in columns::rows(report, analysis) {
+        let rows = columns::rows(report, analysis);
+        let shown = columns::shown_columns(&rows);
+        writeln!(out, "| Case | {} |", TITLES[..shown].join(" | "))?;
+        writeln!(
+            out,
+            "|:---|{}{}",
+            "---:|".repeat(FIGURE_COLUMNS),
+            ":---|".repeat(shown - FIGURE_COLUMNS)
+        )?;
+        for row in rows {
             let name = cell_code_span(&row.name);
             match row.cells {
                 Cells::Figures(cells) => {
-                    writeln!(out, "| {name} | {} |", cells.join(" | "))?;
+                    writeln!(out, "| {name} | {} |", cells[..shown].join(" | "))?;
                 }
                 Cells::Note(note) => {
-                    let empty = " |".repeat(TITLES.len() - 1);
+                    let empty = " |".repeat(shown - 1);
                     writeln!(out, "| {name} | {} |{empty}", escape(&note))?;
                 }
             }
@@ -246,13 +253,13 @@ sample.nearest\\_wide, sample.bilinear\\_wide, uniform.typed, uniform.raw, unifo
 uniform.texture, typed.coalescing, raw.coalescing, raw.vs\\_typed, texture.vs\\_typed, \
 cbuffer.vs\\_typed, cbuffer.vs\\_structured.
 
-| Case | ms | x | Gload/s | GB/s | ± | CV |
-|:---|---:|---:|---:|---:|---:|---:|
-| `Buffer<R8>.Load uniform` | 614.400 | 4.000 | 13.11 | 13.11 | n/a | 0.0% |
-| `Buffer<RGBA8>.Load random` | 2457.600 | 1.000 | 3.28 | 13.11 | n/a | 5.0% |
-| `ByteAddressBuffer.Load4 random` | 1228.800 | 2.000 | 6.55 | 104.86 | n/a | 50.0% noisy |
-| `Texture2D<R8>.Load linear` | skipped: R8 sampled image not supported | | | | | |
-| `cbuffer{float4} load uniform` | failed: fence timeout | | | | | |
+| Case | ms | x | Gload/s | GB/s | ± | CV | Notes |
+|:---|---:|---:|---:|---:|---:|---:|:---|
+| `Buffer<R8>.Load uniform` | 614.400 | 4.000 | 13.11 | 13.11 | n/a | 0.0% |  |
+| `Buffer<RGBA8>.Load random` | 2457.600 | 1.000 | 3.28 | 13.11 | n/a | 5.0% |  |
+| `ByteAddressBuffer.Load4 random` | 1228.800 | 2.000 | 6.55 | 104.86 | n/a | 50.0% | noisy |
+| `Texture2D<R8>.Load linear` | skipped: R8 sampled image not supported | | | | | | |
+| `cbuffer{float4} load uniform` | failed: fence timeout | | | | | | |
 
 Shader units: 132 SMs.
 ";

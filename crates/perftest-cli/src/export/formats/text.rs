@@ -2,16 +2,16 @@
 
 use std::fmt::Write;
 
-use crate::export::columns::{self, Cells, TITLES};
+use crate::export::columns::{self, Cells, FIGURE_COLUMNS, TITLES};
 use crate::export::exporter::{ExportError, Exporter};
 use crate::output::printable::{cell_width, push_left, push_right};
 use crate::report::Report;
 use perftest_report::analysis::Analysis;
 
 /// Writes an aligned table: case name, `ms` (the original's time), `x` (relative to the
-/// baseline), Gload/s, GB/s, ± (how far the figures may be off) and CV (marked `noisy` above
-/// 5%), under a device line. Skipped and
-/// failed cases show their reason instead of figures.
+/// baseline), Gload/s, GB/s, ± (how far the figures may be off), CV, and where a row has them
+/// its notes (`noisy` above 5%, `unsteady`, `modal`) left-aligned in a column of their own, under
+/// a device line. Skipped and failed cases show their reason instead of figures.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TextExporter;
 
@@ -48,19 +48,30 @@ impl Exporter for TextExporter {
             writeln!(out)?;
         }
         // Padded by hand: names from a report may be longer than format!'s width allows.
+        let shown = columns::shown_columns(&rows);
         push_left(&mut out, "Case", name_width);
-        for (title, width) in TITLES.iter().zip(widths) {
+        for (i, (title, width)) in TITLES.iter().zip(widths).take(shown).enumerate() {
             out.push_str("  ");
-            push_right(&mut out, title, width);
+            if i < FIGURE_COLUMNS {
+                push_right(&mut out, title, width);
+            } else {
+                out.push_str(title);
+            }
         }
         out.push('\n');
         for row in &rows {
             push_left(&mut out, &row.name, name_width);
             match &row.cells {
                 Cells::Figures(cells) => {
-                    for (cell, width) in cells.iter().zip(widths) {
-                        out.push_str("  ");
-                        push_right(&mut out, cell, width);
+                    for (i, (cell, width)) in cells.iter().zip(widths).take(shown).enumerate() {
+                        if i < FIGURE_COLUMNS {
+                            out.push_str("  ");
+                            push_right(&mut out, cell, width);
+                        } else if !cell.is_empty() {
+                            // The notes: left-aligned, and nothing after the CV when there is none.
+                            out.push_str("  ");
+                            out.push_str(cell);
+                        }
                     }
                 }
                 Cells::Note(note) => {
@@ -105,10 +116,10 @@ mod tests {
         );
         assert_eq!(lines[1], "");
         let expected = [
-            "Case                                  ms      x  Gload/s    GB/s    ±           CV",
-            "Buffer<R8>.Load uniform          614.400  4.000    13.11   13.11  n/a         0.0%",
-            "Buffer<RGBA8>.Load random       2457.600  1.000     3.28   13.11  n/a         5.0%",
-            "ByteAddressBuffer.Load4 random  1228.800  2.000     6.55  104.86  n/a  50.0% noisy",
+            "Case                                  ms      x  Gload/s    GB/s    ±     CV  Notes",
+            "Buffer<R8>.Load uniform          614.400  4.000    13.11   13.11  n/a   0.0%",
+            "Buffer<RGBA8>.Load random       2457.600  1.000     3.28   13.11  n/a   5.0%",
+            "ByteAddressBuffer.Load4 random  1228.800  2.000     6.55  104.86  n/a  50.0%  noisy",
             "Texture2D<R8>.Load linear       skipped: R8 sampled image not supported",
             "cbuffer{float4} load uniform    failed: fence timeout",
             "",
@@ -210,7 +221,7 @@ mod tests {
             m.steady = false;
         }
         let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
-        assert!(text.contains("0.0% unsteady"), "{text}");
+        assert!(text.contains("0.0%  unsteady"), "{text}");
         assert!(text.contains("unsteady: 1 case(s) whose first and second half of samples"));
         let steady = String::from_utf8(TextExporter.serialize(&sample_report()).unwrap()).unwrap();
         assert!(!steady.contains("unsteady"));
@@ -236,7 +247,7 @@ mod tests {
                     125.60 (40%) / 126.60 (60%) ns per workgroup (share of dispatches); its \
                     figure is the fastest level.";
         let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
-        assert!(text.contains("0.4% modal"), "{text}");
+        assert!(text.contains("0.4%  modal"), "{text}");
         assert!(text.contains(&note.replace('\\', "")), "{text}");
         for format in [ExportFormat::Markdown, ExportFormat::Html] {
             let out = String::from_utf8(exporter(format).serialize(&report).unwrap()).unwrap();
