@@ -109,3 +109,19 @@ pub fn sample_report() -> Report {
     ));
     report
 }
+
+/// A report of `(id, ns per workgroup)` pairs, six samples of 1000 workgroups each (so the
+/// cases have intervals), `spread` apart around the figure.
+pub fn spread_report(cases: &[(&str, f64)], spread: f64) -> Report {
+    let mut r = sample_report();
+    r.cases = cases
+        .iter()
+        .map(|&(id, ns)| {
+            let samples: Vec<f64> = (0..6)
+                .map(|i| 1000.0 * ns * (1.0 + spread * (f64::from(i) - 2.5) / 2.5))
+                .collect();
+            CaseResult::measured(&case(id), measurement(1000, &samples))
+        })
+        .collect();
+    r
+}

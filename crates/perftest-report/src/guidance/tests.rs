@@ -1,21 +1,10 @@
 use super::*;
-use crate::samples::{case, measurement, sample_report};
+use crate::samples::{case, spread_report};
 use crate::schema::{CaseResult, ReportSource};
 
-/// A report of `(id, ns per workgroup)` pairs, six samples each (so the cases have
-/// intervals), `spread` apart around the figure.
+/// A report of `(id, ns per workgroup)` pairs ([`spread_report`]).
 fn report(cases: &[(&str, f64)], spread: f64) -> Report {
-    let mut r = sample_report();
-    r.cases = cases
-        .iter()
-        .map(|&(id, ns)| {
-            let samples: Vec<f64> = (0..6)
-                .map(|i| 1000.0 * ns * (1.0 + spread * (f64::from(i) - 2.5) / 2.5))
-                .collect();
-            CaseResult::measured(&case(id), measurement(1000, &samples))
-        })
-        .collect();
-    r
+    spread_report(cases, spread)
 }
 
 /// The verdict `id` of `report`.
