@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use perftest_report::analysis::Analysis;
-use perftest_report::findings::Findings;
+use perftest_report::findings::{Finding, Findings};
 
 use crate::output::printable::{printable, wrap};
 
@@ -15,6 +15,16 @@ const WRAP: usize = 100;
 pub fn of(analysis: &Analysis) -> Option<&Findings> {
     let f = &analysis.findings;
     (!f.findings.is_empty()).then_some(f)
+}
+
+/// The findings split into the questions and the per-width findings of a question that is in
+/// the list too (`uniform.raw.load2` under `uniform.raw`), each in the findings' order.
+pub fn by_question(f: &Findings) -> (Vec<&Finding>, Vec<&Finding>) {
+    let ids: std::collections::HashSet<&str> = f.findings.iter().map(|x| x.id.as_str()).collect();
+    f.findings.iter().partition(|x| {
+        x.id.rsplit_once('.')
+            .is_none_or(|(parent, _)| !ids.contains(parent))
+    })
 }
 
 /// The heading's note on where the figures come from.

@@ -341,29 +341,16 @@ fn write_carveout(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> st
     Ok(())
 }
 
-/// The findings, the advice and what the report lacks, before the charts.
+/// The findings, the advice and what the report lacks, before the charts: the advice open, the
+/// findings it rests on under a heading of their own in a closed block (the charts stay on the
+/// first screen), each question's per-width findings in a block inside it.
 fn write_findings(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
     let Some(f) = crate::export::findings::of(analysis) else {
         return Ok(());
     };
     writeln!(out, "<section>")?;
-    writeln!(out, "<h2>Findings</h2>")?;
-    if let Some(note) = crate::export::findings::source_note(f) {
-        writeln!(out, "<p>Figures {}.</p>", escape(&note))?;
-    }
-    writeln!(out, "<ul>")?;
-    for finding in &f.findings {
-        writeln!(
-            out,
-            "<li><code>{}</code>: {}{}</li>",
-            escape(&finding.id),
-            escape(&finding.statement),
-            crate::export::findings::noise_note(finding.beyond_noise)
-        )?;
-    }
-    writeln!(out, "</ul>")?;
     if !f.advice.is_empty() {
-        writeln!(out, "<h3>Advice</h3>")?;
+        writeln!(out, "<h2>Advice</h2>")?;
         writeln!(out, "<ol>")?;
         for advice in &f.advice {
             let ids: Vec<String> = advice
@@ -380,21 +367,66 @@ fn write_findings(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
         }
         writeln!(out, "</ol>")?;
     }
+    writeln!(out, "<h2>Findings</h2>")?;
+    let (questions, widths) = crate::export::findings::by_question(f);
+    writeln!(
+        out,
+        "<details><summary>{} findings, the numbers the advice rests on</summary>",
+        f.findings.len()
+    )?;
+    if let Some(note) = crate::export::findings::source_note(f) {
+        writeln!(out, "<p>Figures {}.</p>", escape(&note))?;
+    }
+    write_finding_list(out, &questions)?;
+    if !widths.is_empty() {
+        writeln!(
+            out,
+            "<details><summary>Each width and format ({})</summary>",
+            widths.len()
+        )?;
+        write_finding_list(out, &widths)?;
+        writeln!(out, "</details>")?;
+    }
     if let Some(line) = crate::export::findings::missing_line(f) {
         writeln!(out, "<p>{}</p>", escape(&line))?;
     }
+    writeln!(out, "</details>")?;
     writeln!(out, "</section>")
 }
 
+/// `findings` as a list, each with its id and, where within the noise, a note saying so.
+fn write_finding_list(
+    out: &mut String,
+    findings: &[&perftest_report::findings::Finding],
+) -> std::fmt::Result {
+    writeln!(out, "<ul>")?;
+    for finding in findings {
+        writeln!(
+            out,
+            "<li><code>{}</code>: {}{}</li>",
+            escape(&finding.id),
+            escape(&finding.statement),
+            crate::export::findings::noise_note(finding.beyond_noise)
+        )?;
+    }
+    writeln!(out, "</ul>")
+}
+
 /// The vendor claims the report judges, each with its source's title and address as text (the
-/// page links to nothing), and how many it cannot judge.
+/// page links to nothing), and how many it cannot judge, in a closed block.
 fn write_guidance(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
     let judged = crate::export::guidance::measured(analysis);
     if judged.is_empty() {
         return Ok(());
     }
     writeln!(out, "<section>")?;
-    writeln!(out, "<h2>Vendor guidance, judged on this GPU</h2>")?;
+    writeln!(out, "<h2>Vendor guidance</h2>")?;
+    writeln!(
+        out,
+        "<details><summary>{} of {} claims judged on this GPU</summary>",
+        judged.len(),
+        analysis.guidance.len()
+    )?;
     writeln!(out, "<ul>")?;
     for v in judged {
         writeln!(
@@ -410,6 +442,7 @@ fn write_guidance(out: &mut String, analysis: &Analysis) -> std::fmt::Result {
     if let Some(line) = crate::export::guidance::not_measured_line(analysis) {
         writeln!(out, "<p>{}</p>", escape(&line))?;
     }
+    writeln!(out, "</details>")?;
     writeln!(out, "</section>")
 }
 
