@@ -88,9 +88,10 @@ pub fn refine(points: &[Point], levels: &[Level], limits: RefineLimits) -> Vec<u
     cut_gaps(&sizes, &gaps, limits)
 }
 
-/// The largest ratio between the costs of two points between which the curve counts as flat
-/// ([`flat`]): 5%, the far L2's plateau on one SM's chase varies by 1.5%, a transition's ramp
-/// rises by more between two sizes of a quarter octave.
+/// The largest ratio between the costs of two points between which the curve counts as flat,
+/// so that [`refine`] leaves the gap between them uncut: 5%. The far L2's plateau on one SM's
+/// chase varies by 1.5%; a transition's ramp rises by more between two sizes a quarter octave
+/// apart.
 pub const FLAT_SPREAD: f64 = 1.05;
 
 /// Whether the curve is flat from `a` to `b`: their costs lie within [`FLAT_SPREAD`] of each
