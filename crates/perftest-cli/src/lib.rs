@@ -1,24 +1,34 @@
-//! The pure parts of the `perftest` command: no Vulkan, no GPU.
+//! The `perftest` command's library: the run loop that drives perftest-core's `Bench`, and
+//! everything the command decides or prints without the device.
 //!
-//! The binary drives the device through `perftest-core`; everything it decides or prints without
-//! touching the device lives here, so it is unit-tested on any machine:
+//! The run loop is the one part that touches a GPU:
 //!
+//! - [`benchmark`]: the phases of a run (pipelines, verification, clock warm-up, sizing, the
+//!   interleaved rounds, chains measured alone, the refinement of the latency curves), driven
+//!   through perftest-core with perftest-report's measurement policy.
+//!
+//! The rest is pure, so it is unit-tested on any machine:
+//!
+//! - [`cli`] and [`options`]: the command line and the settings it gives,
 //! - [`sizing`], [`statistics`], [`modes`] and [`report`]: the dispatch-size rule, summaries of
 //!   per-dispatch times, their levels, and the run report with its derived figures (from
 //!   perftest-report, which perftest-core's start-up probe shares),
 //! - [`clock`]: the shader clock latencies are given in cycles with (measured or given),
 //! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown, HTML,
-//!   SVG, and the dashboard formats BMF and benchmark-action) and where `--output` goes,
+//!   SVG, and the dashboard formats BMF and benchmark-action), each rendering perftest-report's
+//!   analysis, and where `--output` goes,
 //! - [`report_file`]: reading a saved report back, as untrusted input,
 //! - [`published`]: the original perftest's text tables read as reports,
-//! - [`compare`]: `perftest compare A.json B.json`,
+//! - [`compare`], [`cross`] and [`gallery`]: `perftest compare A.json B.json`, reports of
+//!   different GPUs side by side, and the book's collection pages made from them,
 //! - [`gate`]: the regression gate of `compare --fail-above`/`--fail-median`,
-//! - [`node`]: many reports side by side (every GPU of a node, many nodes) and the outlier rule,
+//! - [`node`]: many reports side by side (every GPU of a node, a fleet's models) and the
+//!   outlier rule,
 //! - [`shader_stats`]: the driver's shader statistics and dumps in the outputs,
 //! - [`sweep`]: the cache hierarchy from the memory suite's sweep (plateaus, level names,
 //!   capacities, where to measure next),
-//! - [`stop_signals`] and [`platform`]: stopping a run on Ctrl-C and its kin, and what differs
-//!   between operating systems.
+//! - [`output`], [`stop_signals`] and [`platform`]: progress and exit codes, stopping a run on
+//!   Ctrl-C and its kin, and what differs between operating systems.
 
 #![warn(missing_docs)]
 
