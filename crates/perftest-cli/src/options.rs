@@ -11,8 +11,7 @@ use crate::export::ExportFormat;
 use perftest_report::policy::LoopSettings;
 use perftest_report::sizing::DEFAULT_FIRST_DIM_CAP;
 
-/// Agreement that counts as steady clocks: 2%.
-pub const STEADY_TOLERANCE: f64 = 0.02;
+pub use perftest_report::policy::STEADY_TOLERANCE;
 
 /// What the run should do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -78,6 +78,11 @@ impl LoopSettings {
     }
 }
 
+/// Relative agreement that counts as steady (2%): two warm-up measurements of the clocks, and
+/// the medians of a measurement's halves ([`halves_agree`]). The command's default and the
+/// start-up probe's.
+pub const STEADY_TOLERANCE: f64 = 0.02;
+
 /// The share of the time its extra groups should add that a measurement's longer dispatches
 /// must take over its smaller ones ([`cut_short`]): a quarter. A chain's dispatches are sized
 /// to milliseconds, so what every dispatch pays once (microseconds) leaves them nearly all of

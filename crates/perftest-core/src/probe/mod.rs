@@ -20,6 +20,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
 
 use perftest_cases::{Case, Support, LOADS_PER_THREAD, THREADS_PER_GROUP};
+use perftest_report::policy::STEADY_TOLERANCE;
 
 use crate::bench::{time_kernel, Bench, MAX_DISPATCHES_PER_SUBMIT};
 use crate::context::Context;
@@ -221,10 +222,6 @@ impl PlaceTimer for PlacingTimer<'_> {
             .put_data(&self.ctx.device, self.resources, place)
     }
 }
-
-/// Relative agreement of two warm-up dispatches that counts as steady clocks (2%, as the
-/// command's default).
-const STEADY_TOLERANCE: f64 = 0.02;
 
 /// A GPU time in nanoseconds as a duration (rounded to whole nanoseconds; never negative).
 fn nanos(ns: f64) -> Duration {

@@ -132,15 +132,9 @@ pub fn clean(points: &[Point]) -> Vec<Point> {
     out
 }
 
-/// The median of `values` (NaN when empty).
-pub fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    match n {
-        0 => f64::NAN,
-        _ if n % 2 == 1 => values[n / 2],
-        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
-    }
+/// The median of `values` ([`crate::statistics::median`]; NaN when there is none).
+fn median(values: Vec<f64>) -> f64 {
+    crate::statistics::median(&values).unwrap_or(f64::NAN)
 }
 
 /// Whether `a` and `b` differ by at most [`PLATEAU_SPREAD`].
