@@ -89,7 +89,8 @@ impl Analysis {
     /// The analysis of `report`.
     pub fn of(report: &Report) -> Analysis {
         let run = report.clock.as_ref().and_then(clock::run_clock);
-        let rate_clock = clock::clock_with(report, clock::measured_with(report, run.as_ref()));
+        let measured_mhz = clock::measured_with(report, run.as_ref());
+        let rate_clock = clock::clock_with(report, measured_mhz);
         let units = shader_units(report).map(f64::from);
         let derived = report.derived_all();
         let found = findings(report);
@@ -105,7 +106,7 @@ impl Analysis {
             clock: rate_clock.map(|c| RunClockFigures {
                 mhz: c.mhz,
                 source: c.source,
-                measured_mhz: clock::measured_with(report, run.as_ref()),
+                measured_mhz,
                 min_mhz: run.as_ref().map(|r| r.min_mhz),
                 median_mhz: run.as_ref().map(|r| r.median_mhz),
                 max_mhz: run.as_ref().map(|r| r.max_mhz),

@@ -906,14 +906,7 @@ mod tests {
         let mut gpu = SimulatedGpu::new(30.0);
         let s = settings();
         let stop = AtomicBool::new(false);
-        let sizing = Sizing {
-            dims: [10, 1, 1],
-            probes: 1,
-        };
-        let floor = LapFloor {
-            long: 500_000,
-            short: 400_000,
-        };
+        let (sizing, floor) = (TINY_SIZING, LONG_FLOOR);
         let m = measure_alone(&mut gpu, &s, (sizing, floor), 1, 4, &stop).unwrap();
         assert!(m.groups >= 500_000, "{}", m.groups);
         let short = m.short.as_ref().map_or(0, |s| s.groups);
@@ -927,6 +920,18 @@ mod tests {
         assert!((extra - 30.0).abs() < 1e-6, "{extra}");
         assert!(!cut_short(&m));
     }
+
+    /// A chain sized by its probes to 10 groups, far below its lap floor.
+    const TINY_SIZING: Sizing = Sizing {
+        dims: [10, 1, 1],
+        probes: 1,
+    };
+
+    /// A lap floor whose dispatches take far longer than the target (15 ms at 30 ns a group).
+    const LONG_FLOOR: LapFloor = LapFloor {
+        long: 500_000,
+        short: 400_000,
+    };
 
     /// A walk of `ns_per_group` whose first timed set of `samples` long dispatches starts 10%
     /// slow (so its halves disagree), then steady.
@@ -954,14 +959,7 @@ mod tests {
     fn few_samples_that_disagree_take_the_rest() {
         let s = settings();
         let stop = AtomicBool::new(false);
-        let sizing = Sizing {
-            dims: [10, 1, 1],
-            probes: 1,
-        };
-        let floor = LapFloor {
-            long: 500_000,
-            short: 400_000,
-        };
+        let (sizing, floor) = (TINY_SIZING, LONG_FLOOR);
         let mut gpu = FirstSetSlow {
             ns_per_group: 30.0,
             calls: Vec::new(),

@@ -1,6 +1,6 @@
 use super::*;
-use crate::samples::{measurement, sample_report, spread_report};
-use crate::schema::{CaseResult, ReportSource};
+use crate::samples::{as_published, measurement, sample_report, spread_report};
+use crate::schema::CaseResult;
 
 /// A report of `(id, ns per workgroup)` pairs ([`spread_report`]).
 fn report(cases: &[(&str, f64)], spread: f64) -> Report {
@@ -222,16 +222,7 @@ fn published_tables_have_no_noise_estimate() {
         &[("raw.load.linear", 10.0), ("raw.load4.linear", 40.0)],
         0.0,
     );
-    for c in &mut r.cases {
-        if let Some(m) = &mut c.measurement {
-            m.samples_ns.truncate(1);
-        }
-    }
-    r.source = Some(ReportSource {
-        tool: "sebbbi/perftest".to_string(),
-        api: "Direct3D 11".to_string(),
-        file: "t.txt".to_string(),
-    });
+    as_published(&mut r, "t.txt");
     let f = findings(&r);
     assert_eq!(f.get("raw.wide").unwrap().beyond_noise, None);
     assert_eq!(f.published.as_deref(), Some("sebbbi/perftest, Direct3D 11"));

@@ -1,6 +1,6 @@
 use super::*;
-use crate::samples::{case, spread_report};
-use crate::schema::{CaseResult, ReportSource};
+use crate::samples::{as_published, case, spread_report};
+use crate::schema::CaseResult;
 
 /// A report of `(id, ns per workgroup)` pairs ([`spread_report`]).
 fn report(cases: &[(&str, f64)], spread: f64) -> Report {
@@ -266,16 +266,7 @@ fn the_published_volta_table_contradicts_structured_equals_cbuffer() {
         ],
         0.0,
     );
-    for c in &mut r.cases {
-        if let Some(m) = &mut c.measurement {
-            m.samples_ns.truncate(1);
-        }
-    }
-    r.source = Some(ReportSource {
-        tool: "sebbbi/perftest".to_string(),
-        api: "Direct3D 11".to_string(),
-        file: "nvidia-volta-titan-v.txt".to_string(),
-    });
+    as_published(&mut r, "nvidia-volta-titan-v.txt");
     let v = verdict(&r, "nvidia.structured_equals_cbuffer");
     assert_eq!(v.verdict, Outcome::DoesNotHold);
     assert!((v.value.unwrap_or(0.0) - 1.381 / 8.890).abs() < 1e-6);
