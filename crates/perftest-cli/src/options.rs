@@ -6,7 +6,7 @@ use std::time::Duration;
 use perftest_cases::{parse_suites, Suite};
 use perftest_core::DeviceChoice;
 
-use crate::cli::RunArgs;
+use crate::cli::{RunArgs, SuiteChoice};
 use crate::export::ExportFormat;
 use perftest_report::policy::LoopSettings;
 use perftest_report::sizing::DEFAULT_FIRST_DIM_CAP;
@@ -36,8 +36,11 @@ pub struct Options {
     pub mode: Mode,
     /// Which device.
     pub device: DeviceChoice,
-    /// The suites to run, in run order (`[Suite::Original]` by default).
+    /// The suites to run whole, in run order (`[Suite::Original]` by default; none for a bare
+    /// `--suite answers`).
     pub suites: Vec<Suite>,
+    /// `--suite answers`: also the cases the findings and the guidance read, from every suite.
+    pub answers: bool,
     /// Case filters (applied within the suites).
     pub filters: Vec<String>,
     /// Target GPU time of one measurement, ms (as given).
@@ -145,8 +148,17 @@ impl Options {
                     .into(),
             ));
         }
-        let words: Vec<&str> = args.suite.iter().map(|s| s.name()).collect();
-        let suites = parse_suites(&words).map_err(|e| bad("--suite", e.to_string()))?;
+        let answers = args.suite.contains(&SuiteChoice::Answers);
+        let words: Vec<&str> = args
+            .suite
+            .iter()
+            .filter(|s| **s != SuiteChoice::Answers)
+            .map(|s| s.name())
+            .collect();
+        let suites = match answers && words.is_empty() {
+            true => Vec::new(),
+            false => parse_suites(&words).map_err(|e| bad("--suite", e.to_string()))?,
+        };
         let samples = measurement_samples(args.samples, args.target_ms, args.dispatch_ms);
         // One submission holds a whole measurement: `samples` dispatches of --dispatch-ms. Only
         // a timing run measures (--verify's submissions are single check dispatches).
@@ -170,6 +182,7 @@ impl Options {
                 name: args.device_name.clone(),
             },
             suites,
+            answers,
             filters: args.filter.clone(),
             target_ms: args.target_ms,
             dispatch_ms: args.dispatch_ms,

@@ -147,7 +147,9 @@ fn run_settings(options: &Options, verify_first: bool) -> Settings {
         suites: options
             .suites
             .iter()
-            .map(|s| s.name().to_string())
+            .map(|s| s.name())
+            .chain(options.answers.then_some("answers"))
+            .map(str::to_string)
             .collect(),
         clock_mhz: options.clock_mhz,
         shader_units: options.shader_units,

@@ -31,7 +31,7 @@ pub(crate) const LOADER_ENV: &str = "PERFTEST_VULKAN_LOADER";
 pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
     let cases = selected_cases(options)?;
     if options.mode == Mode::ListCases {
-        return list_cases(&cases, &options.suites);
+        return list_cases(&cases, options);
     }
     let output = check_before_device_work(options)?;
     // Installed before the device is set up, so a stop signal at any point ends the run
@@ -118,7 +118,7 @@ pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
 
 /// The cases of the chosen suites that `--filter` and `--max-working-set` select.
 fn selected_cases(options: &Options) -> Result<Vec<perftest_cases::Case>, Failure> {
-    let in_suites = cases_in(&options.suites);
+    let in_suites = chosen_cases(options);
     if in_suites.is_empty() {
         return Err(Failure::new(
             exit_code::USAGE,
@@ -139,10 +139,26 @@ fn selected_cases(options: &Options) -> Result<Vec<perftest_cases::Case>, Failur
     Ok(cases)
 }
 
-/// `--list-cases`: one suite (the default) gives `id name`, as before suites existed; several
-/// put the suite first.
-fn list_cases(cases: &[perftest_cases::Case], suites: &[Suite]) -> Result<i32, Failure> {
-    let several = suites.len() > 1;
+/// The cases of the suites chosen whole, and with `--suite answers` the cases the answers
+/// read, in run order.
+fn chosen_cases(options: &Options) -> Vec<perftest_cases::Case> {
+    if !options.answers {
+        return cases_in(&options.suites);
+    }
+    let all = perftest_cases::all_cases();
+    let read: std::collections::HashSet<String> = perftest_report::answers::answer_cases(&all)
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
+    all.into_iter()
+        .filter(|c| options.suites.contains(&c.suite) || read.contains(&c.id))
+        .collect()
+}
+
+/// `--list-cases`: one suite (the default) gives `id name`, as before suites existed; several,
+/// or `answers`, put the suite first.
+fn list_cases(cases: &[perftest_cases::Case], options: &Options) -> Result<i32, Failure> {
+    let several = options.suites.len() > 1 || options.answers;
     let lines: Vec<String> = cases
         .iter()
         .map(|c| match several {

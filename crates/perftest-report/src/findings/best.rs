@@ -38,8 +38,8 @@ pub fn best_paths(report: &Report, rates: &Rates) -> Vec<Finding> {
     out
 }
 
-/// `peak.texel`: the fastest sampling case's texels per clock and unit against the rate the
-/// vendor publishes (`value` the share of it), where the report has the published rate, a
+/// `peak.texel`: the fastest sampling case of the original suite (every format, nearest and
+/// bilinear) in texels per clock and unit, against the rate the vendor publishes (`value` the share of it), where the report has the published rate, a
 /// clock and the units.
 fn texel_peak(report: &Report, rates: &Rates) -> Option<Finding> {
     let peak = report.device.peak_per_unit?.texels_per_clock;
@@ -48,6 +48,7 @@ fn texel_peak(report: &Report, rates: &Rates) -> Option<Finding> {
     let (id, best) = report
         .cases
         .iter()
+        .filter(|c| c.suite.as_deref().is_none_or(|s| s == "original"))
         .filter(|c| c.name.contains(".Sample("))
         .filter_map(|c| Some((c.id.as_str(), rates.get(&c.id)?)))
         .max_by(|a, b| a.1.per_s.total_cmp(&b.1.per_s))?;
@@ -201,7 +202,8 @@ fn best_of_type(
     })
 }
 
-/// The case with per-lane addresses that moves the most bytes per second, with `value` in bytes per second; its
+/// The case of the original suite with per-lane addresses that moves the most bytes per
+/// second, with `value` in bytes per second; its
 /// bytes per clock and shader unit where the report has both (also as
 /// `best.bytes_per_clock`, whose `value` is that figure).
 fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
@@ -210,6 +212,7 @@ fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
         .iter()
         // Per-lane addresses: a uniform address reads one value for the whole wave.
         .filter(|c| c.unit == Unit::Load.name() && !c.id.ends_with(".uniform"))
+        .filter(|c| c.suite.as_deref().is_none_or(|s| s == "original"))
         .filter_map(|c| Some((c.id.as_str(), rates.get(&c.id)?)))
         .filter_map(|(id, r)| Some((id, r, r.bytes_per_s?)))
         .collect();
