@@ -1007,7 +1007,7 @@ mod tests {
             ),
             (
                 &["--suite", "bogus"][..],
-                &["--suite", "'bogus'", "transfer, all"][..],
+                &["--suite", "'bogus'", "transfer, answers, all"][..],
             ),
             (
                 &["compare", "a", "b", "--fail-median", "inf"][..],
@@ -1196,11 +1196,11 @@ mod tests {
         assert_eq!(cli.run.device_index, Some(2));
         let cli = parse(&["--suite", "Modern"]).unwrap();
         assert_eq!(cli.run.suite, [SuiteChoice::One(Suite::Modern)]);
-        // Every suite has its word, and `all` comes last.
+        // Every suite has its word, then `answers`, and `all` comes last.
         let words: Vec<&str> = SuiteChoice::VARIANTS.iter().map(|c| c.name()).collect();
         assert_eq!(
             words,
-            ["original", "modern", "texture", "memory", "graphics", "transfer", "all"]
+            ["original", "modern", "texture", "memory", "graphics", "transfer", "answers", "all"]
         );
     }
 }
