@@ -38,8 +38,8 @@ pub fn best_paths(report: &Report, rates: &Rates) -> Vec<Finding> {
     out
 }
 
-/// `peak.texel`: the fastest sampling case ([`ranked_case`]: the original suite's sample every
-/// format, nearest and bilinear) in texels per clock and unit, against the rate the vendor publishes (`value` the share of it), where the report has the published rate, a
+/// `peak.texel`: the fastest sampling case (of those [`ranked_case`] admits: every format,
+/// nearest and bilinear, in the original suite) in texels per clock and unit, against the rate the vendor publishes (`value` the share of it), where the report has the published rate, a
 /// clock and the units.
 fn texel_peak(report: &Report, rates: &Rates) -> Option<Finding> {
     let peak = report.device.peak_per_unit?.texels_per_clock;
