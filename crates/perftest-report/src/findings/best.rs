@@ -38,9 +38,9 @@ pub fn best_paths(report: &Report, rates: &Rates) -> Vec<Finding> {
     out
 }
 
-/// `peak.texel`: the fastest sampling case (of those [`ranked_case`] admits: every format,
-/// nearest and bilinear, in the original suite) in texels per clock and unit, against the rate the vendor publishes (`value` the share of it), where the report has the published rate, a
-/// clock and the units.
+/// `peak.texel`: the fastest sampling case (of those [`ranked_case`] admits) in texels per
+/// clock and unit, against the rate the vendor publishes (`value` the share of it), where the
+/// report has the published rate, a clock and the units.
 fn texel_peak(report: &Report, rates: &Rates) -> Option<Finding> {
     let peak = report.device.peak_per_unit?.texels_per_clock;
     let hz = clock(report)?.mhz * 1e6;
