@@ -335,7 +335,7 @@ pub fn measure_alone<T: DispatchTimer>(
         ..sizing
     };
     // The last warm dispatch re-sizes: the probes ran before the walk had filled the caches
-    // (a chain that fits the L2 probes at memory latency, 2.5x slower on the H200).
+    // (a chain that fits the L2 probes at memory latency, several times slower).
     let batch_max = batch_max.max(1);
     let mut left = warm.max(1);
     let mut warm_ns = None;
