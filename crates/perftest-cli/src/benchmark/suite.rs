@@ -35,12 +35,9 @@ pub const CLOCK_WARMUP_MIN_NS: f64 = 200e6;
 /// `idle` (the pipeline and verification phases): as long as that, at most
 /// [`CLOCK_WARMUP_MIN_NS`].
 ///
-/// Why: after seconds of host work (the transfer suite's verification) the H200 stayed at its
-/// idle clock through two agreeing warm-up measurements, and the first rounds ran 5.7 times
-/// slower; but after the 60 ms the original suite's phases take, and on a machine's first
-/// launch from its 345 MHz idle clock, a warm-up of 26 ms gave figures within 0.0048-0.0127%
-/// (median) and 0.094-0.11% (max) of a warm run's, as close as two warm runs are to each
-/// other, so a fixed 200 ms there was 150 ms of every run spent for nothing.
+/// Why: after seconds of idling a GPU may stay at its idle clock through two agreeing
+/// measurements, while after a short idle a short warm-up suffices. The measurement chapter
+/// gives the runs behind this.
 pub fn warm_up_min_ns(idle: Duration) -> f64 {
     (idle.as_nanos() as f64).min(CLOCK_WARMUP_MIN_NS)
 }
@@ -525,8 +522,7 @@ fn size_and_measure(
 
 /// After the rounds: every operation (a copy, a launch) sized and measured alone, its slot
 /// done. They come last because the GPU idles while the host does much of their work, which
-/// would leave the rounds' first dispatches at an idle clock (on the H200 they took five times
-/// the others). Returns how the run must end when a stop or a fatal error cut it short.
+/// would leave the rounds' first dispatches at an idle clock. Returns how the run must end when a stop or a fatal error cut it short.
 fn measure_operations(
     bench: &mut Bench,
     cases: &[Case],
@@ -688,8 +684,7 @@ fn first_failures(mut failures: Vec<((usize, usize), String)>) -> Vec<(usize, St
 
 /// Checks every ready case against its CPU model, marking the ones that fail (or cannot run) as
 /// done. The GPU runs one case's check dispatch while worker threads compare the previous
-/// cases' results with their models, so the two overlap (on the H200 this phase took 230-250 ms
-/// with the comparison done in line). Returns how the run must end when a stop or a fatal
+/// cases' results with their models, so the two overlap. Returns how the run must end when a stop or a fatal
 /// device error cut it short.
 fn verify_all(
     bench: &mut Bench,

@@ -362,9 +362,7 @@ fn latency_levels(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) {
 }
 
 /// A warning when a level is faster than the one before it, which no cache hierarchy does:
-/// the smaller working sets were measured at a lower clock (seen once on a fresh H100, whose
-/// first chases ran at about 1/3.4 of the clock while the clocks dipped after the pipeline
-/// builds). `None` when the levels rise.
+/// the smaller working sets were measured at a lower clock. `None` when the levels rise.
 pub(crate) fn inverted_levels(levels: &[NamedLevel]) -> Option<String> {
     let pair = levels
         .windows(2)
