@@ -13,7 +13,7 @@ use crate::benchmark::rounds::{measure_in_rounds_with, BatchTimer, Entry};
 pub use crate::benchmark::timer::{is_fatal, BenchTimer};
 use crate::benchmark::verify::{describe_failure_at, readbacks};
 use crate::options::Options;
-use crate::report::{CaseResult, DataPlaces, Report, Settings};
+use crate::report::{CaseResult, DataPlaces, FailureKind, Report, Settings};
 use crate::shader_stats::report_stats;
 use perftest_report::places::choose_place;
 use perftest_report::policy::{
@@ -273,7 +273,7 @@ fn build_pipelines(bench: &mut Bench, cases: &[Case], options: &Options) -> Vec<
             Err(Error::Unsupported { reason, .. }) => {
                 Slot::Done(Box::new(CaseResult::skipped(case, reason)))
             }
-            Err(e) => Slot::Done(Box::new(CaseResult::failed(case, e.to_string()))),
+            Err(e) => Slot::Done(Box::new(failed_with(case, &e))),
         })
         .collect()
 }
@@ -313,8 +313,7 @@ fn warm_up(
             Err(LoopError::Interrupted) => return Err(RunEnd::Interrupted),
             Err(LoopError::Timer(e)) => {
                 // The case the warm-up ran on is the one that failed: say so in the report.
-                slots[index] =
-                    Slot::Done(Box::new(CaseResult::failed(&cases[index], e.to_string())));
+                slots[index] = Slot::Done(Box::new(failed_with(&cases[index], &e)));
                 if is_fatal(&e) {
                     return Err(RunEnd::Fatal(e));
                 }
@@ -393,7 +392,7 @@ fn size_all(
                     }
                     Err(LoopError::Timer(e)) => {
                         let fatal = is_fatal(&e);
-                        *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
+                        *slot = Slot::Done(Box::new(failed_with(case, &e)));
                         if fatal {
                             end = RunEnd::Fatal(e);
                             break;
@@ -406,13 +405,11 @@ fn size_all(
                 break;
             }
             Err(LoopError::Timer(e)) if is_fatal(&e) => {
-                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
+                *slot = Slot::Done(Box::new(failed_with(case, &e)));
                 end = RunEnd::Fatal(e);
                 break;
             }
-            Err(LoopError::Timer(e)) => {
-                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())))
-            }
+            Err(LoopError::Timer(e)) => *slot = Slot::Done(Box::new(failed_with(case, &e))),
         }
     }
     Sized {
@@ -465,8 +462,14 @@ fn confirmed_result(
     let groups = group_total(sizing.dims);
     match size_and_measure(bench, case, kernel, loop_settings, groups, stop) {
         Ok((_, Some(again))) if !cut_short(&again) => CaseResult::measured(case, again),
-        _ => CaseResult::failed(case, walk_cut_short(&measurement)),
+        _ => CaseResult::failed(case, FailureKind::Other, walk_cut_short(&measurement)),
     }
+}
+
+/// A case that failed with `e`: its kind is the error's ([`Error::failure_kind`]), its reason
+/// the error's message.
+fn failed_with(case: &Case, e: &Error) -> CaseResult {
+    CaseResult::failed(case, e.failure_kind(), e.to_string())
 }
 
 /// Why a chain whose longer dispatches took too little longer than its smaller ones
@@ -544,7 +547,7 @@ fn measure_operations(
             Err(LoopError::Interrupted) => return RunEnd::Interrupted,
             Err(LoopError::Timer(e)) => {
                 let fatal = is_fatal(&e);
-                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
+                *slot = Slot::Done(Box::new(failed_with(case, &e)));
                 if fatal {
                     return RunEnd::Fatal(e);
                 }
@@ -608,7 +611,7 @@ fn measure_rounds(
             Ok(_) => {}
             Err(LoopError::Interrupted) => end = RunEnd::Interrupted,
             Err(LoopError::Timer(e)) => {
-                round_error = Some(e.to_string());
+                round_error = Some((e.failure_kind(), e.to_string()));
                 end = RunEnd::Fatal(e);
             }
         }
@@ -631,7 +634,7 @@ fn measure_rounds(
             (Slot::Done(result), _) => report.cases.push(*result),
             (Slot::Ready(_), Some(m)) => report.cases.push(CaseResult::measured(case, m)),
             (Slot::Ready(_), None) => report.cases.push(match &round_error {
-                Some(e) => CaseResult::failed(case, e.clone()),
+                Some((kind, why)) => CaseResult::failed(case, *kind, why.clone()),
                 None => CaseResult::not_reached(case),
             }),
         }
@@ -759,7 +762,7 @@ fn verify_all(
                 }
                 Err(e) => {
                     let fatal = is_fatal(&e);
-                    *slot = Slot::Done(Box::new(CaseResult::failed(&cases[i], e.to_string())));
+                    *slot = Slot::Done(Box::new(failed_with(&cases[i], &e)));
                     if fatal {
                         end = Some(RunEnd::Fatal(e));
                         break;
@@ -772,7 +775,8 @@ fn verify_all(
         results.iter().collect()
     });
     for (i, why) in first_failures(failures) {
-        slots[i] = Slot::Done(Box::new(CaseResult::failed(&cases[i], why)));
+        let result = CaseResult::failed(&cases[i], FailureKind::Verification, why);
+        slots[i] = Slot::Done(Box::new(result));
     }
     end
 }
