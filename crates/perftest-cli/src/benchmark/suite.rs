@@ -13,7 +13,7 @@ use crate::benchmark::rounds::{measure_in_rounds_with, BatchTimer, Entry};
 pub use crate::benchmark::timer::{is_fatal, BenchTimer};
 use crate::benchmark::verify::{describe_failure_at, readbacks};
 use crate::options::Options;
-use crate::report::{CaseResult, DataPlaces, Report, Settings};
+use crate::report::{CaseResult, DataPlaces, FailureKind, Report, Settings};
 use crate::shader_stats::report_stats;
 use perftest_report::places::choose_place;
 use perftest_report::policy::{
@@ -272,7 +272,7 @@ fn build_pipelines(bench: &mut Bench, cases: &[Case], options: &Options) -> Vec<
             Err(Error::Unsupported { reason, .. }) => {
                 Slot::Done(Box::new(CaseResult::skipped(case, reason)))
             }
-            Err(e) => Slot::Done(Box::new(CaseResult::failed(case, e.to_string()))),
+            Err(e) => Slot::Done(Box::new(failed_with(case, &e))),
         })
         .collect()
 }
@@ -312,8 +312,7 @@ fn warm_up(
             Err(LoopError::Interrupted) => return Err(RunEnd::Interrupted),
             Err(LoopError::Timer(e)) => {
                 // The case the warm-up ran on is the one that failed: say so in the report.
-                slots[index] =
-                    Slot::Done(Box::new(CaseResult::failed(&cases[index], e.to_string())));
+                slots[index] = Slot::Done(Box::new(failed_with(&cases[index], &e)));
                 if is_fatal(&e) {
                     return Err(RunEnd::Fatal(e));
                 }
@@ -392,7 +391,7 @@ fn size_all(
                     }
                     Err(LoopError::Timer(e)) => {
                         let fatal = is_fatal(&e);
-                        *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
+                        *slot = Slot::Done(Box::new(failed_with(case, &e)));
                         if fatal {
                             end = RunEnd::Fatal(e);
                             break;
@@ -405,13 +404,11 @@ fn size_all(
                 break;
             }
             Err(LoopError::Timer(e)) if is_fatal(&e) => {
-                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
+                *slot = Slot::Done(Box::new(failed_with(case, &e)));
                 end = RunEnd::Fatal(e);
                 break;
             }
-            Err(LoopError::Timer(e)) => {
-                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())))
-            }
+            Err(LoopError::Timer(e)) => *slot = Slot::Done(Box::new(failed_with(case, &e))),
         }
     }
     Sized {
@@ -464,8 +461,14 @@ fn confirmed_result(
     let groups = group_total(sizing.dims);
     match size_and_measure(bench, case, kernel, loop_settings, groups, stop) {
         Ok((_, Some(again))) if !cut_short(&again) => CaseResult::measured(case, again),
-        _ => CaseResult::failed(case, walk_cut_short(&measurement)),
+        _ => CaseResult::failed(case, FailureKind::Other, walk_cut_short(&measurement)),
     }
+}
+
+/// A case that failed with `e`: its kind is the error's ([`Error::failure_kind`]), its reason
+/// the error's message.
+fn failed_with(case: &Case, e: &Error) -> CaseResult {
+    CaseResult::failed(case, e.failure_kind(), e.to_string())
 }
 
 /// Why a chain whose longer dispatches took too little longer than its smaller ones
@@ -542,7 +545,7 @@ fn measure_operations(
             Err(LoopError::Interrupted) => return RunEnd::Interrupted,
             Err(LoopError::Timer(e)) => {
                 let fatal = is_fatal(&e);
-                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
+                *slot = Slot::Done(Box::new(failed_with(case, &e)));
                 if fatal {
                     return RunEnd::Fatal(e);
                 }
@@ -606,7 +609,7 @@ fn measure_rounds(
             Ok(_) => {}
             Err(LoopError::Interrupted) => end = RunEnd::Interrupted,
             Err(LoopError::Timer(e)) => {
-                round_error = Some(e.to_string());
+                round_error = Some((e.failure_kind(), e.to_string()));
                 end = RunEnd::Fatal(e);
             }
         }
@@ -629,7 +632,7 @@ fn measure_rounds(
             (Slot::Done(result), _) => report.cases.push(*result),
             (Slot::Ready(_), Some(m)) => report.cases.push(CaseResult::measured(case, m)),
             (Slot::Ready(_), None) => report.cases.push(match &round_error {
-                Some(e) => CaseResult::failed(case, e.clone()),
+                Some((kind, why)) => CaseResult::failed(case, *kind, why.clone()),
                 None => CaseResult::not_reached(case),
             }),
         }
@@ -756,7 +759,7 @@ fn verify_all(
                 }
                 Err(e) => {
                     let fatal = is_fatal(&e);
-                    *slot = Slot::Done(Box::new(CaseResult::failed(&cases[i], e.to_string())));
+                    *slot = Slot::Done(Box::new(failed_with(&cases[i], &e)));
                     if fatal {
                         end = Some(RunEnd::Fatal(e));
                         break;
@@ -769,7 +772,8 @@ fn verify_all(
         results.iter().collect()
     });
     for (i, why) in first_failures(failures) {
-        slots[i] = Slot::Done(Box::new(CaseResult::failed(&cases[i], why)));
+        let result = CaseResult::failed(&cases[i], FailureKind::Verification, why);
+        slots[i] = Slot::Done(Box::new(result));
     }
     end
 }

@@ -276,19 +276,23 @@ pub(crate) fn run_verify(
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let mut lines = Vec::new();
     let mut fatal = None;
+    let mut code = exit_code::SUCCESS;
     for (i, case) in cases.iter().enumerate() {
         progress.case(i, &case.name);
         let verdict = verify_case(bench, case);
         match &verdict {
             Verdict::Pass { .. } => passed += 1,
-            Verdict::Fail(_) => failed += 1,
             Verdict::Skip(_) => skipped += 1,
-            Verdict::Error { message, fatal: f } => {
+            Verdict::Fail(_) => failed += 1,
+            Verdict::Error { message, kind } => {
                 failed += 1;
-                if *f {
+                if kind.stops_the_run() {
                     fatal = Some(message.clone());
                 }
             }
+        }
+        if let Some(kind) = verdict.failure_kind() {
+            code = exit_code::worse(code, exit_code::of_unverified(kind));
         }
         lines.push(verdict_line(case, &verdict));
         if fatal.is_some() {
@@ -302,14 +306,11 @@ pub(crate) fn run_verify(
         printable(&device.describe())
     ));
     print_stdout(&lines.join("\n"))?;
-    if let Some(e) = fatal {
-        return Err(Failure::new(exit_code::FAILURE, e));
+    // A failure that stopped the run is told with its message (its code is the run's, 1).
+    match fatal {
+        Some(e) => Err(Failure::new(code, e)),
+        None => Ok(code),
     }
-    Ok(if failed > 0 {
-        exit_code::VERIFICATION
-    } else {
-        exit_code::SUCCESS
-    })
 }
 
 pub(crate) fn run_time(
@@ -355,7 +356,7 @@ pub(crate) fn run_time(
         perftest_cli::say!("perftest: {}", printable(&failure.message));
         return match code {
             Ok(c) if signals.received().is_some() => Ok(c),
-            Ok(c) => Ok(worse(c, failure.code)),
+            Ok(c) => Ok(exit_code::worse(c, failure.code)),
             Err(first) => Err(first),
         };
     }
@@ -482,7 +483,8 @@ pub(crate) fn deliver(
 }
 
 /// The exit code of one device's run: a failed write or a fatal device error (1), a stop
-/// signal (128 + its number), a verification mismatch (4), else success.
+/// signal (128 + its number), else the code of its cases' outcomes
+/// ([`exit_code::of_outcomes`]: 4 for a verification mismatch, else success).
 pub(crate) fn run_exit_code(
     report: &Report,
     end: RunEnd,
@@ -509,11 +511,6 @@ pub(crate) fn run_exit_code(
             format!("{e}; the results are in the table above{also}"),
         ));
     }
-    let verification_failed = report.cases.iter().any(|c| {
-        c.status
-            .reason()
-            .is_some_and(|r| r.starts_with("verification failed"))
-    });
     match end {
         RunEnd::Interrupted => Ok(signals.exit_code()),
         RunEnd::Fatal(e) => Err(Failure::new(exit_code::FAILURE, e)),
@@ -524,8 +521,9 @@ pub(crate) fn run_exit_code(
             );
             Ok(signals.exit_code())
         }
-        RunEnd::Complete if verification_failed => Ok(exit_code::VERIFICATION),
-        RunEnd::Complete => Ok(exit_code::SUCCESS),
+        RunEnd::Complete => Ok(exit_code::of_outcomes(
+            report.cases.iter().map(|c| &c.status),
+        )),
     }
 }
 
@@ -699,7 +697,7 @@ pub(crate) fn run_all_devices(
     perftest_cli::stop_signals::finishing();
 
     let mut code = exit_code::SUCCESS;
-    let mut worst = |c: i32| code = worse(code, c);
+    let mut worst = |c: i32| code = exit_code::worse(code, c);
     let mut summarized: Vec<(String, String, Report)> = Vec::new();
     for (run, output) in runs.into_iter().zip(&outputs) {
         let heading = format!(
@@ -773,25 +771,6 @@ fn print_node_summary(summarized: &[(String, String, Report)]) -> Result<bool, F
     };
     print_stdout(&text)?;
     Ok(fleet.verdict() == FleetVerdict::Flagged)
-}
-
-/// The exit code that wins when several devices end differently: a failure, then a stop
-/// signal, then a verification mismatch, then an outlier, then success.
-pub(crate) fn worse(a: i32, b: i32) -> i32 {
-    let rank = |c: i32| match c {
-        exit_code::SUCCESS => 0,
-        exit_code::OUTLIER => 1,
-        exit_code::VERIFICATION => 2,
-        exit_code::VALIDATION => 3,
-        c if c > 128 => 4,
-        exit_code::USAGE => 5,
-        _ => 6,
-    };
-    if rank(b) > rank(a) {
-        b
-    } else {
-        a
-    }
 }
 
 /// `--shader-stats` and `--dump-shaders`: the statistics block on stdout and one file per
