@@ -8,8 +8,6 @@ use perftest_core::DeviceChoice;
 
 use crate::cli::{RunArgs, SuiteChoice};
 use crate::export::ExportFormat;
-use perftest_report::policy::LoopSettings;
-use perftest_report::sizing::DEFAULT_FIRST_DIM_CAP;
 
 pub use perftest_report::policy::STEADY_TOLERANCE;
 
@@ -205,21 +203,6 @@ impl Options {
             shader_units: args.shader_units,
         })
     }
-
-    /// The measurement loop's settings for a device with `max_count` workgroups per dimension
-    /// that runs `wave` workgroups at once (0 when unknown).
-    pub fn loop_settings(&self, max_count: [u32; 3], wave: u64) -> LoopSettings {
-        LoopSettings {
-            // target / samples is the dispatch time, whatever --target-ms was.
-            target_ns: self.dispatch_ms * 1e6 * f64::from(self.samples),
-            samples: self.samples,
-            warmup_max: self.warmup_max,
-            steady_tolerance: STEADY_TOLERANCE,
-            max_count,
-            first_dim_cap: DEFAULT_FIRST_DIM_CAP,
-            wave,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -242,7 +225,8 @@ mod tests {
         let o = options(&["--target-ms", "20", "--samples", "10"]).unwrap();
         assert_eq!(o.mode, Mode::Time { verify_first: true });
         assert_eq!(o.samples, 10);
-        assert_eq!(o.loop_settings([65535; 3], 0).target_ns, 20e6);
+        let run = crate::benchmark::settings::RunSettings::from_options(&o, true);
+        assert_eq!(run.loop_settings([65535; 3], 0).target_ns, 20e6);
         assert_eq!(o.suites, [Suite::Original]);
         assert_eq!(o.fence_timeout, Duration::from_secs(10));
         assert_eq!((o.max_working_set, o.clock_mhz), (None, None));
@@ -295,7 +279,8 @@ mod tests {
         assert_eq!(measurement_samples(3, f64::NAN, 2.0), 3);
         for (samples, target) in [("6", "12"), ("60", "12"), ("6", "5"), ("10", "80")] {
             let o = options(&["--samples", samples, "--target-ms", target]).unwrap();
-            let s = o.loop_settings([65535; 3], 0);
+            let run = crate::benchmark::settings::RunSettings::from_options(&o, true);
+            let s = run.loop_settings([65535; 3], 0);
             assert!((s.dispatch_ns() - 2e6).abs() < 1e-6, "{samples} {target}");
         }
     }

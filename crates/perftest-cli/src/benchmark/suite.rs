@@ -10,10 +10,10 @@ use perftest_core::{Bench, Error, KernelId, PipelineCacheSource};
 
 use crate::benchmark::clock_watch::ClockWatch;
 use crate::benchmark::rounds::{measure_in_rounds_with, BatchTimer, Entry};
+use crate::benchmark::settings::{RunObserver, RunSettings};
 pub use crate::benchmark::timer::{is_fatal, BenchTimer};
 use crate::benchmark::verify::{describe_failure_at, readbacks};
-use crate::options::Options;
-use crate::report::{CaseResult, DataPlaces, FailureKind, Report, Settings};
+use crate::report::{CaseResult, DataPlaces, FailureKind, Report};
 use crate::shader_stats::report_stats;
 use perftest_report::places::choose_place;
 use perftest_report::policy::{
@@ -82,34 +82,33 @@ impl PhaseTimes {
     }
 }
 
-/// Runs the timing suite; `progress(i, n, case)` is called before each case is sized.
+/// Times `cases` on `bench` as `settings` say, telling `observer` how it goes; `stop` ends the
+/// run at its next step (the report then holds what was measured).
 ///
 /// Where the driver reports pipeline statistics, each case that got a pipeline carries them
-/// in its result (`shader_stats`); with `--dump-shaders`, pipelines also keep the driver's
-/// internal representations for [`perftest_core::Bench::pipeline_executables_of`].
+/// in its result (`shader_stats`); with [`RunSettings::keep_representations`], pipelines also
+/// keep the driver's internal representations for
+/// [`perftest_core::Bench::pipeline_executables_of`].
 pub fn run_timing(
     bench: &mut Bench,
     cases: &[Case],
-    options: &Options,
-    verify_first: bool,
+    settings: &RunSettings,
     stop: &AtomicBool,
-    progress: &mut dyn FnMut(usize, usize, &Case),
+    observer: &mut dyn RunObserver,
 ) -> (Report, RunEnd, PhaseTimes) {
-    bench.set_capture_internal_representations(options.dump_shaders.is_some());
-    let (mut report, mut end, mut phases) =
-        run_phases(bench, cases, options, verify_first, stop, progress);
+    bench.set_capture_internal_representations(settings.keep_representations);
+    let (mut report, mut end, mut phases) = run_phases(bench, cases, settings, stop, observer);
     let mut refined: Vec<Case> = Vec::new();
-    if options.refine {
+    if settings.refine {
         for _ in 0..crate::benchmark::refine::MAX_ROUNDS {
             if !matches!(end, RunEnd::Complete) || stop.load(std::sync::atomic::Ordering::SeqCst) {
                 break;
             }
-            let extra = crate::benchmark::refine::next_cases(&report, options.max_working_set);
+            let extra = crate::benchmark::refine::next_cases(&report, settings.max_working_set);
             if extra.is_empty() {
                 break;
             }
-            let (more, more_end, more_phases) =
-                run_phases(bench, &extra, options, verify_first, stop, progress);
+            let (more, more_end, more_phases) = run_phases(bench, &extra, settings, stop, observer);
             report.cases.extend(more.cases);
             report.finished_at = more.finished_at;
             report.complete &= more.complete;
@@ -132,28 +131,6 @@ pub fn run_timing(
     (report, end, phases)
 }
 
-/// The settings a run's report records.
-fn run_settings(options: &Options, verify_first: bool) -> Settings {
-    Settings {
-        target_ms: options.target_ms,
-        samples: options.samples,
-        dispatch_ms: Some(options.dispatch_ms),
-        warmup_max: options.warmup_max,
-        validation: options.validation,
-        verify: verify_first,
-        suites: options
-            .suites
-            .iter()
-            .map(|s| s.name())
-            .chain(options.answers.then_some("answers"))
-            .map(str::to_string)
-            .collect(),
-        clock_mhz: options.clock_mhz,
-        shader_units: options.shader_units,
-        placements: (options.placements > 1).then_some(options.placements),
-    }
-}
-
 /// The phases of [`run_timing`]: build every pipeline (in parallel), verify every case against its CPU model
 /// (unless disabled; a failing case is reported failed and not timed), warm the clocks up
 /// with the first case, size every case with probes (each starting from the previous case's
@@ -161,28 +138,27 @@ fn run_settings(options: &Options, verify_first: bool) -> Settings {
 fn run_phases(
     bench: &mut Bench,
     cases: &[Case],
-    options: &Options,
-    verify_first: bool,
+    settings: &RunSettings,
     stop: &AtomicBool,
-    progress: &mut dyn FnMut(usize, usize, &Case),
+    observer: &mut dyn RunObserver,
 ) -> (Report, RunEnd, PhaseTimes) {
     let target = bench.context().target().clone();
-    let mut report = Report::begin(target.device_info(), run_settings(options, verify_first));
-    report.baseline_id = options.baseline.clone();
+    let mut report = Report::begin(target.device_info(), settings.recorded.clone());
+    report.baseline_id = settings.baseline.clone();
     let mut phases = PhaseTimes::default();
-    let loop_settings = options.loop_settings(
+    let loop_settings = settings.loop_settings(
         target.max_compute_work_group_count,
         target.resident_workgroups.map_or(0, u64::from),
     );
 
     // Phase 1: every pipeline, before any measurement.
     let clock = Instant::now();
-    let mut slots = build_pipelines(bench, cases, options);
+    let mut slots = build_pipelines(bench, cases, settings, observer);
     phases.pipelines = clock.elapsed();
 
     // Phase 2: verification.
     let clock = Instant::now();
-    if verify_first {
+    if settings.verify() {
         if let Some(end) = verify_all(bench, cases, &mut slots, stop) {
             phases.verification = clock.elapsed();
             return stopped_early(report, slots, end, phases);
@@ -198,7 +174,7 @@ fn run_phases(
         cases,
         &mut slots,
         &loop_settings,
-        (options, min_busy),
+        (settings.samples(), min_busy),
         stop,
     );
     phases.warmup = clock.elapsed();
@@ -213,7 +189,7 @@ fn run_phases(
     let clock = Instant::now();
     // `--placements` moves whole sets of resources, each with copies of its own: a place
     // chosen in the first set would mean another place in the others, so none is chosen.
-    let choose_places = options.placements <= 1;
+    let choose_places = settings.placements() <= 1;
     let sized = size_all(
         bench,
         cases,
@@ -221,18 +197,11 @@ fn run_phases(
         &loop_settings,
         groups,
         stop,
-        progress,
+        observer,
     );
     phases.sizing = clock.elapsed();
     let clock = Instant::now();
-    // `-v` says when every case has had its first turn: a partial report from then on holds
-    // measured cases.
-    let verbose = options.verbose;
-    let mut round_done = |round: usize| {
-        if verbose && round == 1 {
-            crate::say!("perftest: measurement round 1 done");
-        }
-    };
+    let mut round_done = |round: usize| observer.round_done(round);
     let end = measure_rounds(
         bench,
         cases,
@@ -250,20 +219,22 @@ fn run_phases(
 
 /// Phase 1: every case's pipeline (in parallel, through `--pipeline-cache` when given); a case
 /// the device cannot run is skipped, one whose pipeline fails is failed.
-fn build_pipelines(bench: &mut Bench, cases: &[Case], options: &Options) -> Vec<Slot> {
+fn build_pipelines(
+    bench: &mut Bench,
+    cases: &[Case],
+    settings: &RunSettings,
+    observer: &mut dyn RunObserver,
+) -> Vec<Slot> {
     cases
         .iter()
         .zip({
-            let cache = options
+            let cache = settings
                 .pipeline_cache
                 .clone()
                 .map_or(PipelineCacheSource::None, PipelineCacheSource::File);
             let (kernels, warnings) = bench.prepare_all(cases, &cache);
             for w in warnings {
-                crate::say!(
-                    "perftest: warning: {}",
-                    crate::output::printable::printable(&w)
-                );
+                observer.warning(&w);
             }
             kernels
         })
@@ -286,7 +257,7 @@ fn warm_up(
     cases: &[Case],
     slots: &mut [Slot],
     loop_settings: &LoopSettings,
-    (options, min_busy): (&Options, f64),
+    (samples, min_busy): (u32, f64),
     stop: &AtomicBool,
 ) -> Result<u64, RunEnd> {
     let mut groups = 1u64;
@@ -301,7 +272,7 @@ fn warm_up(
             warm_up_clocks(
                 &mut timer,
                 sizing.dims,
-                options.samples,
+                samples,
                 (CLOCK_WARMUP_TOLERANCE, min_busy),
                 CLOCK_WARMUP_MAX,
                 stop,
@@ -344,7 +315,7 @@ fn size_all(
     loop_settings: &LoopSettings,
     mut groups: u64,
     stop: &AtomicBool,
-    progress: &mut dyn FnMut(usize, usize, &Case),
+    observer: &mut dyn RunObserver,
 ) -> Sized {
     let total = slots.len();
     let mut entries: Vec<Entry> = Vec::new();
@@ -353,7 +324,7 @@ fn size_all(
     let mut end = RunEnd::Complete;
     for (i, (case, slot)) in cases.iter().zip(slots.iter_mut()).enumerate() {
         let Slot::Ready(kernel) = *slot else { continue };
-        progress(i, total, case);
+        observer.sizing(i, total, case);
         if case.work().is_operation() {
             // Measured after the rounds (see `measure_operations`).
             continue;

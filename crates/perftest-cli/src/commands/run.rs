@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use perftest_cases::{all_cases, cases_in, find_case, select_cases, Suite};
+use perftest_cli::benchmark::settings::RunSettings;
 use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
 use perftest_cli::export::{exporter, ExportFormat, OutputError, OutputTarget};
@@ -13,6 +14,7 @@ use perftest_cli::node::{self, OutlierRule, DEVICE_PLACEHOLDER, PCI_PLACEHOLDER}
 use perftest_cli::options::{Mode, Options};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::{printable, printable_path};
+use perftest_cli::output::progress::Follow;
 use perftest_cli::output::progress::Progress;
 use perftest_cli::report::{CaseStatus, Report};
 use perftest_cli::shader_stats;
@@ -331,10 +333,12 @@ pub(crate) fn run_time(
     let (report, end, phases) = run_timing(
         bench,
         cases,
-        options,
-        verify_first,
+        &RunSettings::from_options(options, verify_first),
         signals.flag(),
-        &mut |i, _, case| progress.case(i, &case.name),
+        &mut Follow {
+            progress: Some(&progress),
+            verbose: options.verbose,
+        },
     );
     progress.finish();
     if options.verbose {
@@ -615,10 +619,12 @@ fn time_every_device(
             Ok(run_timing(
                 &mut bench,
                 cases,
-                options,
-                verify_first,
+                &RunSettings::from_options(options, verify_first),
                 signals.flag(),
-                &mut |_, _, _| {},
+                &mut Follow {
+                    progress: None,
+                    verbose: options.verbose,
+                },
             ))
         })();
         DeviceRun {
