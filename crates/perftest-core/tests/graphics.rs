@@ -8,7 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
+use crate::common;
 
 use common::{bench_with, check_suite, synchronized_bench, Share};
 use perftest_cases::{cases_in, verify, Case, Suite};

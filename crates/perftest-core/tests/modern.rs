@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
+use crate::common;
 
 use common::{bench, check_suite, Share};
 use perftest_cases::{Feature, Suite};

@@ -1,0 +1,13 @@
+//! The integration tests of perftest-core on lavapipe with the validation layer on, one module
+//! per topic, in one test binary: the workspace is linked once for them all, and `cargo test
+//! -p perftest-core TOPIC::` runs one topic.
+
+mod common;
+
+mod graphics;
+mod lavapipe;
+mod memory;
+mod modern;
+mod probe;
+mod texture;
+mod transfer;
