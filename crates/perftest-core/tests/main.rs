@@ -1,6 +1,6 @@
 //! The integration tests of perftest-core on lavapipe with the validation layer on, one module
 //! per topic, in one test binary: the workspace is linked once for them all, and `cargo test
-//! -p perftest-core TOPIC::` runs one topic.
+//! -p perftest-core TOPIC::` runs one topic (a suite's families: `texture::every_case_verifies::`).
 
 mod common;
 
