@@ -11,7 +11,7 @@
 // clippy.toml's test exemptions cover `#[test]` functions only, not this file's helpers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::{committed_report, path_str, scratch};
 

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 
 fn fixtures() -> Vec<PathBuf> {
     let dir = common::published_tables();
