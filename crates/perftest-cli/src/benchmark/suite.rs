@@ -18,32 +18,10 @@ use crate::shader_stats::report_stats;
 use perftest_report::places::choose_place;
 use perftest_report::policy::{
     chain_warm_dispatches, cut_short, lap_floor, measure_alone, size_case, warm_up_clocks,
-    LoopError, LoopSettings, Sizing,
+    warm_up_min_ns, LoopError, LoopSettings, Sizing, CLOCK_WARMUP_MAX, CLOCK_WARMUP_TOLERANCE,
 };
 use perftest_report::schema::Measurement;
 use perftest_report::sizing::group_total;
-
-/// Most measurements spent warming the clocks up before the first case (about 1 s at 20 ms).
-pub const CLOCK_WARMUP_MAX: u32 = 50;
-
-/// The longest the initial clock warm-up is made to run before it may stop (see
-/// `warm_up_clocks` and [`warm_up_min_ns`]): 200 ms of measured time, as long as the ramp the
-/// seed article saw.
-pub const CLOCK_WARMUP_MIN_NS: f64 = 200e6;
-
-/// The measured time the initial clock warm-up runs at least, after the GPU did little for
-/// `idle` (the pipeline and verification phases): as long as that, at most
-/// [`CLOCK_WARMUP_MIN_NS`].
-///
-/// Why: after seconds of idling a GPU may stay at its idle clock through two agreeing
-/// measurements, while after a short idle a short warm-up suffices. The measurement chapter
-/// gives the runs behind this.
-pub fn warm_up_min_ns(idle: Duration) -> f64 {
-    (idle.as_nanos() as f64).min(CLOCK_WARMUP_MIN_NS)
-}
-
-/// Tolerance of the initial clock warm-up: two consecutive measurements within 1%.
-pub const CLOCK_WARMUP_TOLERANCE: f64 = 0.01;
 
 /// How a timing run ended.
 #[derive(Debug)]
@@ -781,20 +759,6 @@ enum Slot {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The warm-up runs at least as long as the GPU did little before it, up to 200 ms.
-    #[test]
-    fn the_warm_up_minimum_follows_the_idle_time() {
-        let ms = |n: u64| warm_up_min_ns(Duration::from_millis(n));
-        // The original suite's phases on a warm machine: 60 ms.
-        assert_eq!(ms(60), 60e6);
-        // Seconds of host work (a transfer run's verification), or a first launch's pipeline
-        // builds: the whole 200 ms.
-        assert_eq!(ms(3_000), CLOCK_WARMUP_MIN_NS);
-        assert_eq!(ms(810), CLOCK_WARMUP_MIN_NS);
-        assert_eq!(ms(0), 0.0);
-        assert!(ms(199) < ms(200) && ms(200) == ms(201));
-    }
 
     /// A case that fails at several places reports its first, in whatever order the checking
     /// threads sent them.
