@@ -274,7 +274,7 @@ fn warm_up(
 
 /// What sizing every case leaves: every case's slot, the entries of the cases measured in
 /// rounds with their kernels, each case's entry, and how the sizing ended.
-struct Sized {
+struct SizedCases {
     slots: Vec<Slot>,
     entries: Vec<Entry>,
     kernels: Vec<KernelId>,
@@ -294,7 +294,7 @@ fn size_all(
     mut groups: u64,
     stop: &AtomicBool,
     observer: &mut dyn RunObserver,
-) -> Sized {
+) -> SizedCases {
     let total = slots.len();
     let mut entries: Vec<Entry> = Vec::new();
     let mut kernels: Vec<KernelId> = Vec::new();
@@ -360,7 +360,7 @@ fn size_all(
             Err(LoopError::Timer(e)) => *slot = Slot::Done(Box::new(failed_with(case, &e))),
         }
     }
-    Sized {
+    SizedCases {
         slots,
         entries,
         kernels,
@@ -510,13 +510,13 @@ fn measure_operations(
 fn measure_rounds(
     bench: &mut Bench,
     cases: &[Case],
-    sized: Sized,
+    sized: SizedCases,
     loop_settings: &LoopSettings,
     report: &mut Report,
     stop: &AtomicBool,
     round_done: &mut dyn FnMut(usize),
 ) -> RunEnd {
-    let Sized {
+    let SizedCases {
         slots,
         mut entries,
         mut kernels,

@@ -144,7 +144,7 @@ fn measure_sized(
     groups: u64,
     target: Duration,
     dispatches: u32,
-) -> Result<Sized> {
+) -> Result<SizedKernel> {
     let settings = loop_settings(ctx, target, dispatches);
     let never = AtomicBool::new(false);
     let mut timer = ProbeTimer {
@@ -169,7 +169,7 @@ fn measure_sized(
             place: choice.place as u32,
         });
     let samples = nanoseconds(&time_kernel(ctx, kernel, dims, settings.samples)?);
-    Ok(Sized {
+    Ok(SizedKernel {
         dims,
         samples,
         data_places,
@@ -177,7 +177,7 @@ fn measure_sized(
 }
 
 /// What [`measure_sized`] measured.
-struct Sized {
+struct SizedKernel {
     dims: [u32; 3],
     /// Each dispatch's GPU time, ns.
     samples: Vec<f64>,
@@ -506,7 +506,7 @@ impl<'a> Measuring<'a> {
             self.warm_up(ctx, kernel)?;
         }
         let begin = Instant::now();
-        let Sized {
+        let SizedKernel {
             dims,
             samples: samples_ns,
             data_places,
