@@ -9,9 +9,10 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use perftest_cli::compare::{compare, render};
+use perftest_cli::compare::render;
 use perftest_cli::export::{exporter, ExportFormat};
 use perftest_cli::report_file::load_report;
+use perftest_report::pair::compare;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
