@@ -1,5 +1,6 @@
 //! `cargo xtask book`: builds the manual (`docs/`, an mdBook) into `book/` of cargo's target
-//! folder and checks it:
+//! folder and checks it. It first writes the pages generated from the results collection
+//! (the gallery of every GPU and each report's table, [`generate`]), which are never committed.
 //! mdBook itself must print no warning (an unclosed HTML tag in a chapter is one), every link
 //! and image of the built pages must lead to a file of the book and, with a `#fragment`, to an
 //! element with that id, README.md must stay within [`README_MAX_BYTES`], and every example
@@ -28,8 +29,53 @@ pub const README_MAX_BYTES: usize = 15 * 1024;
 /// The book's source folder, relative to the workspace root.
 const BOOK_DIR: &str = "docs";
 
+/// The reports that get a page in the gallery of every GPU, in its order.
+const GALLERY_REPORTS: [&str; 3] = [
+    "results/nvidia-h200.json",
+    "results/nvidia-h100.json",
+    "results/lavapipe.json",
+];
+
+/// The folders of published tables that get a gallery page each: the original's README tables,
+/// then the contributed ones.
+const GALLERY_TABLES: [&str; 2] = [
+    "crates/perftest-cli/tests/fixtures/sebbbi",
+    "results/published",
+];
+
+/// The folder whose reports get a table the device chapters include.
+const RENDERED: &str = "results";
+
+/// Writes the generated pages into the book's source with the `generate_gallery` example.
+pub fn generate(root: &Path) -> Result<(), String> {
+    let mut command = workspace::cargo();
+    command.args([
+        "run",
+        "--quiet",
+        "-p",
+        "perftest-cli",
+        "--example",
+        "generate_gallery",
+        "--",
+    ]);
+    command.arg(format!("{BOOK_DIR}/src"));
+    for report in GALLERY_REPORTS {
+        command.args(["--report", report]);
+    }
+    for folder in GALLERY_TABLES {
+        command.args(["--tables", folder]);
+    }
+    command.args(["--render", RENDERED]);
+    command.current_dir(root);
+    match workspace::status(&mut command)? {
+        0 => Ok(()),
+        code => Err(format!("generate_gallery failed (exit {code})")),
+    }
+}
+
 /// `cargo xtask book`: the book is written to `book/` in cargo's target folder.
 pub fn command(root: &Path) -> Result<(), String> {
+    generate(root)?;
     let mdbook = ensure_mdbook()?;
     let built = workspace::target_dir()?.join("book");
     let output = Command::new(&mdbook)

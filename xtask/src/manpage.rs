@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::workspace::{self, cargo};
+use crate::workspace;
 
 /// The generated folders, relative to `docs/` and to the example's output folder.
 const FOLDERS: [&str; 2] = ["man", "completions"];
@@ -18,19 +18,9 @@ pub fn command(check: bool) -> Result<(), String> {
     let root = workspace::root();
     let generated = workspace::target_dir()?.join("generated-docs");
     let _ = fs::remove_dir_all(&generated);
-    let status = workspace::status(
-        cargo()
-            .args([
-                "run",
-                "--quiet",
-                "-p",
-                "perftest-cli",
-                "--example",
-                "generate_docs",
-                "--",
-            ])
-            .arg(&generated),
-    )?;
+    // Built with `--workspace`, like the `test` step's crates, so that step reuses them.
+    let mut example = crate::tasks::build_example("generate_docs")?;
+    let status = workspace::status(example.arg(&generated))?;
     if status != 0 {
         return Err(format!("the generate_docs example failed (exit {status})"));
     }

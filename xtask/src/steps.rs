@@ -42,7 +42,13 @@ fn always() -> Option<String> {
     None
 }
 
-/// The steps of `cargo xtask test`, in the order they run.
+/// The steps of `cargo xtask test`, in the order they run: the cheap checks first (`shaders`
+/// and `fmt` take seconds, `clippy` a minute), so that a formatting or lint mistake fails at
+/// once rather than after the tests. The order costs no build: clippy's check builds are its
+/// own whatever runs before it, and the build scripts and procedural macros it compiles are the
+/// ones the later debug builds use. Then the steps of the debug build (`docs` builds the CLI's
+/// example, whose crates `test` reuses), and last those of the release builds, where `dist`
+/// builds the two release binaries that `windows` and `fleet` then find current.
 pub const STEPS: &[Step] = &[
     Step {
         name: "shaders",
@@ -52,6 +58,24 @@ pub const STEPS: &[Step] = &[
         targets: host_only,
         unavailable: always,
         run: |_| crate::spirv_check::check(&workspace::root()),
+    },
+    Step {
+        name: "fmt",
+        summary: "cargo fmt --check",
+        packages: &[],
+        components: &["rustfmt"],
+        targets: host_only,
+        unavailable: always,
+        run: |_| tasks::fmt(),
+    },
+    Step {
+        name: "clippy",
+        summary: "cargo clippy --all-targets, warnings are errors",
+        packages: &[],
+        components: &["clippy"],
+        targets: host_only,
+        unavailable: always,
+        run: |_| tasks::clippy(),
     },
     Step {
         name: "docs",
@@ -99,24 +123,6 @@ pub const STEPS: &[Step] = &[
         run: |_| tasks::rustdoc(),
     },
     Step {
-        name: "fmt",
-        summary: "cargo fmt --check",
-        packages: &[],
-        components: &["rustfmt"],
-        targets: host_only,
-        unavailable: always,
-        run: |_| tasks::fmt(),
-    },
-    Step {
-        name: "clippy",
-        summary: "cargo clippy --all-targets, warnings are errors",
-        packages: &[],
-        components: &["clippy"],
-        targets: host_only,
-        unavailable: always,
-        run: |_| tasks::clippy(),
-    },
-    Step {
         name: "cross",
         summary: "clippy for Windows (MSVC), macOS and Android",
         packages: &[],
@@ -144,15 +150,6 @@ pub const STEPS: &[Step] = &[
         run: |_| dist::build_and_check(&dist::default_targets()?),
     },
     Step {
-        name: "fleet",
-        summary: "the Slurm scripts on a local cluster, the Kubernetes manifests validated",
-        packages: &packages::FLEET,
-        components: &[],
-        targets: host_only,
-        unavailable: always,
-        run: |_| fleet::command(&workspace::root()),
-    },
-    Step {
         name: "windows",
         summary: "the Windows build checked under Wine on lavapipe",
         packages: &packages::WINDOWS,
@@ -160,6 +157,15 @@ pub const STEPS: &[Step] = &[
         targets: || vec![windows::TARGET],
         unavailable: windows::unavailable,
         run: |_| windows::command(),
+    },
+    Step {
+        name: "fleet",
+        summary: "the Slurm scripts on a local cluster, the Kubernetes manifests validated",
+        packages: &packages::FLEET,
+        components: &[],
+        targets: host_only,
+        unavailable: always,
+        run: |_| fleet::command(&workspace::root()),
     },
 ];
 

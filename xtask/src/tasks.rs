@@ -1,6 +1,8 @@
 //! The commands that drive cargo: compiling shaders, running the benchmark, and the steps of
 //! `cargo xtask test` that are one cargo command or a few.
 
+use std::process::Command;
+
 use crate::checks::Checks;
 use crate::outcome::Outcome;
 use crate::packages;
@@ -61,51 +63,49 @@ pub fn cargo_test(args: &[String]) -> Result<(), String> {
     succeeded(&mut test)
 }
 
+/// Builds the example `name` of the workspace's packages in the debug profile and returns a
+/// command that runs it in the workspace root, as `cargo run` would. `--workspace` makes cargo resolve the dependencies' features for the whole
+/// workspace, as `cargo test --workspace --all-targets` does, so the example is linked from the
+/// crates the `test` step builds (`-p PACKAGE` would build about 30 of them again, with other
+/// features: those of ash, gpu-allocator and the procedural macros' proc-macro2 differ).
+pub fn build_example(name: &str) -> Result<Command, String> {
+    succeeded(cargo().args(["build", "--quiet", "--workspace", "--example", name]))?;
+    let example = workspace::target_dir()?
+        .join("debug/examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    let mut command = Command::new(example);
+    command.current_dir(workspace::root());
+    Ok(command)
+}
+
 /// The engine examples on lavapipe with validation on, and the wgpu example's guard: a
 /// deliberate validation error must make it exit 3.
 pub fn examples() -> Result<(), String> {
-    let startup = succeeded(cargo().args([
-        "run",
-        "--quiet",
-        "-p",
-        "perftest-core",
-        "--example",
-        "startup_diagnostics",
-        "--",
-        "--validation",
-        "--budget-ms",
-        "10000",
-        "llvmpipe",
-    ]));
-    let wgpu_example = |extra: &[&str]| {
-        let mut command = cargo();
-        command
-            .args([
-                "run",
-                "--quiet",
-                "-p",
-                "perftest-wgpu-engine",
-                "--example",
-                "wgpu_engine",
-                "--",
-                "--validation",
-                "--budget-ms",
-                "10000",
-            ])
-            .args(extra)
-            .arg("llvmpipe");
-        command
+    let startup = build_example("startup_diagnostics").and_then(|mut example| {
+        ran(example.args(["--validation", "--budget-ms", "10000", "llvmpipe"]))
+    });
+    let wgpu_engine = build_example("wgpu_engine");
+    let wgpu_example = |extra: &[&str]| match &wgpu_engine {
+        Ok(built) => {
+            let mut command = Command::new(built.get_program());
+            command
+                .current_dir(workspace::root())
+                .args(["--validation", "--budget-ms", "10000"])
+                .args(extra)
+                .arg("llvmpipe");
+            Ok(command)
+        }
+        Err(message) => Err(message.clone()),
     };
-    let wgpu = succeeded(&mut wgpu_example(&[]));
-    let guard =
-        workspace::status(&mut wgpu_example(&["--provoke-validation-error"])).and_then(|code| {
-            match code {
-                3 => Ok(()),
-                code => Err(format!(
-                    "wgpu_engine --provoke-validation-error exited with {code}, expected 3 (the \
-                     validation message was not counted)"
-                )),
-            }
+    let wgpu = wgpu_example(&[]).and_then(|mut command| ran(&mut command));
+    let guard = wgpu_example(&["--provoke-validation-error"])
+        .and_then(|mut command| workspace::status(&mut command))
+        .and_then(|code| match code {
+            3 => Ok(()),
+            code => Err(format!(
+                "wgpu_engine --provoke-validation-error exited with {code}, expected 3 (the \
+                 validation message was not counted)"
+            )),
         });
     let mut checks = Checks::new("engine examples");
     checks.check("startup_diagnostics on lavapipe", startup);
@@ -115,6 +115,9 @@ pub fn examples() -> Result<(), String> {
 }
 
 /// `cargo doc` of the libraries with warnings as errors, then their documentation's examples.
+/// The examples are those of the whole workspace, which are the libraries' (xtask has no
+/// library and the wgpu example's has `doctest = false`): `--workspace` resolves features as
+/// the `test` step does, so the doctests link the crates it built.
 pub fn rustdoc() -> Result<(), String> {
     succeeded(
         cargo()
@@ -122,7 +125,7 @@ pub fn rustdoc() -> Result<(), String> {
             .args(LIBRARIES)
             .env("RUSTDOCFLAGS", "-D warnings"),
     )
-    .and_then(|()| succeeded(cargo().args(["test", "--doc"]).args(LIBRARIES)))
+    .and_then(|()| succeeded(cargo().args(["test", "--doc", "--workspace"])))
 }
 
 /// `cargo fmt --all -- --check`.
@@ -157,8 +160,17 @@ const LIBRARIES: [&str; 8] = [
 /// Seconds each fuzz target runs in `cargo xtask test`.
 pub const CI_FUZZ_SECONDS: u32 = 10;
 
-/// Runs a command; a non-zero exit becomes an error naming the command.
-fn succeeded(command: &mut std::process::Command) -> Result<(), String> {
+/// Runs a program that is not cargo; a non-zero exit becomes an error naming it.
+fn ran(command: &mut Command) -> Result<(), String> {
+    let shown = command.get_program().to_string_lossy().into_owned();
+    match workspace::status(command)? {
+        0 => Ok(()),
+        code => Err(format!("`{shown}` exited with {code}")),
+    }
+}
+
+/// Runs a cargo command; a non-zero exit becomes an error naming the command.
+fn succeeded(command: &mut Command) -> Result<(), String> {
     let shown: Vec<String> = command
         .get_args()
         .map(|arg| arg.to_string_lossy().into_owned())

@@ -12,10 +12,8 @@
 //!   (slack 0.5/255);
 //! - an interpolated BC1 channel (the 1/3, 2/3 and 1/2 palette entries) whose endpoints
 //!   differ may be off by one UNORM8 step plus 3% of the distance between the endpoints, more
-//!   than its endpoints (slack `1/255 + 0.03 |e0 - e1|` plus theirs): the H200 decodes the
-//!   1/3 and 2/3 points between green endpoints 0 and 63 as 80/255 and 175/255, five steps
-//!   (2% of the distance) from 85 and 170, while its red and blue are exact; lavapipe is
-//!   within one step. A blend of equal endpoints is the endpoint;
+//!   than its endpoints (slack `1/255 + 0.03 |e0 - e1|` plus theirs). A blend of equal
+//!   endpoints is the endpoint;
 //! - a BC4/BC5 endpoint is a byte and decodes exactly; an interpolated value may be off by one
 //!   UNORM8 step (slack 1/255); the 6-value mode's 0 and 1 are exact.
 

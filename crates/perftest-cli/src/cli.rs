@@ -165,25 +165,30 @@ pub enum CompareFormat {
     Json,
 }
 
-/// One word of `--suite`: a suite, or `all` for every suite. The words are the suites' own
-/// names ([`Suite::name`]), so the list lives in one place.
+/// One word of `--suite`: a suite, `answers` for the cases the answers read, or `all` for
+/// every suite. The suites' words are their own names ([`Suite::name`]), so the list lives in
+/// one place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SuiteChoice {
     /// One suite.
     One(Suite),
+    /// The cases the findings and the guidance read, from every suite
+    /// ([`perftest_report::answers::answer_cases`]).
+    Answers,
     /// Every suite.
     All,
 }
 
 impl SuiteChoice {
-    /// Every word, in the order `--help` lists them: each suite, then `all`.
-    const VARIANTS: [SuiteChoice; Suite::ALL.len() + 1] = {
-        let mut variants = [SuiteChoice::All; Suite::ALL.len() + 1];
+    /// Every word, in the order `--help` lists them: each suite, then `answers`, then `all`.
+    const VARIANTS: [SuiteChoice; Suite::ALL.len() + 2] = {
+        let mut variants = [SuiteChoice::All; Suite::ALL.len() + 2];
         let mut i = 0;
         while i < Suite::ALL.len() {
             variants[i] = SuiteChoice::One(Suite::ALL[i]);
             i += 1;
         }
+        variants[i] = SuiteChoice::Answers;
         variants
     };
 
@@ -191,6 +196,7 @@ impl SuiteChoice {
     pub fn name(self) -> &'static str {
         match self {
             SuiteChoice::One(suite) => suite.name(),
+            SuiteChoice::Answers => "answers",
             SuiteChoice::All => "all",
         }
     }
@@ -279,7 +285,8 @@ pub struct RunArgs {
     /// Repeat or separate with commas for several. original: the original's 138 cases; modern: descriptor indexing, device addresses,
     /// large working sets; texture: sampler state and image shapes; memory: latency, bandwidth
     /// and cache sizes; graphics: fragment and vertex shaders, vertex fetch; transfer: loads
-    /// from every memory type, uploads, readbacks and launch costs; all: every suite.
+    /// from every memory type, uploads, readbacks and launch costs; answers: the cases the
+    /// findings and the vendor guidance read, from every suite; all: every suite.
     /// Suites run in that order whatever the order given; --filter selects within them.
     #[arg(
         long,
@@ -1000,7 +1007,7 @@ mod tests {
             ),
             (
                 &["--suite", "bogus"][..],
-                &["--suite", "'bogus'", "transfer, all"][..],
+                &["--suite", "'bogus'", "transfer, answers, all"][..],
             ),
             (
                 &["compare", "a", "b", "--fail-median", "inf"][..],
@@ -1189,11 +1196,11 @@ mod tests {
         assert_eq!(cli.run.device_index, Some(2));
         let cli = parse(&["--suite", "Modern"]).unwrap();
         assert_eq!(cli.run.suite, [SuiteChoice::One(Suite::Modern)]);
-        // Every suite has its word, and `all` comes last.
+        // Every suite has its word, then `answers`, and `all` comes last.
         let words: Vec<&str> = SuiteChoice::VARIANTS.iter().map(|c| c.name()).collect();
         assert_eq!(
             words,
-            ["original", "modern", "texture", "memory", "graphics", "transfer", "all"]
+            ["original", "modern", "texture", "memory", "graphics", "transfer", "answers", "all"]
         );
     }
 }

@@ -1,9 +1,9 @@
 //! The book's gallery of every GPU, generated from the results collection: a page per GPU (its
 //! findings, advice and table), a page per family across the GPUs, and an index with the
-//! advice across GPUs. Every number on them comes from a committed file; the tests generate
-//! the pages again and compare. Every text taken from a file of the collection (a GPU's name,
-//! an API, a tool, a file name) is data: it is written through the Markdown export's escapes
-//! (free text escaped, names as code spans) in the pages, their titles and the book's summary.
+//! advice across GPUs. Every number on them comes from a committed file; the book's build
+//! generates the pages, so they are never committed. Text taken from a collection file (a GPU's
+//! name, an API, a tool, a file name) is data: the pages, their titles and the book's summary
+//! write it through the Markdown export's escapes (free text escaped, names as code spans).
 
 use std::path::{Path, PathBuf};
 
@@ -17,29 +17,41 @@ use perftest_report::cross_gpu::{cross_gpu, CrossGpu};
 /// The folder of the generated pages, relative to the book's `src/`.
 pub const FOLDER: &str = "gallery/collection";
 
-/// The collection's files, relative to the repository's root, in the gallery's order: our own
-/// runs of the original suite, the original's README tables, then `results/published/`.
-pub fn collection_files(root: &Path) -> Result<Vec<PathBuf>, String> {
-    let listed = |dir: &str, ext: &[&str]| -> Result<Vec<PathBuf>, String> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-            .map_err(|e| format!("cannot list {dir}: {e}"))?
+/// The folder of the generated report tables, relative to the book's `src/`.
+pub const TABLES: &str = "gallery/tables";
+
+/// Where the gallery's files are, relative to the repository's root.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sources {
+    /// Reports that get a page first, in this order.
+    pub reports: Vec<PathBuf>,
+    /// Folders whose `.txt` and `.csv` tables follow, each folder's files by name.
+    pub folders: Vec<PathBuf>,
+}
+
+/// The collection's files named by `sources`, relative to `root`, in the gallery's order.
+pub fn collection_files(root: &Path, sources: &Sources) -> Result<Vec<PathBuf>, String> {
+    let mut files = sources.reports.clone();
+    for dir in &sources.folders {
+        let mut listed: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| ext.iter().any(|e| x == *e)))
+            .filter(|p| p.extension().is_some_and(|x| x == "txt" || x == "csv"))
             .filter_map(|p| p.strip_prefix(root).ok().map(Path::to_path_buf))
             .collect();
-        files.sort();
-        Ok(files)
-    };
-    let mut files: Vec<PathBuf> = ["nvidia-h200", "nvidia-h100", "lavapipe"]
-        .iter()
-        .map(|name| PathBuf::from(format!("results/{name}.json")))
-        .collect();
-    files.extend(listed(
-        "crates/perftest-cli/tests/fixtures/sebbbi",
-        &["txt"],
-    )?);
-    files.extend(listed("results/published", &["txt", "csv"])?);
+        listed.sort();
+        files.extend(listed);
+    }
     Ok(files)
+}
+
+/// A report's table as `perftest render FILE --format markdown` writes it.
+pub fn table(file: &Path) -> Result<String, String> {
+    let report = load_report(file).map_err(|e| e.to_string())?;
+    let bytes = MarkdownExporter
+        .serialize(&report)
+        .map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| e.to_string())
 }
 
 /// One generated page: its path under the book's `src/` and its Markdown.
@@ -54,10 +66,10 @@ pub struct Page {
     pub text: String,
 }
 
-/// The gallery's pages for the collection under `root`: the index first, then a page per GPU,
-/// then a page per family.
-pub fn pages(root: &Path) -> Result<Vec<Page>, String> {
-    let files = collection_files(root)?;
+/// The gallery's pages for the files of `sources` under `root`: the index first, then a page
+/// per GPU, then a page per family.
+pub fn pages(root: &Path, sources: &Sources) -> Result<Vec<Page>, String> {
+    let files = collection_files(root, sources)?;
     let mut reports = Vec::new();
     for file in &files {
         let mut report = load_report(&root.join(file)).map_err(|e| e.to_string())?;

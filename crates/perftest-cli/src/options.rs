@@ -6,10 +6,8 @@ use std::time::Duration;
 use perftest_cases::{parse_suites, Suite};
 use perftest_core::DeviceChoice;
 
-use crate::cli::RunArgs;
+use crate::cli::{RunArgs, SuiteChoice};
 use crate::export::ExportFormat;
-use perftest_report::policy::LoopSettings;
-use perftest_report::sizing::DEFAULT_FIRST_DIM_CAP;
 
 pub use perftest_report::policy::STEADY_TOLERANCE;
 
@@ -36,8 +34,11 @@ pub struct Options {
     pub mode: Mode,
     /// Which device.
     pub device: DeviceChoice,
-    /// The suites to run, in run order (`[Suite::Original]` by default).
+    /// The suites to run whole, in run order (`[Suite::Original]` by default; none for a bare
+    /// `--suite answers`).
     pub suites: Vec<Suite>,
+    /// `--suite answers`: also the cases the findings and the guidance read, from every suite.
+    pub answers: bool,
     /// Case filters (applied within the suites).
     pub filters: Vec<String>,
     /// Target GPU time of one measurement, ms (as given).
@@ -145,8 +146,17 @@ impl Options {
                     .into(),
             ));
         }
-        let words: Vec<&str> = args.suite.iter().map(|s| s.name()).collect();
-        let suites = parse_suites(&words).map_err(|e| bad("--suite", e.to_string()))?;
+        let answers = args.suite.contains(&SuiteChoice::Answers);
+        let words: Vec<&str> = args
+            .suite
+            .iter()
+            .filter(|s| **s != SuiteChoice::Answers)
+            .map(|s| s.name())
+            .collect();
+        let suites = match answers && words.is_empty() {
+            true => Vec::new(),
+            false => parse_suites(&words).map_err(|e| bad("--suite", e.to_string()))?,
+        };
         let samples = measurement_samples(args.samples, args.target_ms, args.dispatch_ms);
         // One submission holds a whole measurement: `samples` dispatches of --dispatch-ms. Only
         // a timing run measures (--verify's submissions are single check dispatches).
@@ -170,6 +180,7 @@ impl Options {
                 name: args.device_name.clone(),
             },
             suites,
+            answers,
             filters: args.filter.clone(),
             target_ms: args.target_ms,
             dispatch_ms: args.dispatch_ms,
@@ -191,21 +202,6 @@ impl Options {
             clock_mhz: args.clock_mhz,
             shader_units: args.shader_units,
         })
-    }
-
-    /// The measurement loop's settings for a device with `max_count` workgroups per dimension
-    /// that runs `wave` workgroups at once (0 when unknown).
-    pub fn loop_settings(&self, max_count: [u32; 3], wave: u64) -> LoopSettings {
-        LoopSettings {
-            // target / samples is the dispatch time, whatever --target-ms was.
-            target_ns: self.dispatch_ms * 1e6 * f64::from(self.samples),
-            samples: self.samples,
-            warmup_max: self.warmup_max,
-            steady_tolerance: STEADY_TOLERANCE,
-            max_count,
-            first_dim_cap: DEFAULT_FIRST_DIM_CAP,
-            wave,
-        }
     }
 }
 
@@ -229,7 +225,8 @@ mod tests {
         let o = options(&["--target-ms", "20", "--samples", "10"]).unwrap();
         assert_eq!(o.mode, Mode::Time { verify_first: true });
         assert_eq!(o.samples, 10);
-        assert_eq!(o.loop_settings([65535; 3], 0).target_ns, 20e6);
+        let run = crate::benchmark::settings::RunSettings::from_options(&o, true);
+        assert_eq!(run.loop_settings([65535; 3], 0).target_ns, 20e6);
         assert_eq!(o.suites, [Suite::Original]);
         assert_eq!(o.fence_timeout, Duration::from_secs(10));
         assert_eq!((o.max_working_set, o.clock_mhz), (None, None));
@@ -282,7 +279,8 @@ mod tests {
         assert_eq!(measurement_samples(3, f64::NAN, 2.0), 3);
         for (samples, target) in [("6", "12"), ("60", "12"), ("6", "5"), ("10", "80")] {
             let o = options(&["--samples", samples, "--target-ms", target]).unwrap();
-            let s = o.loop_settings([65535; 3], 0);
+            let run = crate::benchmark::settings::RunSettings::from_options(&o, true);
+            let s = run.loop_settings([65535; 3], 0);
             assert!((s.dispatch_ns() - 2e6).abs() < 1e-6, "{samples} {target}");
         }
     }

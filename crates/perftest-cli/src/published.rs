@@ -21,7 +21,9 @@
 use perftest_cases::{original_cases, Case};
 
 use crate::output::printable::{excerpt, printable};
-use crate::report::{CaseResult, DeviceInfo, Measurement, Report, ReportSource, Settings};
+use crate::report::{
+    CaseResult, DeviceInfo, FailureKind, Measurement, Report, ReportSource, Settings,
+};
 
 /// Workgroups of the original's timed workload: 30 dispatches of 4 x 1024 groups.
 pub const ORIGINAL_GROUPS: u64 = 30 * 4 * 1024;
@@ -125,7 +127,9 @@ pub fn parse_perftest_vk_csv(text: &str, file: &str) -> Result<Report, String> {
                 })?;
             result
         } else {
-            CaseResult::failed(case, format!("perftest-vk: {}", cell(status)))
+            // The table says only that the case did not run to the end, not why.
+            let why = format!("perftest-vk: {}", cell(status));
+            CaseResult::failed(case, FailureKind::Other, why)
         };
         report.cases.push(result);
     }

@@ -11,7 +11,7 @@
 // clippy.toml's test exemptions cover `#[test]` functions only, not the helpers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 
@@ -278,6 +278,31 @@ fn compare_writes_html() {
     assert!(text.starts_with("<!DOCTYPE html>"), "{text}");
     assert!(text.contains("+10.00%"), "{text}");
     assert_eq!(entries(&dir), ["b.json", "cmp.html"]);
+}
+
+/// A wide (CJK) case name takes two terminal columns a character: the text table pads it by
+/// its display width, so every line is as wide as with an ASCII name of the same width.
+#[test]
+fn wide_characters_keep_the_text_table_aligned() {
+    use unicode_width::UnicodeWidthStr;
+    let dir = scratch("wide-names");
+    let good = real_report(&dir, "good.json");
+    let render = |name: &str, file: &str| {
+        let mut report = read_json(&good);
+        report["cases"][0]["name"] = Value::from(name);
+        let path = dir.join(file);
+        std::fs::write(&path, serde_json::to_vec(&report).unwrap()).unwrap();
+        let (code, stdout, stderr) = perftest(&["render", path_str(&path)]).into_parts();
+        assert_eq!(code, SUCCESS, "{stderr}");
+        stdout
+    };
+    let wide = render("\u{6f22}\u{5b57}\u{8868} kernel", "wide.json");
+    let ascii = render("abcdef kernel", "ascii.json");
+    assert!(wide.contains("\u{6f22}\u{5b57}\u{8868} kernel"), "{wide}");
+    assert_eq!(wide.lines().count(), ascii.lines().count());
+    for (w, a) in wide.lines().zip(ascii.lines()) {
+        assert_eq!(w.width(), a.width(), "\n{w}\n{a}");
+    }
 }
 
 /// Hostile strings in a report: a 70,000-character name (format! padding used to panic at

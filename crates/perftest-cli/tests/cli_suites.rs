@@ -11,7 +11,7 @@
 // clippy.toml's test exemptions cover `#[test]` functions only, not the helpers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 
@@ -84,9 +84,53 @@ fn unknown_suite_is_a_usage_error_listing_the_names() {
     ] {
         perftest(args).expect_usage_error(&[
             "'--suite <SUITE>'",
-            "original, modern, texture, memory, graphics, transfer, all",
+            "original, modern, texture, memory, graphics, transfer, answers, all",
         ]);
     }
+}
+
+/// `--suite answers` lists, from every suite, the cases the findings and the guidance read
+/// (each line with its suite), fewer than all; with a suite named beside it, that suite whole.
+#[test]
+fn answers_lists_what_the_answers_read_from_every_suite() {
+    let ids_by_suite = |args: &[&str]| -> Vec<(String, String)> {
+        let run = perftest(args);
+        run.expect_code(SUCCESS);
+        run.stdout
+            .lines()
+            .map(|l| {
+                let mut words = l.split_whitespace();
+                let suite = words.next().unwrap_or("").to_string();
+                (suite, words.next().unwrap_or("").to_string())
+            })
+            .collect()
+    };
+    let answers = ids_by_suite(&["--list-cases", "--suite", "answers"]);
+    let all = ids_by_suite(&["--list-cases", "--suite", "all"]);
+    assert!(
+        answers.len() < all.len() / 2,
+        "{} of {}",
+        answers.len(),
+        all.len()
+    );
+    let suites: std::collections::BTreeSet<&str> =
+        answers.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(suites.len(), 6, "{suites:?}");
+    for id in [
+        "typed.rgba8.random",
+        "mem.const.push",
+        "xfer.launch.submit_wait",
+    ] {
+        assert!(answers.iter().any(|(_, i)| i == id), "{id}");
+    }
+    assert!(answers.iter().all(|a| all.contains(a)));
+    let with_memory = ids_by_suite(&["--list-cases", "--suite", "answers,memory"]);
+    let memory = all.iter().filter(|(s, _)| s == "memory");
+    assert!(memory.clone().all(|m| with_memory.contains(m)));
+    assert_eq!(
+        with_memory.len(),
+        answers.iter().filter(|(s, _)| s != "memory").count() + memory.count()
+    );
 }
 
 /// Every suite holds cases now: listing one alone succeeds and lists only its own cases.

@@ -11,7 +11,7 @@
 // clippy.toml's test exemptions cover `#[test]` functions only, not the helpers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 

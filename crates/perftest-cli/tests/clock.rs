@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
+use crate::common;
 
 fn perftest(args: &[&str]) -> (i32, String, String) {
     common::perftest(args).into_parts()

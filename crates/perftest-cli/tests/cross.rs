@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -18,7 +18,7 @@ fn root() -> PathBuf {
 
 /// The H200 report and every published table, in a fixed order.
 fn inputs() -> Vec<PathBuf> {
-    let mut files = vec![root().join("results/nvidia-h200.json")];
+    let mut files = vec![common::committed_report()];
     let dir = common::published_tables();
     let mut tables: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()

@@ -11,7 +11,7 @@
 // clippy.toml's test exemptions cover `#[test]` functions only, not this file's helpers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::{committed_report, path_str, scratch};
 
@@ -58,9 +58,9 @@ fn perftest(args: &[&str]) {
     );
 }
 
-/// The H200 memory-suite report committed in `results/` (with the sweep).
+/// A memory-suite report with the sweep (`tests/fixtures/reports/`).
 fn committed_memory_report() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200-memory.json")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/reports/nvidia-h200-memory.json")
 }
 
 /// The sweep charts' colours (`export/curves.rs`): the latency line, the bandwidth line and

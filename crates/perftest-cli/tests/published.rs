@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 
 fn fixtures() -> Vec<PathBuf> {
     let dir = common::published_tables();
@@ -155,7 +155,7 @@ fn perftest_vk_csv_reads_as_a_report() {
     assert_eq!(code, 0, "{stderr}");
     assert!(text.starts_with("Device: NVIDIA H200"), "{text}");
     assert!(text.contains("(perftest-vk, Vulkan)"), "{text}");
-    let ours = dir.join("../../results/nvidia-h200.json");
+    let ours = dir.join("tests/fixtures/reports/nvidia-h200.json");
     let (code, compared, stderr) = perftest(&["compare", ours.to_str().unwrap(), path]);
     assert_eq!(code, 0, "{stderr}");
     assert!(

@@ -7,7 +7,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
@@ -634,8 +634,7 @@ fn edited_h200(
     slower: f64,
     edit: impl Fn(&mut serde_json::Value),
 ) -> std::path::PathBuf {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200.json");
+    let path = common::committed_report();
     let mut report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
     for case in report["cases"].as_array_mut().unwrap() {
@@ -800,14 +799,11 @@ fn a_contributed_table_cannot_inject_into_the_book() {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let sebbbi = root.join("crates/perftest-cli/tests/fixtures/sebbbi");
-    let published = root.join("results/published");
+    let sebbbi = root.join("sebbbi");
+    let published = root.join("published");
     std::fs::create_dir_all(&sebbbi).unwrap();
     std::fs::create_dir_all(&published).unwrap();
-    for name in ["nvidia-h200", "nvidia-h100", "lavapipe"] {
-        let file = format!("results/{name}.json");
-        std::fs::copy(repo.join(&file), root.join(&file)).unwrap();
-    }
+    std::fs::copy(common::committed_report(), root.join("report.json")).unwrap();
     let hostile = "<img src=x onerror=alert(1)> [RTX](javascript:x) {{#include /etc/passwd}}";
     let table =
         std::fs::read_to_string(common::published_tables().join("nvidia-ampere-rtx-3090.txt"))
@@ -821,7 +817,11 @@ fn a_contributed_table_cannot_inject_into_the_book() {
     .unwrap()
     .replace("Intel(R) Arc(TM) B580 Graphics", &hostile.replace('"', "'"));
     std::fs::write(published.join("evil.csv"), csv).unwrap();
-    let pages = perftest_cli::gallery::pages(root).unwrap();
+    let sources = perftest_cli::gallery::Sources {
+        reports: vec!["report.json".into()],
+        folders: vec!["sebbbi".into(), "published".into()],
+    };
+    let pages = perftest_cli::gallery::pages(root, &sources).unwrap();
     assert!(pages.iter().filter(|p| p.title.contains("<img")).count() >= 2);
     let summary = perftest_cli::gallery::summary_lines(&pages);
     for text in pages
@@ -982,10 +982,7 @@ fn encodings_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let table =
         std::fs::read(common::published_tables().join("nvidia-ampere-rtx-3090.txt")).unwrap();
-    let json = std::fs::read(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/lavapipe.json"),
-    )
-    .unwrap();
+    let json = std::fs::read(common::committed_report()).unwrap();
     for (name, body) in [("table.txt", &table), ("report.json", &json)] {
         let path = dir.path().join(format!("bom-{name}"));
         std::fs::write(&path, [b"\xEF\xBB\xBF".as_slice(), body].concat()).unwrap();
@@ -1036,8 +1033,7 @@ fn catches_sigterm(pid: u32) -> bool {
 #[test]
 fn a_stop_signal_during_render_is_answered_as_such() {
     let dir = tempfile::tempdir().unwrap();
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200.json");
+    let path = common::committed_report();
     let mut report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
     let cases = report["cases"].as_array().unwrap().clone();

@@ -377,8 +377,7 @@ impl Bench {
     /// Binds the kernels of `ids` to the resources of placement `placement` (from 0, the
     /// resources made first): a second set of the same resources, made the first time that
     /// placement is asked for and kept until the bench is dropped, so that it lies elsewhere in
-    /// memory. Which addresses a case's resources get can set how fast it runs (on the H200, by
-    /// up to 12% for `cbuffer{float4} load random`); a run measured at several placements
+    /// memory. Which addresses a case's resources get can set how fast it runs; a run measured at several placements
     /// sees whether it does. Kernels not in `ids`, and graphics kernels and operations, keep
     /// the resources they bind, as do those that do not [move](Bench::moves). Call only while
     /// no submission runs (every timing call waits for its own).
@@ -410,8 +409,7 @@ impl Bench {
     /// The places the data of kernel `id`'s case lies at, in the resources of the current
     /// placement ([`Bench::place`]): the byte offset of each identical copy in the buffer that
     /// holds them. One place for most families; several where the place of the data sets the
-    /// speed (the uniform-buffer family and the constant paths that read a buffer: see
-    /// `results/nvidia-h200-stability/kernel-variants/` in the repository), and the
+    /// speed (the uniform-buffer family and the constant paths that read a buffer), and the
     /// measurement policy chooses one with [`Bench::put_data`].
     pub fn data_places(&self, id: KernelId) -> Result<Vec<u64>> {
         let case = &self.kernel(id)?.case;

@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use ash::vk;
 
+use perftest_report::FailureKind;
+
 use crate::selection::SelectionError;
 
 /// Everything that can go wrong in perftest-core. Every Vulkan failure names the call.
@@ -44,6 +46,15 @@ pub enum Error {
     #[error("{call} failed: {result}")]
     Vulkan {
         /// The failing Vulkan function.
+        call: &'static str,
+        /// Its result code.
+        result: vk::Result,
+    },
+    /// Creating a shader module or a pipeline failed (the call returned an error other than
+    /// a lost device).
+    #[error("{call} failed: {result}")]
+    Pipeline {
+        /// The failing creation call (`vkCreateComputePipelines` and the like).
         call: &'static str,
         /// Its result code.
         result: vk::Result,
@@ -115,6 +126,19 @@ pub enum Error {
     InvalidArgument(String),
 }
 
+impl Error {
+    /// The kind of case failure this error is, by its variant: a lost device, a timeout, a
+    /// shader module or pipeline that could not be created, else [`FailureKind::Other`].
+    pub fn failure_kind(&self) -> FailureKind {
+        match self {
+            Error::DeviceLost { .. } => FailureKind::DeviceLost,
+            Error::Timeout { .. } => FailureKind::Timeout,
+            Error::Pipeline { .. } => FailureKind::Pipeline,
+            _ => FailureKind::Other,
+        }
+    }
+}
+
 /// Result alias of perftest-core.
 pub type Result<T> = std::result::Result<T, Error>;
 
@@ -167,10 +191,83 @@ pub(crate) fn loader_error(call: &'static str, result: vk::Result) -> Error {
 pub(crate) trait VkResultExt<T> {
     /// Converts the error side into [`Error`], naming `call`.
     fn call(self, call: &'static str) -> Result<T>;
+
+    /// Converts the error side of a shader module or pipeline creation `call` into
+    /// [`Error::Pipeline`] (a lost device stays [`Error::DeviceLost`]).
+    fn creating_pipeline(self, call: &'static str) -> Result<T>;
 }
 
 impl<T> VkResultExt<T> for std::result::Result<T, vk::Result> {
     fn call(self, call: &'static str) -> Result<T> {
         self.map_err(|r| vk_error(call, r))
+    }
+
+    fn creating_pipeline(self, call: &'static str) -> Result<T> {
+        self.map_err(|result| match vk_error(call, result) {
+            Error::Vulkan { call, result } => Error::Pipeline { call, result },
+            lost => lost,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_kinds_follow_the_variant() {
+        let lost = Error::DeviceLost {
+            call: "vkQueueSubmit",
+        };
+        let timeout = Error::Timeout {
+            what: "the dispatch",
+            timeout: Duration::from_millis(1),
+        };
+        let pipeline = Error::Pipeline {
+            call: "vkCreateComputePipelines",
+            result: vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
+        };
+        let vulkan = Error::Vulkan {
+            call: "vkCreateBuffer",
+            result: vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
+        };
+        let kinds = [&lost, &timeout, &pipeline, &vulkan].map(Error::failure_kind);
+        assert_eq!(
+            kinds,
+            [
+                FailureKind::DeviceLost,
+                FailureKind::Timeout,
+                FailureKind::Pipeline,
+                FailureKind::Other
+            ]
+        );
+    }
+
+    #[test]
+    fn a_creation_call_fails_as_a_pipeline_and_a_lost_device_stays_lost() {
+        let failed: std::result::Result<(), vk::Result> = Err(vk::Result::ERROR_OUT_OF_HOST_MEMORY);
+        let failed = failed
+            .creating_pipeline("vkCreateShaderModule")
+            .unwrap_err();
+        assert!(matches!(
+            failed,
+            Error::Pipeline {
+                call: "vkCreateShaderModule",
+                ..
+            }
+        ));
+        // The message is the one any failed call has.
+        assert_eq!(
+            failed.to_string(),
+            format!(
+                "vkCreateShaderModule failed: {}",
+                vk::Result::ERROR_OUT_OF_HOST_MEMORY
+            )
+        );
+        let lost: std::result::Result<(), vk::Result> = Err(vk::Result::ERROR_DEVICE_LOST);
+        let lost = lost
+            .creating_pipeline("vkCreateComputePipelines")
+            .unwrap_err();
+        assert_eq!(lost.failure_kind(), FailureKind::DeviceLost);
     }
 }

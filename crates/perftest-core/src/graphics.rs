@@ -273,8 +273,8 @@ pub(crate) fn create_pipeline(
     // SAFETY: valid device; every create info points at live locals and live handles.
     let pipelines = unsafe { device.create_graphics_pipelines(cache, &[info], None) }
         .map_err(|(_, r)| r)
-        .call("vkCreateGraphicsPipelines")?;
-    pipelines.first().copied().ok_or(Error::Vulkan {
+        .creating_pipeline("vkCreateGraphicsPipelines")?;
+    pipelines.first().copied().ok_or(Error::Pipeline {
         call: "vkCreateGraphicsPipelines",
         result: vk::Result::ERROR_UNKNOWN,
     })

@@ -233,7 +233,7 @@ impl Kernel {
         self.module = unsafe {
             device.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
         }
-        .call("vkCreateShaderModule")?;
+        .creating_pipeline("vkCreateShaderModule")?;
         let constants = Specialization::of(&self.case);
         let spec = constants.info();
         let flags = builder.capture_flags();
@@ -331,7 +331,7 @@ impl Kernel {
                 .create_compute_pipelines(builder.cache, &info, None)
         }
         .map_err(|(_, r)| r)
-        .call("vkCreateComputePipelines")?;
+        .creating_pipeline("vkCreateComputePipelines")?;
         Ok(pipelines.first().copied().unwrap_or_default())
     }
 
@@ -402,7 +402,7 @@ impl Kernel {
                 device
                     .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
             }
-            .call("vkCreateShaderModule")?;
+            .creating_pipeline("vkCreateShaderModule")?;
             (self.tiles, self.module)
         } else {
             (self.module, vk::ShaderModule::null())

@@ -1,10 +1,8 @@
 //! Identical copies of a family's data at several places of one buffer, for the families
 //! whose speed can depend on where their data lies (`Bench::data_places`, `Bench::put_data`).
 //!
-//! On the H200, `cbuffer{float4} load random` takes 658 or 596 ns per workgroup depending on a
-//! hash of the 32 KB granule of memory its uniform buffer lies in
-//! (`results/nvidia-h200-stability/kernel-variants/` in the repository). So the copies lie
-//! 32 KB apart, each at the start of a 32 KB granule of the buffer's memory block, and the
+//! On some GPUs a load's speed depends on a hash of the 32 KB granule of memory its buffer lies
+//! in (the measurement chapter gives the evidence). So the copies lie 32 KB apart, each at the start of a 32 KB granule of the buffer's memory block, and the
 //! measurement policy chooses which one a case's kernel reads.
 
 use ash::vk;
@@ -18,8 +16,8 @@ use crate::plan::Bind;
 /// How many copies a buffer holds.
 pub(crate) const PLACES: u64 = 4;
 
-/// The distance between two copies, and the granule each starts: the H200's hash changes
-/// from one 32 KB granule to the next (16 KB apart, two copies would share one).
+/// The distance between two copies in bytes, and the granule each starts (16 KB apart, two
+/// copies would share a 32 KB granule).
 pub(crate) const PLACE_STEP: u64 = 32 * 1024;
 
 /// One buffer holding [`PLACES`] copies of some data.

@@ -8,21 +8,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
+use crate::common;
 
-use common::{bench_with, check_suite, synchronized_bench, Share};
+use common::{bench_with, every_case_verifies, synchronized_bench};
 use perftest_cases::{cases_in, verify, Case, Suite};
 
-// Two interleaved shares, one test each: the harness's threads verify them side by side.
-#[test]
-fn every_graphics_case_verifies_share_0() {
-    check_suite(Suite::Graphics, Share { index: 0, of: 2 }, &[], |_, _| {});
-}
-
-#[test]
-fn every_graphics_case_verifies_share_1() {
-    check_suite(Suite::Graphics, Share { index: 1, of: 2 }, &[], |_, _| {});
-}
+// One test per family: `every_case_verifies::fragment_loads` and so on.
+every_case_verifies!(Suite::Graphics, &[], |_, _| {};
+    fragment_loads, texture_derivatives, vertex_fetch);
 
 fn case(id: &str) -> Case {
     cases_in(&[Suite::Graphics, Suite::Original])

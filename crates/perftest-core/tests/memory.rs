@@ -4,9 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
+use crate::common;
 
-use common::{bench, check_suite, Share};
+use common::{bench, every_case_verifies};
 use perftest_cases::{Feature, Suite};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
@@ -22,18 +22,10 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
     ("mem.carveout.shared128kb.", "maxComputeSharedMemorySize"),
 ];
 
-// Two interleaved shares, one test each: the harness's threads verify them side by side.
-#[test]
-fn every_memory_case_verifies_or_is_skipped_as_expected_share_0() {
-    let share = Share { index: 0, of: 2 };
-    check_suite(Suite::Memory, share, EXPECTED_SKIPS, |_, _| {});
-}
-
-#[test]
-fn every_memory_case_verifies_or_is_skipped_as_expected_share_1() {
-    let share = Share { index: 1, of: 2 };
-    check_suite(Suite::Memory, share, EXPECTED_SKIPS, |_, _| {});
-}
+// One test per family: `every_case_verifies::narrow_loads` and so on.
+every_case_verifies!(Suite::Memory, EXPECTED_SKIPS, |_, _| {};
+    narrow_loads, constant_paths, shared_memory, pointer_chase, cache_sweep, cache_carveout,
+    shader_clock);
 
 #[test]
 fn lavapipe_offers_what_the_memory_suite_needs() {

@@ -4,9 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
+use crate::common;
 
-use common::{bench, check_suite, Share};
+use common::{bench, every_case_verifies};
 use perftest_cases::{Feature, Suite};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
@@ -36,19 +36,10 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
     ),
 ];
 
-// Two interleaved shares, one test each: the harness's threads compile lavapipe's pipelines
-// side by side.
-#[test]
-fn every_modern_case_verifies_or_is_skipped_as_expected_share_0() {
-    let share = Share { index: 0, of: 2 };
-    check_suite(Suite::Modern, share, EXPECTED_SKIPS, |_, _| {});
-}
-
-#[test]
-fn every_modern_case_verifies_or_is_skipped_as_expected_share_1() {
-    let share = Share { index: 1, of: 2 };
-    check_suite(Suite::Modern, share, EXPECTED_SKIPS, |_, _| {});
-}
+// One test per family: `every_case_verifies::bindless_texture` and so on.
+every_case_verifies!(Suite::Modern, EXPECTED_SKIPS, |_, _| {};
+    bindless_texture, working_set, buffer_path, descriptor_index, typed_alias, eight_regions,
+    store, atomic);
 
 #[test]
 fn lavapipe_offers_what_the_modern_suite_needs() {

@@ -4,10 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
+use crate::common;
 
-use common::{check_suite, Share};
-use perftest_cases::{reference_sum, KernelParams, Readback, Suite};
+use common::every_case_verifies;
+use perftest_cases::{reference_sum, Case, KernelParams, Readback, Suite};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
 /// is skipped for another reason, or when a listed skip no longer happens.
@@ -29,45 +29,25 @@ fn largest_error(case: &perftest_cases::Case, readback: &Readback) -> f32 {
     worst
 }
 
-/// The texture suite verifies in this many interleaved shares, one test each, so that the
-/// test harness's threads compile lavapipe's pipelines side by side.
-const SHARES: usize = 4;
-
-fn check_share(index: usize) {
-    let share = Share { index, of: SHARES };
-    check_suite(Suite::Texture, share, EXPECTED_SKIPS, |case, readback| {
-        // Filtered blends (off-centre, mips), and the formats whose decode the model allows
-        // some slack (sRGB, BC1/BC4/BC5): how far lavapipe is from the exact model.
-        let slack = ["rgba8srgb", "bc1", "bc4", "bc5"]
-            .iter()
-            .any(|f| case.id.starts_with(&format!("tex.fmt.load.{f}.")));
-        let filtered = case.id.starts_with("tex.offcentre.") || case.id.starts_with("tex.mip.");
-        if slack || (filtered && case.pattern.name() != "uniform") {
-            eprintln!(
-                "{}: largest error {:.2e}",
-                case.id,
-                largest_error(case, readback)
-            );
-        }
-    });
+/// Prints how far lavapipe is from the exact model for the cases where the model allows some
+/// slack.
+fn inspect(case: &Case, readback: &Readback) {
+    // Filtered blends (off-centre, mips), and the formats whose decode the model allows
+    // some slack (sRGB, BC1/BC4/BC5): how far lavapipe is from the exact model.
+    let slack = ["rgba8srgb", "bc1", "bc4", "bc5"]
+        .iter()
+        .any(|f| case.id.starts_with(&format!("tex.fmt.load.{f}.")));
+    let filtered = case.id.starts_with("tex.offcentre.") || case.id.starts_with("tex.mip.");
+    if slack || (filtered && case.pattern.name() != "uniform") {
+        eprintln!(
+            "{}: largest error {:.2e}",
+            case.id,
+            largest_error(case, readback)
+        );
+    }
 }
 
-#[test]
-fn every_texture_case_verifies_or_is_skipped_as_expected_share_0() {
-    check_share(0);
-}
-
-#[test]
-fn every_texture_case_verifies_or_is_skipped_as_expected_share_1() {
-    check_share(1);
-}
-
-#[test]
-fn every_texture_case_verifies_or_is_skipped_as_expected_share_2() {
-    check_share(2);
-}
-
-#[test]
-fn every_texture_case_verifies_or_is_skipped_as_expected_share_3() {
-    check_share(3);
-}
+// One test per family: `every_case_verifies::texture_address` and so on.
+every_case_verifies!(Suite::Texture, EXPECTED_SKIPS, inspect;
+    texture_address, texture_unnormalized, texture_offcentre, texture_gather, texture_shape,
+    texture_storage, texel_buffer_formats, texture_formats, texture_mips);

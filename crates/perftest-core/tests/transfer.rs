@@ -4,11 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
+use crate::common;
 
-use common::{check_suite, Share};
+use common::every_case_verifies;
 use perftest_cases::Suite;
-use perftest_core::{Instance, InstanceOptions};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
 /// is skipped for another reason, or when a listed skip no longer happens. Lavapipe's one
@@ -28,32 +27,7 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
     (".1gb", "device-local heap"),
 ];
 
-/// Skipped under a validation layer older than 1.3.296, which deadlocks when one thread
-/// signals a timeline semaphore on the host while another waits for it there.
-const OLD_LAYER_SKIP: (&str, &str) = ("xfer.launch.host_signal", "deadlocks");
-
-/// Verifies one of two interleaved shares of the suite (one test each, so the harness's
-/// threads verify them side by side).
-fn check_share(index: usize) {
-    let validated = InstanceOptions {
-        validation: true,
-        ..Default::default()
-    };
-    let layer = Instance::new(&validated).expect("validated instance");
-    let mut skips = EXPECTED_SKIPS.to_vec();
-    if !layer.host_timeline_threads() {
-        skips.push(OLD_LAYER_SKIP);
-    }
-    drop(layer);
-    check_suite(Suite::Transfer, Share { index, of: 2 }, &skips, |_, _| {});
-}
-
-#[test]
-fn every_transfer_case_verifies_or_is_skipped_as_expected_share_0() {
-    check_share(0);
-}
-
-#[test]
-fn every_transfer_case_verifies_or_is_skipped_as_expected_share_1() {
-    check_share(1);
-}
+// One test per family: `every_case_verifies::memory_loads` and so on. (Under a validation
+// layer older than 1.3.296 the host-signal launch is skipped too: see `common::check_family`.)
+every_case_verifies!(Suite::Transfer, EXPECTED_SKIPS, |_, _| {};
+    memory_loads, copies, launches);

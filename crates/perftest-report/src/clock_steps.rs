@@ -1,12 +1,9 @@
 //! Samples taken while the shader clock ran on another step than usual.
 //!
 //! A run times its clock case in every round ([`ClockSamples`]), so each sample of a case has a
-//! clock reading near it in time. On the H200 the shader clock steps by about 0.3% now and then
-//! (26 of 107 committed reports with readings have one more than 0.1% off their median): in one
-//! run the first two rounds ran at 1978-1979 MHz against 1971.6-1973.0 MHz in every other
-//! round, every case ran 0.21% faster there, and a median of six with three samples in those
-//! rounds landed between the two steps, 0.1-0.18% off the other runs. A case's figures leave
-//! such samples out ([`at_usual_clock`]); the report keeps every sample.
+//! clock reading near it in time. A shader clock may step by a fraction of a percent now and
+//! then, and a median with samples on both steps lands between them (the measurement chapter
+//! gives the runs). A case's figures leave such samples out ([`at_usual_clock`]); the report keeps every sample.
 
 use std::cmp::Ordering;
 
@@ -28,9 +25,7 @@ pub const STEP_GAP: f64 = CLOCK_STEP / 2.0;
 /// run's last reading (the step the clock settled on).
 ///
 /// Why: a run that spends half its rounds on each of two steps has its median between them,
-/// within [`CLOCK_STEP`] of every reading, and no sample would be left out. On an H200, one
-/// run's first three rounds read 1978-1979 MHz and its last three 1974 MHz (the clock of the
-/// machine's other runs): every case of that run was 0.05% off the others.
+/// within [`CLOCK_STEP`] of every reading, and no sample would be left out.
 pub fn usual_reading(readings: &[(usize, f64)]) -> Option<f64> {
     let mut sorted: Vec<(usize, f64)> = readings.to_vec();
     sorted.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -110,7 +105,7 @@ mod tests {
         }
     }
 
-    /// The H200 run above: the clock case's times per round, the first two 0.35% shorter.
+    /// An H200 run: the clock case's times per round, the first two 0.35% shorter.
     const STEPPED: [f64; 6] = [
         1_987_488.0,
         1_988_320.0,

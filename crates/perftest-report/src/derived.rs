@@ -147,10 +147,8 @@ impl Derived {
 /// Whether two figures of one case differ by which level of its dispatches each run reported:
 /// they are more than [`MODE_GAP`] apart, and one run saw the other's figure as a level of its
 /// own dispatches, within [`MODE_GAP`]: a slower mode beside the fastest it reports, or the
-/// faster level it took too rarely to report ([`Derived::faster_level`]). On an H200,
-/// `Texture2D<RGBA16F>.Load random` read 125.87 and 126.68 ns per workgroup in two runs of one
-/// call: the second run had taken the first one's level in just under a quarter of its
-/// dispatches. Such a change is the share of a per-dispatch cost, not the work.
+/// faster level it took too rarely to report ([`Derived::faster_level`]). Such a change is the
+/// share of a per-dispatch cost, not the work.
 pub fn other_level(a: &Derived, b: &Derived) -> bool {
     let near = |level: f64, figure: f64| (level / figure - 1.0).abs() <= MODE_GAP;
     let saw = |run: &Derived, figure: f64| {

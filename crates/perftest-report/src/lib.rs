@@ -31,6 +31,7 @@
 
 pub mod across;
 pub mod analysis;
+pub mod answers;
 pub mod apis;
 pub mod clock;
 pub mod clock_steps;

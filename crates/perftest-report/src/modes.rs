@@ -1,15 +1,13 @@
 //! Multi-modal samples: dispatch times that fall into separate levels.
 //!
 //! Some dispatches take one of two (or more) distinct times, and which one a dispatch takes
-//! changes from dispatch to dispatch (on the H200, 15,840 workgroups of a random texture load
-//! take either 1,990 or 2,006 us). The median of a few such samples lands on one level or the
+//! changes from dispatch to dispatch. The median of a few such samples lands on one level or the
 //! other, so it jumps between runs by the whole distance between the levels. [`modes`] finds
 //! the levels with a pure rule; a measurement with several is reported with its levels and
 //! their shares, it collects more samples, and its figure is its **fastest level**
-//! ([`Modes::fastest`]). On the H200 the slower level is a fixed cost of 10-18 us that a
-//! dispatch pays or not, depending on its size, not a slower rate of work: the fastest level is
-//! the time the work takes, and it does not move with the shares, which change from run to run
-//! and from machine to machine.
+//! ([`Modes::fastest`]). A slower level is a fixed cost a dispatch pays or not, not a slower
+//! rate of work: the fastest level is the time the work takes, whatever the shares (the
+//! measurement chapter gives the evidence).
 //!
 //! The rule, on the sorted samples: the widest gap between neighbours that leaves each side
 //! enough samples (below) separates two modes when
@@ -34,11 +32,8 @@ pub const GAP_RATIO: f64 = 4.0;
 /// The fewest samples a mode holds.
 pub const MIN_MODE_SAMPLES: usize = 2;
 
-/// The smallest share of the samples a mode holds (25%). On the H200 several random texture
-/// loads take a second level in about one dispatch of ten (8-17% of their samples): that does
-/// not move their median, and counting it as a mode in some runs and not in others would switch
-/// their figure between the median and the mean. The one case with two real levels there has
-/// 31-42% in the second.
+/// The smallest share of the samples a mode holds (25%). A rarer level does not move the
+/// median, and counting it in some runs only would switch the figure between median and mode.
 pub const MIN_MODE_SHARE: f64 = 0.25;
 
 /// At most this many modes are told apart.
@@ -170,10 +165,8 @@ pub fn modes(samples: &[f64]) -> Modes {
 /// median of all samples).
 ///
 /// Levels are a property of dispatches and take turns through the run; a faster stretch at
-/// the run's start or end is the GPU changing over time. In one H200 run the first two rounds
-/// ran 0.21% faster for every case, and `Texture2D<R32F>.Load random`, whose dispatches vary by
-/// 0.02%, showed those two samples as a level 0.37% below its other four: reported by that
-/// level, the case was 0.36% off the other runs of the same call. Samples without their places
+/// the run's start or end is the GPU changing over time, which a level would mistake for the
+/// work's time. Samples without their places
 /// (`seqs` of another length, as in reports of cases measured alone) get [`modes`].
 pub fn levels_in_time(samples: &[f64], seqs: &[usize]) -> Modes {
     let levels = modes(samples);
@@ -231,9 +224,7 @@ pub struct RareLevel {
 /// [`GAP_RATIO`] times the interquartile range of the samples above it, and are not one
 /// stretch of time at either end of the run (see [`levels_in_time`]). A dispatch hardly ever
 /// runs faster than its work allows, so the case's work may take that level, which another
-/// run, whose samples take it more often, reports as its fastest mode: on an H200,
-/// `Texture2D<RGBA16F>.Load random` took its faster level in 9-13 of 36 dispatches per run, and
-/// two of four runs reported each level, 0.65% apart. The figure stays the median (or the
+/// run, whose samples take it more often, reports as its fastest mode. The figure stays the median (or the
 /// fastest mode); its interval reaches down to this level ([`crate::derived::figure_interval`]).
 pub fn unconfirmed_fast_level(samples: &[f64], seqs: &[usize]) -> Option<RareLevel> {
     if samples.iter().any(|s| !(s.is_finite() && *s > 0.0)) {

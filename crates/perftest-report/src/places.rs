@@ -2,8 +2,8 @@
 //! one buffer): the place its samples are taken at.
 //!
 //! On some GPUs where a buffer lies sets how fast it is read, by more than any noise of the
-//! dispatches: on the H200, `cbuffer{float4} load random` runs 10% faster and steadier at half
-//! of the 32 KB granules of memory, by a hash of their address. The process sets the
+//! dispatches, by a hash of the address of the 32 KB granule of memory it lies in (the
+//! measurement chapter gives the evidence). The process sets the
 //! addresses, so one run would read the fast speed and another the slow one, and whichever a
 //! run got would decide a ranking of resource types. So, like a case whose dispatches take one
 //! of two levels, such a case reports what its loads cost where nothing gets in their way: each
@@ -22,14 +22,12 @@ use crate::schema::DataPlaces;
 use crate::sizing::group_total;
 
 /// How much faster than the first place another place must probe to be chosen: 3%, several
-/// times the spread of one dispatch of a sized case on the H200 (0.3-0.5%), and far less
-/// than the 10% the place makes there.
+/// times the spread of one dispatch and far less than what a place can change.
 pub const PLACE_MARGIN: f64 = 0.03;
 
 /// Probe dispatches hold the measurement's workgroups divided by this (in whole waves where the
 /// wave is known): a place's cost is a cost per load, so half the work shows it as well, at
-/// half the time (on the H200 the probes of `cbuffer{float4} load linear`, whose dispatches take
-/// 14.7 ms at the least size the rounds use, were most of the cost).
+/// half the time.
 pub const PROBE_SHARE_DIVISOR: u64 = 2;
 
 /// The size of the probe dispatches for a measurement of `dims`: [`PROBE_SHARE_DIVISOR`] times

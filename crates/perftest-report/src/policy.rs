@@ -237,8 +237,7 @@ pub fn size_case<T: DispatchTimer>(
 }
 
 /// At most this many untimed dispatches walk a chain before it is timed (with the default
-/// settings, 100 ms of GPU time: about 90 MB of nodes at the H200's L2 latency, more than any
-/// L2 holds today).
+/// settings, 100 ms of GPU time: more nodes than any L2 holds at L2 latency).
 pub const MAX_CHAIN_WARM_DISPATCHES: u64 = 50;
 
 /// The untimed dispatches that walk one lap of a chain of `lap` steps when each dispatch runs
@@ -336,7 +335,7 @@ pub fn measure_alone<T: DispatchTimer>(
         ..sizing
     };
     // The last warm dispatch re-sizes: the probes ran before the walk had filled the caches
-    // (a chain that fits the L2 probes at memory latency, 2.5x slower on the H200).
+    // (a chain that fits the L2 probes at memory latency, several times slower).
     let batch_max = batch_max.max(1);
     let mut left = warm.max(1);
     let mut warm_ns = None;
@@ -483,7 +482,7 @@ impl LoopSettings {
     /// plus 1% (so that a size on the edge between two counts does not flip back and forth). The
     /// probes size from smaller dispatches, whose time per workgroup is a little higher, and
     /// can land one wave short; a case whose figure depends on its wave count (some do, by up
-    /// to 0.8% on the H200) would then move between runs. Otherwise: [`Self::rescale`], when
+    /// to 0.8%) would then move between runs. Otherwise: [`Self::rescale`], when
     /// the time is more than [`SIZE_TOLERANCE`] off.
     pub fn corrected_size(&self, dims: [u32; 3], ns: f64) -> Option<[u32; 3]> {
         let target = self.dispatch_ns();
@@ -506,9 +505,8 @@ impl LoopSettings {
 /// `tolerance`, once at least `min_busy_ns` of measured time has passed, at most
 /// `max_measurements` times. Returns (measurements run, steady reached). Run once before the
 /// first case so the clocks have ramped up. The minimum matters after the GPU idled for
-/// seconds (a transfer run's verification): the H200 then stayed at its idle clock long enough
-/// for two measurements to agree there, and the next 300 dispatches ran 5.7 times slower than
-/// the rest.
+/// seconds (a transfer run's verification): a GPU may then stay at its idle clock long enough
+/// for two measurements to agree there.
 pub fn warm_up_clocks<T: DispatchTimer>(
     timer: &mut T,
     dims: [u32; 3],

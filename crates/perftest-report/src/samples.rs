@@ -3,7 +3,7 @@
 
 use perftest_cases::{find_case, original_cases, Case, BASELINE_CASE_ID};
 
-use crate::schema::{CaseResult, DeviceInfo, Measurement, Report, Settings, SCHEMA};
+use crate::schema::{CaseResult, DeviceInfo, FailureKind, Measurement, Report, Settings, SCHEMA};
 
 /// A device description for tests.
 pub fn device() -> DeviceInfo {
@@ -105,6 +105,7 @@ pub fn sample_report() -> Report {
     ));
     report.cases.push(CaseResult::failed(
         &case("cbuffer.float4.uniform"),
+        FailureKind::Timeout,
         "fence timeout",
     ));
     report

@@ -323,7 +323,8 @@ pub struct CaseResult {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub ops_per_group: Option<u64>,
-    /// Measured, skipped or failed (serialized inline: `"status": "skipped", "reason": ...`).
+    /// Measured, skipped, not reached or failed (serialized inline: `"status": "skipped",
+    /// "reason": ...`).
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub status: CaseStatus,
     /// The timing data; present for measured cases.
@@ -397,10 +398,14 @@ impl std::fmt::Display for StatValue {
     }
 }
 
-/// Outcome of one case.
+/// Outcome of one case. A report writes it as `status` and `reason` (and, for a failure, its
+/// `kind`); see [`WrittenStatus`] for how each outcome is written and read back.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(tag = "status", rename_all = "lowercase"))]
+#[cfg_attr(
+    feature = "serde",
+    serde(from = "WrittenStatus", into = "WrittenStatus")
+)]
 pub enum CaseStatus {
     /// Timed; the case's `measurement` holds the samples.
     Measured,
@@ -409,11 +414,120 @@ pub enum CaseStatus {
         /// What is missing, e.g. `R8 texel buffer not supported`.
         reason: String,
     },
-    /// Ran but failed (device error, timeout, wrong results).
+    /// Selected but not run: the run stopped before it (a signal, or a device error on
+    /// another case). Written as skipped with the reason [`NOT_REACHED`].
+    NotReached,
+    /// Ran but failed.
     Failed {
-        /// What went wrong.
+        /// What kind of failure it was.
+        kind: FailureKind,
+        /// What went wrong, in words.
         reason: String,
     },
+}
+
+/// What kind of failure ended a case that ran (a report's `kind`, in snake case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum FailureKind {
+    /// The case ran, but what it wrote did not match its CPU model.
+    Verification,
+    /// The device was lost (`VK_ERROR_DEVICE_LOST`): a driver reset, a hang or a removal.
+    DeviceLost,
+    /// GPU work did not finish within the fence timeout.
+    Timeout,
+    /// Creating the case's shader module or pipeline failed.
+    Pipeline,
+    /// Any other failure: another Vulkan error, an allocation, timestamps that cannot be
+    /// used, a walk cut short, a failure a published table records.
+    Other,
+}
+
+impl FailureKind {
+    /// True for a failure after which the device cannot be trusted for further cases (a lost
+    /// device, or GPU work that never finished): the run stops there.
+    pub fn stops_the_run(self) -> bool {
+        matches!(self, FailureKind::DeviceLost | FailureKind::Timeout)
+    }
+}
+
+/// How a [`CaseStatus`] is written in a report: the shape reports have always had
+/// (`"status": "skipped", "reason": ...`), with a failure's `kind` added. A case not reached is
+/// written as skipped with the reason [`NOT_REACHED`].
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+enum WrittenStatus {
+    Measured,
+    Skipped {
+        reason: String,
+    },
+    Failed {
+        /// Absent in reports written before failures had kinds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kind: Option<FailureKind>,
+        reason: String,
+    },
+}
+
+#[cfg(feature = "serde")]
+impl From<CaseStatus> for WrittenStatus {
+    fn from(status: CaseStatus) -> WrittenStatus {
+        match status {
+            CaseStatus::Measured => WrittenStatus::Measured,
+            CaseStatus::Skipped { reason } => WrittenStatus::Skipped { reason },
+            CaseStatus::NotReached => WrittenStatus::Skipped {
+                reason: NOT_REACHED.to_string(),
+            },
+            CaseStatus::Failed { kind, reason } => WrittenStatus::Failed {
+                kind: Some(kind),
+                reason,
+            },
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<WrittenStatus> for CaseStatus {
+    fn from(status: WrittenStatus) -> CaseStatus {
+        match status {
+            WrittenStatus::Measured => CaseStatus::Measured,
+            WrittenStatus::Skipped { reason } if reason == NOT_REACHED => CaseStatus::NotReached,
+            WrittenStatus::Skipped { reason } => CaseStatus::Skipped { reason },
+            WrittenStatus::Failed { kind, reason } => CaseStatus::Failed {
+                kind: kind.unwrap_or_else(|| older_failure_kind(&reason)),
+                reason,
+            },
+        }
+    }
+}
+
+/// The compatibility reading of older reports, whose failures have no `kind`: the kind their
+/// reason's words name, as perftest wrote them (`verification failed: ...`, also after `with
+/// its data at byte N of its buffer: `; `... (VK_ERROR_DEVICE_LOST) ...`; `... did not finish
+/// within ...`; `vkCreateComputePipelines failed: ...` and the other creation calls), else
+/// [`FailureKind::Other`]. Nothing else classifies a case by its reason.
+pub fn older_failure_kind(reason: &str) -> FailureKind {
+    const PIPELINE_CALLS: [&str; 3] = [
+        "vkCreateComputePipelines failed",
+        "vkCreateGraphicsPipelines failed",
+        "vkCreateShaderModule failed",
+    ];
+    let mismatch = reason.starts_with("verification failed")
+        || (reason.starts_with("with its data at byte")
+            && reason.contains(" of its buffer: verification failed"));
+    if mismatch {
+        FailureKind::Verification
+    } else if reason.contains("(VK_ERROR_DEVICE_LOST)") {
+        FailureKind::DeviceLost
+    } else if reason.contains(" did not finish within ") {
+        FailureKind::Timeout
+    } else if PIPELINE_CALLS.iter().any(|call| reason.starts_with(call)) {
+        FailureKind::Pipeline
+    } else {
+        FailureKind::Other
+    }
 }
 
 /// The raw timing data of one measured case.
@@ -527,7 +641,8 @@ impl Report {
     }
 }
 
-/// The reason of a case the run selected but stopped before ([`CaseResult::not_reached`]).
+/// The reason a report writes for a case the run selected but stopped before
+/// ([`CaseStatus::NotReached`], written as skipped).
 pub const NOT_REACHED: &str = "not measured: the run stopped before it";
 
 impl CaseResult {
@@ -545,20 +660,20 @@ impl CaseResult {
     }
 
     /// A case the run selected but did not reach: it stopped first (a signal, or a device
-    /// error on another case). Skipped with [`NOT_REACHED`], so that the report still lists
-    /// every case it selected.
+    /// error on another case). Listed so that the report still names every case it selected.
     pub fn not_reached(case: &Case) -> CaseResult {
-        CaseResult::skipped(case, NOT_REACHED)
+        CaseResult::with_status(case, CaseStatus::NotReached, None)
     }
 
     /// Whether this is a case the run did not reach ([`CaseResult::not_reached`]).
     pub fn is_not_reached(&self) -> bool {
-        matches!(&self.status, CaseStatus::Skipped { reason } if reason == NOT_REACHED)
+        self.status == CaseStatus::NotReached
     }
 
-    /// A case that failed while running.
-    pub fn failed(case: &Case, reason: impl Into<String>) -> CaseResult {
+    /// A case that failed while running, with a failure of `kind`.
+    pub fn failed(case: &Case, kind: FailureKind, reason: impl Into<String>) -> CaseResult {
         let status = CaseStatus::Failed {
+            kind,
             reason: reason.into(),
         };
         CaseResult::with_status(case, status, None)
@@ -587,20 +702,23 @@ impl CaseResult {
 }
 
 impl CaseStatus {
-    /// The lowercase word used in reports (`measured`, `skipped`, `failed`).
+    /// The lowercase word a report writes as `status` (`measured`, `skipped`, `failed`); a
+    /// case not reached is written `skipped`, as reports always have.
     pub fn label(&self) -> &'static str {
         match self {
             CaseStatus::Measured => "measured",
-            CaseStatus::Skipped { .. } => "skipped",
+            CaseStatus::Skipped { .. } | CaseStatus::NotReached => "skipped",
             CaseStatus::Failed { .. } => "failed",
         }
     }
 
-    /// Why the case was skipped or failed; `None` for measured cases.
+    /// Why the case was skipped, not reached ([`NOT_REACHED`]) or failed; `None` for measured
+    /// cases.
     pub fn reason(&self) -> Option<&str> {
         match self {
             CaseStatus::Measured => None,
-            CaseStatus::Skipped { reason } | CaseStatus::Failed { reason } => Some(reason),
+            CaseStatus::NotReached => Some(NOT_REACHED),
+            CaseStatus::Skipped { reason } | CaseStatus::Failed { reason, .. } => Some(reason),
         }
     }
 }
@@ -786,5 +904,125 @@ mod tests {
         assert!(text.contains(r#""heap_bytes":2147483648"#), "{text}");
         let back: Report = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(back, report);
+    }
+
+    #[test]
+    fn older_reasons_read_as_the_kind_they_name() {
+        let cases = [
+            (
+                "verification failed: thread 3 read 1.0, expected 2.0 (1 of 64 values differ)",
+                FailureKind::Verification,
+            ),
+            (
+                "verification failed: nothing was compared",
+                FailureKind::Verification,
+            ),
+            (
+                "with its data at byte 256 of its buffer: verification failed: thread 0 read 0",
+                FailureKind::Verification,
+            ),
+            (
+                "the device was lost during vkQueueSubmit (VK_ERROR_DEVICE_LOST); results so far \
+                 are kept, the device cannot be used any more",
+                FailureKind::DeviceLost,
+            ),
+            (
+                "the dispatch did not finish within 2s; the dispatch may be too large for this \
+                 device, or the GPU hung",
+                FailureKind::Timeout,
+            ),
+            (
+                "vkCreateComputePipelines failed: ERROR_OUT_OF_HOST_MEMORY",
+                FailureKind::Pipeline,
+            ),
+            (
+                "vkCreateGraphicsPipelines failed: ERROR_UNKNOWN",
+                FailureKind::Pipeline,
+            ),
+            (
+                "vkCreateShaderModule failed: ERROR_INVALID_SHADER_NV",
+                FailureKind::Pipeline,
+            ),
+            (
+                "vkCreateBuffer failed: ERROR_OUT_OF_DEVICE_MEMORY",
+                FailureKind::Other,
+            ),
+            ("perftest-vk: error", FailureKind::Other),
+            // Only a reason that starts with the words counts, not one that quotes them.
+            ("perftest-vk: verification failed", FailureKind::Other),
+        ];
+        for (reason, kind) in cases {
+            assert_eq!(older_failure_kind(reason), kind, "{reason}");
+        }
+    }
+
+    #[test]
+    fn only_failures_that_stop_the_run_stop_it() {
+        let stopping: Vec<FailureKind> = [
+            FailureKind::Verification,
+            FailureKind::DeviceLost,
+            FailureKind::Timeout,
+            FailureKind::Pipeline,
+            FailureKind::Other,
+        ]
+        .into_iter()
+        .filter(|k| k.stops_the_run())
+        .collect();
+        assert_eq!(stopping, [FailureKind::DeviceLost, FailureKind::Timeout]);
+    }
+
+    #[test]
+    fn a_case_not_reached_is_labelled_as_reports_write_it() {
+        let status = CaseStatus::NotReached;
+        assert_eq!(
+            (status.label(), status.reason()),
+            ("skipped", Some(NOT_REACHED))
+        );
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn outcomes_are_written_as_before_and_read_back_typed() {
+        let written = |status: &CaseStatus| serde_json::to_value(status).unwrap_or_default();
+        let not_reached = serde_json::json!({"status": "skipped", "reason": NOT_REACHED});
+        assert_eq!(written(&CaseStatus::NotReached), not_reached);
+        let skipped = CaseStatus::Skipped {
+            reason: "no R8".to_string(),
+        };
+        let skipped_json = serde_json::json!({"status": "skipped", "reason": "no R8"});
+        assert_eq!(written(&skipped), skipped_json);
+        let failed = CaseStatus::Failed {
+            kind: FailureKind::DeviceLost,
+            reason: "lost".to_string(),
+        };
+        let failed_json =
+            serde_json::json!({"status": "failed", "kind": "device_lost", "reason": "lost"});
+        assert_eq!(written(&failed), failed_json);
+        let read = |v: serde_json::Value| -> CaseStatus {
+            serde_json::from_value(v).unwrap_or_else(|e| panic!("{e}"))
+        };
+        assert_eq!(read(not_reached), CaseStatus::NotReached);
+        assert_eq!(read(skipped_json), skipped);
+        assert_eq!(read(failed_json), failed);
+        // A failure written before kinds existed: the kind its reason names.
+        let older = serde_json::json!({"status": "failed", "reason": "verification failed: x"});
+        let older_kind = FailureKind::Verification;
+        assert!(matches!(read(older), CaseStatus::Failed { kind, .. } if kind == older_kind));
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn a_case_not_reached_round_trips_inside_a_report() {
+        let mut report = crate::samples::sample_report();
+        let last = report.cases.len() - 1;
+        report.cases[last].status = CaseStatus::NotReached;
+        let text = report.to_json();
+        assert!(
+            text.contains(&format!("\"reason\": \"{NOT_REACHED}\"")),
+            "{text}"
+        );
+        let back: Report = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, report);
+        assert!(back.cases[last].is_not_reached());
     }
 }

@@ -20,8 +20,7 @@ pub const DEFAULT_TARGET_NS: f64 = 20_000_000.0;
 /// samples and the measurement time are.
 ///
 /// Why: the time per workgroup of a dispatch includes what the dispatch pays once (its launch,
-/// its ramp, its partly idle last wave), so it depends on the dispatch's size: on the H200 one
-/// kernel took 166 ns per workgroup at 228 workgroups, 135 at 2,112 and 126 at 6,336. Options
+/// its ramp, its partly idle last wave), so it depends on the dispatch's size. Options
 /// that should only change the precision of a figure (more samples, a shorter measurement)
 /// would otherwise shrink the dispatch and change the figure itself. With a fixed dispatch time
 /// they change how many dispatches are timed, not what one dispatch is.
@@ -31,10 +30,7 @@ pub const DEFAULT_DISPATCH_NS: f64 = 2_000_000.0;
 /// device says how many that is (8).
 ///
 /// Why: a dispatch of few waves ends with a wave whose groups finish unevenly over the SMs, and
-/// that tail is a large, noisy share of it. On the H200, `cbuffer{float4} load random` took
-/// 676 ns per workgroup with a CV of 1.4% per dispatch at 3 waves (its 2 ms), 659 ns and 0.5%
-/// at 6 waves, 658 ns and 0.35% at 12: a 2 ms dispatch of it measured the tail, and no number
-/// of samples that fits a run made that figure repeat within 0.1%.
+/// that tail is a large, noisy share of it (the measurement chapter gives the evidence).
 pub const MIN_WAVES: u64 = 8;
 
 /// The default limit on the X dimension of a dispatch, on top of `maxComputeWorkGroupCount[0]`

@@ -148,9 +148,7 @@ pub fn method(case: &Case) -> (Direction, Method) {
 
 /// The bytes a copy's source spans at least: a queue copy reads its `n`th transfer from
 /// offset `(n mod slots) * size` of a source this large, so that repeated copies read data no
-/// GPU cache holds (on the H200 a 16 MB source copied again and again from host memory came
-/// out of the 50 MB L2 at 400 GB/s, eight times what PCIe carries). Verification copies from
-/// offset 0.
+/// GPU cache holds. Verification copies from offset 0.
 pub const SOURCE_SPAN: u64 = 256 << 20;
 
 /// The bytes of the source buffer a transfer of `bytes` reads from ([`SOURCE_SPAN`] or more).

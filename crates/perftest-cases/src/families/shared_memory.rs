@@ -25,9 +25,8 @@
 //!
 //! Reading the results: bytes per clock per SM = loads/s x bytes per load / (SM clock x SM
 //! count), the clock being the one the SM ran at (sampled while measuring, not the boost
-//! maximum). An NVIDIA H200 SM delivers 128 bytes per clock from shared memory (32 banks x 4
-//! bytes); conflict-free loads of every width should come close to it (wider loads need fewer
-//! instructions for the same bytes), and stride `S` should give about `128 / S` bytes per clock.
+//! maximum). With 32 banks of 4 bytes an SM delivers at most 128 bytes per clock. Conflict-free
+//! loads of every width should come close to it, and stride `S` should give about `128 / S`.
 //! The fill (four 16-byte loads and stores per thread and a barrier) is part of the time, as
 //! is the one store of the result; both are small beside 256 loads.
 

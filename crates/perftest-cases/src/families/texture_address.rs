@@ -4,10 +4,8 @@
 //! (border colour transparent black) — and each filter, nearest and bilinear.
 //!
 //! What it measures: the cost of the sampler's address mode; the `repeat` rows repeat the
-//! original suite's `Sample` rows (same kernel, same sampler). On the H200 nearest sampling
-//! runs at half the `texelFetch` rate with REPEAT and MIRRORED_REPEAT (~1040 Gsample/s for
-//! R8) and at the full rate with CLAMP_TO_EDGE and CLAMP_TO_BORDER (~2075, following the
-//! `Texture2D.Load` rows); bilinear runs at ~1040 in every mode.
+//! original suite's `Sample` rows (same kernel, same sampler). The rate is in samples per
+//! second; the texture suite's chapter shows what the modes cost on measured GPUs.
 //!
 //! Addressing, as in the original: 16x16 workgroups, 16x16 samples per thread; the thread's
 //! start per axis is `0` (uniform), its local id (linear) or `hash(local) & 4` with

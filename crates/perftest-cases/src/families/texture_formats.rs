@@ -29,10 +29,8 @@
 //! ([`ExtraFormat::slack_rule`]): 0 for packed, UNORM16 and BC7 texels (BC7 decodes in exact
 //! integer arithmetic); one UNORM8 step (1/255) for an interpolated BC4/BC5 value; one step
 //! plus 3% of the endpoints' distance for an interpolated BC1 channel whose endpoints differ
-//! (the H200 decodes the 1/3 and 2/3 points between green endpoints 0 and 63 as 80/255 and
-//! 175/255, five steps from the exact 85 and 170; its red and blue blends are exact, its
-//! 3-colour midpoint half a step low; lavapipe truncates BC1/BC4/BC5 blends to 8 bits, within
-//! a step); half an sRGB code step for sRGB RGB (lavapipe's cubic approximation is within
+//! (hardware rounds the palette its own way; the texture suite's chapter gives measured
+//! decoders); half an sRGB code step for sRGB RGB (lavapipe's cubic approximation is within
 //! 0.35 of a code). The generated blocks keep interpolated texels rare (BC1 one in 64, BC4
 //! and BC5 one in 16), so the slack of a sum (at most 0.15 for BC1 and 0.12 for BC4/BC5, in
 //! lanes whose sums are near 100) stays below what one wrong texel changes (a third on

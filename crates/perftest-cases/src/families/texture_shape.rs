@@ -47,8 +47,8 @@
 //! are summed in f32 and compared with the CPU model within the default tolerance.
 //!
 //! The `Sample` rows use the original's REPEAT sampler, so they compare with the original
-//! `Texture2D<FMT>.Sample(nearest)` rows (on the H200 those run at half the `texelFetch` rate
-//! with REPEAT, see [`super::texture_address`]), the `Load` rows with `Texture2D<FMT>.Load`.
+//! `Texture2D<FMT>.Sample(nearest)` rows (see [`super::texture_address`] for the address
+//! mode's cost), the `Load` rows with `Texture2D<FMT>.Load`.
 //! A case needs only its format's `SAMPLED_IMAGE` optimal-tiling feature (the 1D, 3D and cube
 //! image types of these nine formats need no device feature); lavapipe runs every case.
 //!

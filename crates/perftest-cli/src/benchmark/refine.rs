@@ -12,8 +12,7 @@ use perftest_cases::{case_index, Case, CaseIndex, Curve};
 use crate::report::Report;
 use crate::sweep::{carveouts, curves, levels, refine, refine_edge, RefineLimits};
 
-/// The most refinement rounds one run makes (a synthetic H200 needs at most four; the real
-/// one's noisy far-L2 edge, with unsteady points left out, up to six).
+/// The most refinement rounds one run makes (six; a noisy cache edge may need them all).
 pub const MAX_ROUNDS: usize = 6;
 
 /// How many granules (4 KB) from a size the rules ask for a replacement may lie, when that

@@ -34,18 +34,14 @@ use perftest_report::policy::{check_stop, halves_agree, LoopError, LoopSettings}
 use perftest_report::sizing::group_total;
 use perftest_report::statistics::{median, Summary};
 
-/// Above this coefficient of variation (0.25%) a case collects more samples. The noisiest
-/// original case on the H200, `cbuffer{float4} load random`, varies by 0.3-0.6% per dispatch at
-/// eight waves, while most cases vary by 0.01-0.05%.
+/// Above this coefficient of variation of a case's samples (0.25%) it collects more samples.
 pub const POOL_CV: f64 = 0.0025;
 
 /// A noisy case collects this many times `--samples` samples.
 pub const POOL_FACTOR: usize = 6;
 
 /// A pooled case spends on its extra samples at most what [`POOL_FACTOR`] times `--samples`
-/// dispatches of this many times the dispatch target take (three: `cbuffer{float4} load random`
-/// takes 5.6 ms at eight waves on the H200, and keeps all its 36 samples; `cbuffer{float4} load
-/// linear` takes 14.7 ms, and collects 15).
+/// dispatches of this many times the dispatch target take (a factor, three).
 pub const POOL_SPAN: f64 = 3.0;
 
 /// Original-sized dispatches (4 x 1024 workgroups) whose GPU time a pooled case's samples fit
@@ -83,13 +79,8 @@ pub fn pool_samples(base: usize, dispatch_ns: f64, samples: &[f64], groups: u64)
 /// Whether `samples` vary by more than [`POOL_CV`] through more than one stray dispatch. With
 /// three samples: their CV is over it, and without the sample farthest from their median still
 /// over a quarter of it. With more: without that sample, their CV is over a third of it.
-/// Simulated with six normal samples, a case whose dispatches vary by 0.35%, as
-/// `cbuffer{float4} load random`'s do on the H200 at the fastest of its places, escapes both
-/// rules in 3.7% of runs (13.6% with half of [`POOL_CV`] there, which 2 of 5 runs of one H200
-/// escaped, their medians moving by up to 0.33%), one that varies by 0.48% in 1.3%; of the
-/// 2,695 figures of 6 samples in 15 H200 runs of the original suite, 3 had raw samples over
-/// the third. A
-/// dispatch 0.5% slow among samples within 0.02% of each other is not noise the median feels.
+/// A dispatch 0.5% slow among samples within 0.02% of each other is not noise the median
+/// feels. The measurement chapter gives how often noisy cases escape both rules.
 pub fn noisy(samples: &[f64]) -> bool {
     let Some(all) = Summary::of(samples).filter(|_| samples.len() >= 3) else {
         return false;
@@ -118,8 +109,8 @@ pub const NEIGHBOURS: usize = 4;
 /// alike: the median, over the [`NEIGHBOURS`] nearest recorded dispatches of other cases on
 /// each side (by [`Entry::seqs`]), of `sample / that case's median`; 1 where fewer than four
 /// such dispatches of at least three other cases are known. A moment of the run when the GPU ran
-/// slower (on the H200, 0.2-0.3% for a few tens of milliseconds) raises the dispatches of
-/// whichever cases ran then, which would otherwise look like a second level in each.
+/// slower raises the dispatches of whichever cases ran then, which would otherwise look like a
+/// second level in each.
 pub fn local_factors(entries: &[Entry]) -> Vec<Vec<f64>> {
     // (place in the run, entry, sample index, ratio to the entry's median)
     let mut all: Vec<(usize, usize, usize, f64)> = Vec::new();

@@ -10,10 +10,10 @@ use perftest_core::{Bench, Error, KernelId, PipelineCacheSource};
 
 use crate::benchmark::clock_watch::ClockWatch;
 use crate::benchmark::rounds::{measure_in_rounds_with, BatchTimer, Entry};
+use crate::benchmark::settings::{RunObserver, RunSettings};
 pub use crate::benchmark::timer::{is_fatal, BenchTimer};
 use crate::benchmark::verify::{describe_failure_at, readbacks};
-use crate::options::Options;
-use crate::report::{CaseResult, DataPlaces, Report, Settings};
+use crate::report::{CaseResult, DataPlaces, FailureKind, Report};
 use crate::shader_stats::report_stats;
 use perftest_report::places::choose_place;
 use perftest_report::policy::{
@@ -35,12 +35,9 @@ pub const CLOCK_WARMUP_MIN_NS: f64 = 200e6;
 /// `idle` (the pipeline and verification phases): as long as that, at most
 /// [`CLOCK_WARMUP_MIN_NS`].
 ///
-/// Why: after seconds of host work (the transfer suite's verification) the H200 stayed at its
-/// idle clock through two agreeing warm-up measurements, and the first rounds ran 5.7 times
-/// slower; but after the 60 ms the original suite's phases take, and on a machine's first
-/// launch from its 345 MHz idle clock, a warm-up of 26 ms gave figures within 0.0048-0.0127%
-/// (median) and 0.094-0.11% (max) of a warm run's, as close as two warm runs are to each
-/// other, so a fixed 200 ms there was 150 ms of every run spent for nothing.
+/// Why: after seconds of idling a GPU may stay at its idle clock through two agreeing
+/// measurements, while after a short idle a short warm-up suffices. The measurement chapter
+/// gives the runs behind this.
 pub fn warm_up_min_ns(idle: Duration) -> f64 {
     (idle.as_nanos() as f64).min(CLOCK_WARMUP_MIN_NS)
 }
@@ -85,34 +82,33 @@ impl PhaseTimes {
     }
 }
 
-/// Runs the timing suite; `progress(i, n, case)` is called before each case is sized.
+/// Times `cases` on `bench` as `settings` say, telling `observer` how it goes; `stop` ends the
+/// run at its next step (the report then holds what was measured).
 ///
 /// Where the driver reports pipeline statistics, each case that got a pipeline carries them
-/// in its result (`shader_stats`); with `--dump-shaders`, pipelines also keep the driver's
-/// internal representations for [`perftest_core::Bench::pipeline_executables_of`].
+/// in its result (`shader_stats`); with [`RunSettings::keep_representations`], pipelines also
+/// keep the driver's internal representations for
+/// [`perftest_core::Bench::pipeline_executables_of`].
 pub fn run_timing(
     bench: &mut Bench,
     cases: &[Case],
-    options: &Options,
-    verify_first: bool,
+    settings: &RunSettings,
     stop: &AtomicBool,
-    progress: &mut dyn FnMut(usize, usize, &Case),
+    observer: &mut dyn RunObserver,
 ) -> (Report, RunEnd, PhaseTimes) {
-    bench.set_capture_internal_representations(options.dump_shaders.is_some());
-    let (mut report, mut end, mut phases) =
-        run_phases(bench, cases, options, verify_first, stop, progress);
+    bench.set_capture_internal_representations(settings.keep_representations);
+    let (mut report, mut end, mut phases) = run_phases(bench, cases, settings, stop, observer);
     let mut refined: Vec<Case> = Vec::new();
-    if options.refine {
+    if settings.refine {
         for _ in 0..crate::benchmark::refine::MAX_ROUNDS {
             if !matches!(end, RunEnd::Complete) || stop.load(std::sync::atomic::Ordering::SeqCst) {
                 break;
             }
-            let extra = crate::benchmark::refine::next_cases(&report, options.max_working_set);
+            let extra = crate::benchmark::refine::next_cases(&report, settings.max_working_set);
             if extra.is_empty() {
                 break;
             }
-            let (more, more_end, more_phases) =
-                run_phases(bench, &extra, options, verify_first, stop, progress);
+            let (more, more_end, more_phases) = run_phases(bench, &extra, settings, stop, observer);
             report.cases.extend(more.cases);
             report.finished_at = more.finished_at;
             report.complete &= more.complete;
@@ -135,26 +131,6 @@ pub fn run_timing(
     (report, end, phases)
 }
 
-/// The settings a run's report records.
-fn run_settings(options: &Options, verify_first: bool) -> Settings {
-    Settings {
-        target_ms: options.target_ms,
-        samples: options.samples,
-        dispatch_ms: Some(options.dispatch_ms),
-        warmup_max: options.warmup_max,
-        validation: options.validation,
-        verify: verify_first,
-        suites: options
-            .suites
-            .iter()
-            .map(|s| s.name().to_string())
-            .collect(),
-        clock_mhz: options.clock_mhz,
-        shader_units: options.shader_units,
-        placements: (options.placements > 1).then_some(options.placements),
-    }
-}
-
 /// The phases of [`run_timing`]: build every pipeline (in parallel), verify every case against its CPU model
 /// (unless disabled; a failing case is reported failed and not timed), warm the clocks up
 /// with the first case, size every case with probes (each starting from the previous case's
@@ -162,28 +138,27 @@ fn run_settings(options: &Options, verify_first: bool) -> Settings {
 fn run_phases(
     bench: &mut Bench,
     cases: &[Case],
-    options: &Options,
-    verify_first: bool,
+    settings: &RunSettings,
     stop: &AtomicBool,
-    progress: &mut dyn FnMut(usize, usize, &Case),
+    observer: &mut dyn RunObserver,
 ) -> (Report, RunEnd, PhaseTimes) {
     let target = bench.context().target().clone();
-    let mut report = Report::begin(target.device_info(), run_settings(options, verify_first));
-    report.baseline_id = options.baseline.clone();
+    let mut report = Report::begin(target.device_info(), settings.recorded.clone());
+    report.baseline_id = settings.baseline.clone();
     let mut phases = PhaseTimes::default();
-    let loop_settings = options.loop_settings(
+    let loop_settings = settings.loop_settings(
         target.max_compute_work_group_count,
         target.resident_workgroups.map_or(0, u64::from),
     );
 
     // Phase 1: every pipeline, before any measurement.
     let clock = Instant::now();
-    let mut slots = build_pipelines(bench, cases, options);
+    let mut slots = build_pipelines(bench, cases, settings, observer);
     phases.pipelines = clock.elapsed();
 
     // Phase 2: verification.
     let clock = Instant::now();
-    if verify_first {
+    if settings.verify() {
         if let Some(end) = verify_all(bench, cases, &mut slots, stop) {
             phases.verification = clock.elapsed();
             return stopped_early(report, slots, end, phases);
@@ -199,7 +174,7 @@ fn run_phases(
         cases,
         &mut slots,
         &loop_settings,
-        (options, min_busy),
+        (settings.samples(), min_busy),
         stop,
     );
     phases.warmup = clock.elapsed();
@@ -214,7 +189,7 @@ fn run_phases(
     let clock = Instant::now();
     // `--placements` moves whole sets of resources, each with copies of its own: a place
     // chosen in the first set would mean another place in the others, so none is chosen.
-    let choose_places = options.placements <= 1;
+    let choose_places = settings.placements() <= 1;
     let sized = size_all(
         bench,
         cases,
@@ -222,18 +197,11 @@ fn run_phases(
         &loop_settings,
         groups,
         stop,
-        progress,
+        observer,
     );
     phases.sizing = clock.elapsed();
     let clock = Instant::now();
-    // `-v` says when every case has had its first turn: a partial report from then on holds
-    // measured cases.
-    let verbose = options.verbose;
-    let mut round_done = |round: usize| {
-        if verbose && round == 1 {
-            crate::say!("perftest: measurement round 1 done");
-        }
-    };
+    let mut round_done = |round: usize| observer.round_done(round);
     let end = measure_rounds(
         bench,
         cases,
@@ -251,20 +219,22 @@ fn run_phases(
 
 /// Phase 1: every case's pipeline (in parallel, through `--pipeline-cache` when given); a case
 /// the device cannot run is skipped, one whose pipeline fails is failed.
-fn build_pipelines(bench: &mut Bench, cases: &[Case], options: &Options) -> Vec<Slot> {
+fn build_pipelines(
+    bench: &mut Bench,
+    cases: &[Case],
+    settings: &RunSettings,
+    observer: &mut dyn RunObserver,
+) -> Vec<Slot> {
     cases
         .iter()
         .zip({
-            let cache = options
+            let cache = settings
                 .pipeline_cache
                 .clone()
                 .map_or(PipelineCacheSource::None, PipelineCacheSource::File);
             let (kernels, warnings) = bench.prepare_all(cases, &cache);
             for w in warnings {
-                crate::say!(
-                    "perftest: warning: {}",
-                    crate::output::printable::printable(&w)
-                );
+                observer.warning(&w);
             }
             kernels
         })
@@ -273,7 +243,7 @@ fn build_pipelines(bench: &mut Bench, cases: &[Case], options: &Options) -> Vec<
             Err(Error::Unsupported { reason, .. }) => {
                 Slot::Done(Box::new(CaseResult::skipped(case, reason)))
             }
-            Err(e) => Slot::Done(Box::new(CaseResult::failed(case, e.to_string()))),
+            Err(e) => Slot::Done(Box::new(failed_with(case, &e))),
         })
         .collect()
 }
@@ -287,7 +257,7 @@ fn warm_up(
     cases: &[Case],
     slots: &mut [Slot],
     loop_settings: &LoopSettings,
-    (options, min_busy): (&Options, f64),
+    (samples, min_busy): (u32, f64),
     stop: &AtomicBool,
 ) -> Result<u64, RunEnd> {
     let mut groups = 1u64;
@@ -302,7 +272,7 @@ fn warm_up(
             warm_up_clocks(
                 &mut timer,
                 sizing.dims,
-                options.samples,
+                samples,
                 (CLOCK_WARMUP_TOLERANCE, min_busy),
                 CLOCK_WARMUP_MAX,
                 stop,
@@ -313,8 +283,7 @@ fn warm_up(
             Err(LoopError::Interrupted) => return Err(RunEnd::Interrupted),
             Err(LoopError::Timer(e)) => {
                 // The case the warm-up ran on is the one that failed: say so in the report.
-                slots[index] =
-                    Slot::Done(Box::new(CaseResult::failed(&cases[index], e.to_string())));
+                slots[index] = Slot::Done(Box::new(failed_with(&cases[index], &e)));
                 if is_fatal(&e) {
                     return Err(RunEnd::Fatal(e));
                 }
@@ -346,7 +315,7 @@ fn size_all(
     loop_settings: &LoopSettings,
     mut groups: u64,
     stop: &AtomicBool,
-    progress: &mut dyn FnMut(usize, usize, &Case),
+    observer: &mut dyn RunObserver,
 ) -> Sized {
     let total = slots.len();
     let mut entries: Vec<Entry> = Vec::new();
@@ -355,7 +324,7 @@ fn size_all(
     let mut end = RunEnd::Complete;
     for (i, (case, slot)) in cases.iter().zip(slots.iter_mut()).enumerate() {
         let Slot::Ready(kernel) = *slot else { continue };
-        progress(i, total, case);
+        observer.sizing(i, total, case);
         if case.work().is_operation() {
             // Measured after the rounds (see `measure_operations`).
             continue;
@@ -393,7 +362,7 @@ fn size_all(
                     }
                     Err(LoopError::Timer(e)) => {
                         let fatal = is_fatal(&e);
-                        *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
+                        *slot = Slot::Done(Box::new(failed_with(case, &e)));
                         if fatal {
                             end = RunEnd::Fatal(e);
                             break;
@@ -406,13 +375,11 @@ fn size_all(
                 break;
             }
             Err(LoopError::Timer(e)) if is_fatal(&e) => {
-                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
+                *slot = Slot::Done(Box::new(failed_with(case, &e)));
                 end = RunEnd::Fatal(e);
                 break;
             }
-            Err(LoopError::Timer(e)) => {
-                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())))
-            }
+            Err(LoopError::Timer(e)) => *slot = Slot::Done(Box::new(failed_with(case, &e))),
         }
     }
     Sized {
@@ -465,8 +432,14 @@ fn confirmed_result(
     let groups = group_total(sizing.dims);
     match size_and_measure(bench, case, kernel, loop_settings, groups, stop) {
         Ok((_, Some(again))) if !cut_short(&again) => CaseResult::measured(case, again),
-        _ => CaseResult::failed(case, walk_cut_short(&measurement)),
+        _ => CaseResult::failed(case, FailureKind::Other, walk_cut_short(&measurement)),
     }
+}
+
+/// A case that failed with `e`: its kind is the error's ([`Error::failure_kind`]), its reason
+/// the error's message.
+fn failed_with(case: &Case, e: &Error) -> CaseResult {
+    CaseResult::failed(case, e.failure_kind(), e.to_string())
 }
 
 /// Why a chain whose longer dispatches took too little longer than its smaller ones
@@ -523,8 +496,7 @@ fn size_and_measure(
 
 /// After the rounds: every operation (a copy, a launch) sized and measured alone, its slot
 /// done. They come last because the GPU idles while the host does much of their work, which
-/// would leave the rounds' first dispatches at an idle clock (on the H200 they took five times
-/// the others). Returns how the run must end when a stop or a fatal error cut it short.
+/// would leave the rounds' first dispatches at an idle clock. Returns how the run must end when a stop or a fatal error cut it short.
 fn measure_operations(
     bench: &mut Bench,
     cases: &[Case],
@@ -544,7 +516,7 @@ fn measure_operations(
             Err(LoopError::Interrupted) => return RunEnd::Interrupted,
             Err(LoopError::Timer(e)) => {
                 let fatal = is_fatal(&e);
-                *slot = Slot::Done(Box::new(CaseResult::failed(case, e.to_string())));
+                *slot = Slot::Done(Box::new(failed_with(case, &e)));
                 if fatal {
                     return RunEnd::Fatal(e);
                 }
@@ -608,7 +580,7 @@ fn measure_rounds(
             Ok(_) => {}
             Err(LoopError::Interrupted) => end = RunEnd::Interrupted,
             Err(LoopError::Timer(e)) => {
-                round_error = Some(e.to_string());
+                round_error = Some((e.failure_kind(), e.to_string()));
                 end = RunEnd::Fatal(e);
             }
         }
@@ -631,7 +603,7 @@ fn measure_rounds(
             (Slot::Done(result), _) => report.cases.push(*result),
             (Slot::Ready(_), Some(m)) => report.cases.push(CaseResult::measured(case, m)),
             (Slot::Ready(_), None) => report.cases.push(match &round_error {
-                Some(e) => CaseResult::failed(case, e.clone()),
+                Some((kind, why)) => CaseResult::failed(case, *kind, why.clone()),
                 None => CaseResult::not_reached(case),
             }),
         }
@@ -686,8 +658,7 @@ fn first_failures(mut failures: Vec<((usize, usize), String)>) -> Vec<(usize, St
 
 /// Checks every ready case against its CPU model, marking the ones that fail (or cannot run) as
 /// done. The GPU runs one case's check dispatch while worker threads compare the previous
-/// cases' results with their models, so the two overlap (on the H200 this phase took 230-250 ms
-/// with the comparison done in line). Returns how the run must end when a stop or a fatal
+/// cases' results with their models, so the two overlap. Returns how the run must end when a stop or a fatal
 /// device error cut it short.
 fn verify_all(
     bench: &mut Bench,
@@ -759,7 +730,7 @@ fn verify_all(
                 }
                 Err(e) => {
                     let fatal = is_fatal(&e);
-                    *slot = Slot::Done(Box::new(CaseResult::failed(&cases[i], e.to_string())));
+                    *slot = Slot::Done(Box::new(failed_with(&cases[i], &e)));
                     if fatal {
                         end = Some(RunEnd::Fatal(e));
                         break;
@@ -772,7 +743,8 @@ fn verify_all(
         results.iter().collect()
     });
     for (i, why) in first_failures(failures) {
-        slots[i] = Slot::Done(Box::new(CaseResult::failed(&cases[i], why)));
+        let result = CaseResult::failed(&cases[i], FailureKind::Verification, why);
+        slots[i] = Slot::Done(Box::new(result));
     }
     end
 }

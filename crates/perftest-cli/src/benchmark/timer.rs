@@ -31,7 +31,8 @@ impl PlaceTimer for BenchTimer<'_> {
     }
 }
 
-/// True for errors after which the device cannot be trusted for further cases.
+/// True for errors after which the device cannot be trusted for further cases: those whose
+/// failure kind stops the run (a lost device, a timeout; see `FailureKind::stops_the_run`).
 pub fn is_fatal(e: &Error) -> bool {
-    matches!(e, Error::DeviceLost { .. } | Error::Timeout { .. })
+    e.failure_kind().stops_the_run()
 }

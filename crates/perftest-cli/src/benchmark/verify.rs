@@ -3,7 +3,7 @@
 use perftest_cases::{verify, Case, Support};
 use perftest_core::{Bench, Error, KernelId, VerifyOutcome};
 
-use crate::benchmark::timer::is_fatal;
+use crate::report::FailureKind;
 
 /// The verdict on one case.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,9 +21,22 @@ pub enum Verdict {
     Error {
         /// What went wrong.
         message: String,
-        /// The device cannot be trusted any more (lost, or a submission hung): stop.
-        fatal: bool,
+        /// Its kind; one that stops the run (a lost device, a hung submission) means the
+        /// device cannot be trusted any more.
+        kind: FailureKind,
     },
+}
+
+impl Verdict {
+    /// The kind of failure of a case that did not pass: a mismatch is a verification
+    /// failure, an error the error's kind; `None` for a pass or a skip.
+    pub fn failure_kind(&self) -> Option<FailureKind> {
+        match self {
+            Verdict::Pass { .. } | Verdict::Skip(_) => None,
+            Verdict::Fail(_) => Some(FailureKind::Verification),
+            Verdict::Error { kind, .. } => Some(*kind),
+        }
+    }
 }
 
 /// Describes the first mismatch of a failed check.
@@ -70,7 +83,7 @@ pub fn verify_case(bench: &mut Bench, case: &Case) -> Verdict {
         Err(Error::Unsupported { reason, .. }) => Verdict::Skip(reason),
         Err(e) => Verdict::Error {
             message: e.to_string(),
-            fatal: is_fatal(&e),
+            kind: e.failure_kind(),
         },
     }
 }

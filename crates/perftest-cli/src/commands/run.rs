@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use perftest_cases::{all_cases, cases_in, find_case, select_cases, Suite};
+use perftest_cli::benchmark::settings::RunSettings;
 use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
 use perftest_cli::export::{exporter, ExportFormat, OutputError, OutputTarget};
@@ -12,6 +13,7 @@ use perftest_cli::node::{self, fleet, DEVICE_PLACEHOLDER, PCI_PLACEHOLDER};
 use perftest_cli::options::{Mode, Options};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::{printable, printable_path};
+use perftest_cli::output::progress::Follow;
 use perftest_cli::output::progress::Progress;
 use perftest_cli::report::{CaseStatus, Report};
 use perftest_cli::shader_stats;
@@ -32,7 +34,7 @@ pub(crate) const LOADER_ENV: &str = "PERFTEST_VULKAN_LOADER";
 pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
     let cases = selected_cases(options)?;
     if options.mode == Mode::ListCases {
-        return list_cases(&cases, &options.suites);
+        return list_cases(&cases, options);
     }
     let output = check_before_device_work(options)?;
     // Installed before the device is set up, so a stop signal at any point ends the run
@@ -119,7 +121,7 @@ pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
 
 /// The cases of the chosen suites that `--filter` and `--max-working-set` select.
 fn selected_cases(options: &Options) -> Result<Vec<perftest_cases::Case>, Failure> {
-    let in_suites = cases_in(&options.suites);
+    let in_suites = chosen_cases(options);
     if in_suites.is_empty() {
         return Err(Failure::new(
             exit_code::USAGE,
@@ -140,10 +142,26 @@ fn selected_cases(options: &Options) -> Result<Vec<perftest_cases::Case>, Failur
     Ok(cases)
 }
 
-/// `--list-cases`: one suite (the default) gives `id name`, as before suites existed; several
-/// put the suite first.
-fn list_cases(cases: &[perftest_cases::Case], suites: &[Suite]) -> Result<i32, Failure> {
-    let several = suites.len() > 1;
+/// The cases of the suites chosen whole, and with `--suite answers` the cases the answers
+/// read, in run order.
+fn chosen_cases(options: &Options) -> Vec<perftest_cases::Case> {
+    if !options.answers {
+        return cases_in(&options.suites);
+    }
+    let all = perftest_cases::all_cases();
+    let read: std::collections::HashSet<String> = perftest_report::answers::answer_cases(&all)
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
+    all.into_iter()
+        .filter(|c| options.suites.contains(&c.suite) || read.contains(&c.id))
+        .collect()
+}
+
+/// `--list-cases`: one suite (the default) gives `id name`, as before suites existed; several,
+/// or `answers`, put the suite first.
+fn list_cases(cases: &[perftest_cases::Case], options: &Options) -> Result<i32, Failure> {
+    let several = options.suites.len() > 1 || options.answers;
     let lines: Vec<String> = cases
         .iter()
         .map(|c| match several {
@@ -261,19 +279,23 @@ pub(crate) fn run_verify(
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let mut lines = Vec::new();
     let mut fatal = None;
+    let mut code = exit_code::SUCCESS;
     for (i, case) in cases.iter().enumerate() {
         progress.case(i, &case.name);
         let verdict = verify_case(bench, case);
         match &verdict {
             Verdict::Pass { .. } => passed += 1,
-            Verdict::Fail(_) => failed += 1,
             Verdict::Skip(_) => skipped += 1,
-            Verdict::Error { message, fatal: f } => {
+            Verdict::Fail(_) => failed += 1,
+            Verdict::Error { message, kind } => {
                 failed += 1;
-                if *f {
+                if kind.stops_the_run() {
                     fatal = Some(message.clone());
                 }
             }
+        }
+        if let Some(kind) = verdict.failure_kind() {
+            code = exit_code::worse(code, exit_code::of_unverified(kind));
         }
         lines.push(verdict_line(case, &verdict));
         if fatal.is_some() {
@@ -287,14 +309,11 @@ pub(crate) fn run_verify(
         printable(&device.describe())
     ));
     print_stdout(&lines.join("\n"))?;
-    if let Some(e) = fatal {
-        return Err(Failure::new(exit_code::FAILURE, e));
+    // A failure that stopped the run is told with its message (its code is the run's, 1).
+    match fatal {
+        Some(e) => Err(Failure::new(code, e)),
+        None => Ok(code),
     }
-    Ok(if failed > 0 {
-        exit_code::VERIFICATION
-    } else {
-        exit_code::SUCCESS
-    })
 }
 
 pub(crate) fn run_time(
@@ -315,10 +334,12 @@ pub(crate) fn run_time(
     let (report, end, phases) = run_timing(
         bench,
         cases,
-        options,
-        verify_first,
+        &RunSettings::from_options(options, verify_first),
         signals.flag(),
-        &mut |i, _, case| progress.case(i, &case.name),
+        &mut Follow {
+            progress: Some(&progress),
+            verbose: options.verbose,
+        },
     );
     progress.finish();
     if options.verbose {
@@ -340,7 +361,7 @@ pub(crate) fn run_time(
         perftest_cli::say!("perftest: {}", printable(&failure.message));
         return match code {
             Ok(c) if signals.received().is_some() => Ok(c),
-            Ok(c) => Ok(worse(c, failure.code)),
+            Ok(c) => Ok(exit_code::worse(c, failure.code)),
             Err(first) => Err(first),
         };
     }
@@ -467,7 +488,8 @@ pub(crate) fn deliver(
 }
 
 /// The exit code of one device's run: a failed write or a fatal device error (1), a stop
-/// signal (128 + its number), a verification mismatch (4), else success.
+/// signal (128 + its number), else the code of its cases' outcomes
+/// ([`exit_code::of_outcomes`]: 4 for a verification mismatch, else success).
 pub(crate) fn run_exit_code(
     report: &Report,
     end: RunEnd,
@@ -494,11 +516,6 @@ pub(crate) fn run_exit_code(
             format!("{e}; the results are in the table above{also}"),
         ));
     }
-    let verification_failed = report.cases.iter().any(|c| {
-        c.status
-            .reason()
-            .is_some_and(|r| r.starts_with("verification failed"))
-    });
     match end {
         RunEnd::Interrupted => Ok(signals.exit_code()),
         RunEnd::Fatal(e) => Err(Failure::new(exit_code::FAILURE, e)),
@@ -509,8 +526,9 @@ pub(crate) fn run_exit_code(
             );
             Ok(signals.exit_code())
         }
-        RunEnd::Complete if verification_failed => Ok(exit_code::VERIFICATION),
-        RunEnd::Complete => Ok(exit_code::SUCCESS),
+        RunEnd::Complete => Ok(exit_code::of_outcomes(
+            report.cases.iter().map(|c| &c.status),
+        )),
     }
 }
 
@@ -602,10 +620,12 @@ fn time_every_device(
             Ok(run_timing(
                 &mut bench,
                 cases,
-                options,
-                verify_first,
+                &RunSettings::from_options(options, verify_first),
                 signals.flag(),
-                &mut |_, _, _| {},
+                &mut Follow {
+                    progress: None,
+                    verbose: options.verbose,
+                },
             ))
         })();
         DeviceRun {
@@ -684,7 +704,7 @@ pub(crate) fn run_all_devices(
     perftest_cli::stop_signals::finishing();
 
     let mut code = exit_code::SUCCESS;
-    let mut worst = |c: i32| code = worse(code, c);
+    let mut worst = |c: i32| code = exit_code::worse(code, c);
     let mut summarized: Vec<(String, String, Report)> = Vec::new();
     for (run, output) in runs.into_iter().zip(&outputs) {
         let heading = format!(
@@ -758,25 +778,6 @@ fn print_node_summary(summarized: &[(String, String, Report)]) -> Result<bool, F
     };
     print_stdout(&text)?;
     Ok(fleet.verdict() == FleetVerdict::Flagged)
-}
-
-/// The exit code that wins when several devices end differently: a failure, then a stop
-/// signal, then a verification mismatch, then an outlier, then success.
-pub(crate) fn worse(a: i32, b: i32) -> i32 {
-    let rank = |c: i32| match c {
-        exit_code::SUCCESS => 0,
-        exit_code::OUTLIER => 1,
-        exit_code::VERIFICATION => 2,
-        exit_code::VALIDATION => 3,
-        c if c > 128 => 4,
-        exit_code::USAGE => 5,
-        _ => 6,
-    };
-    if rank(b) > rank(a) {
-        b
-    } else {
-        a
-    }
 }
 
 /// `--shader-stats` and `--dump-shaders`: the statistics block on stdout and one file per

@@ -99,7 +99,11 @@ pub fn render(cross: &CrossGpu) -> String {
         .max()
         .unwrap_or(4)
         .max(4);
-    let widths: Vec<usize> = m.columns.iter().map(|c| c.label.len().max(6)).collect();
+    let widths: Vec<usize> = m
+        .columns
+        .iter()
+        .map(|c| cell_width(&c.label).max(6))
+        .collect();
     let mut family = "";
     for row in &m.rows {
         if row.family != family {

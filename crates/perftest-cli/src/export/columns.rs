@@ -62,10 +62,6 @@ pub(crate) fn rows(report: &Report, analysis: &Analysis) -> Vec<Row> {
 /// The cells of `case`; `source` when the report was read from another tool's table.
 fn cells(case: &CaseResult, derived: Option<&Derived>, source: bool) -> Cells {
     match (&case.status, derived) {
-        (CaseStatus::Skipped { reason }, _) => {
-            Cells::Note(format!("skipped: {}", printable(reason)))
-        }
-        (CaseStatus::Failed { reason }, _) => Cells::Note(format!("failed: {}", printable(reason))),
         (CaseStatus::Measured, None) => Cells::Note("no valid samples".to_string()),
         (CaseStatus::Measured, Some(d)) if source => Cells::Figures([
             format!("{:.3}", d.original_ms),
@@ -134,6 +130,11 @@ fn cells(case: &CaseResult, derived: Option<&Derived>, source: bool) -> Cells {
                 format!("{:.1}%", d.summary.cv * 100.0),
                 notes,
             ])
+        }
+        // Skipped, not reached (written as skipped) or failed: the word and why.
+        (status, _) => {
+            let why = printable(status.reason().unwrap_or_default());
+            Cells::Note(format!("{}: {why}", status.label()))
         }
     }
 }

@@ -337,9 +337,8 @@ pub(crate) fn write_heatmap(
                 }
                 (Some(g), _, _) => {
                     let word = match &g.case.status {
-                        CaseStatus::Skipped { .. } => "skipped",
-                        CaseStatus::Failed { .. } => "failed",
                         CaseStatus::Measured => "n/a",
+                        status => status.label(),
                     };
                     let tip = match g.case.status.reason() {
                         Some(reason) => format!("{}: {word}: {reason}", g.case.name),

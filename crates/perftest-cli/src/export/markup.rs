@@ -58,9 +58,10 @@ pub(crate) fn px(value: f64) -> String {
     }
 }
 
-/// The width of `text` in the charts' monospace font at `font_px` (0.6 em per character).
+/// The width of `text` in the charts' monospace font at `font_px` (0.6 em per column; a wide
+/// character takes two columns).
 pub(crate) fn text_width(text: &str, font_px: f64) -> f64 {
-    text.chars().count() as f64 * font_px * 0.6
+    crate::output::printable::display_width(text) as f64 * font_px * 0.6
 }
 
 #[cfg(test)]

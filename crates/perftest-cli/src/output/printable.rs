@@ -73,21 +73,27 @@ pub fn printable_path(path: &Path) -> String {
 /// its column, so that one long name (from a report file) cannot make every row that long.
 pub const MAX_COLUMN_WIDTH: usize = 100;
 
-/// The width `text` claims in a padded table column: its characters, at most
+/// The columns `text` takes on a terminal: a wide (East Asian) character counts two, a
+/// combining mark none.
+pub fn display_width(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
+/// The width `text` claims in a padded table column: its [`display_width`], at most
 /// [`MAX_COLUMN_WIDTH`].
 pub fn cell_width(text: &str) -> usize {
-    text.chars().count().min(MAX_COLUMN_WIDTH)
+    display_width(text).min(MAX_COLUMN_WIDTH)
 }
 
-/// Appends `text` to `out`, then spaces up to `width` characters (left-aligned cell).
+/// Appends `text` to `out`, then spaces up to `width` columns (left-aligned cell).
 pub fn push_left(out: &mut String, text: &str, width: usize) {
     out.push_str(text);
-    push_spaces(out, width.saturating_sub(text.chars().count()));
+    push_spaces(out, width.saturating_sub(display_width(text)));
 }
 
-/// Appends spaces up to `width` characters, then `text` (right-aligned cell).
+/// Appends spaces up to `width` columns, then `text` (right-aligned cell).
 pub fn push_right(out: &mut String, text: &str, width: usize) {
-    push_spaces(out, width.saturating_sub(text.chars().count()));
+    push_spaces(out, width.saturating_sub(display_width(text)));
     out.push_str(text);
 }
 
@@ -95,13 +101,13 @@ fn push_spaces(out: &mut String, n: usize) {
     out.extend(std::iter::repeat_n(' ', n));
 }
 
-/// Appends `text` wrapped at `width` characters at spaces, the first line after `first`, the
+/// Appends `text` wrapped at `width` columns at spaces, the first line after `first`, the
 /// others after `rest` (a word longer than a line stays whole).
 pub fn wrap(out: &mut String, text: &str, first: &str, rest: &str, width: usize) {
     let mut line = first.to_string();
     let mut empty = true;
     for word in text.split(' ') {
-        if !empty && line.chars().count() + 1 + word.chars().count() > width {
+        if !empty && display_width(&line) + 1 + display_width(word) > width {
             out.push_str(line.trim_end());
             out.push('\n');
             line = rest.to_string();
@@ -186,5 +192,15 @@ mod tests {
         push_left(&mut out, "y", huge.len());
         push_right(&mut out, &huge, huge.len() + 1);
         assert_eq!(out.len(), 2 * huge.len() + 1);
+    }
+
+    #[test]
+    fn wide_characters_take_two_columns() {
+        let mut out = String::new();
+        push_left(&mut out, "\u{6f22}\u{5b57} GPU", 10);
+        out.push('|');
+        push_right(&mut out, "e\u{301}", 3);
+        assert_eq!(out, "\u{6f22}\u{5b57} GPU  |  e\u{301}");
+        assert_eq!(cell_width("\u{6f22}\u{5b57} GPU"), 8);
     }
 }

@@ -37,3 +37,34 @@ impl Progress {
         }
     }
 }
+
+/// How the command follows a run on stderr: the progress bar (where there is one), with
+/// `verbose` a line when every case has had its first turn, and the run's warnings.
+pub struct Follow<'a> {
+    /// The bar cases advance, if any.
+    pub progress: Option<&'a Progress>,
+    /// `-v`: say when the first measurement round is done.
+    pub verbose: bool,
+}
+
+impl crate::benchmark::settings::RunObserver for Follow<'_> {
+    fn sizing(&mut self, index: usize, _count: usize, case: &perftest_cases::Case) {
+        if let Some(progress) = self.progress {
+            progress.case(index, &case.name);
+        }
+    }
+
+    fn round_done(&mut self, round: usize) {
+        // From then on a partial report holds measured cases.
+        if self.verbose && round == 1 {
+            crate::say!("perftest: measurement round 1 done");
+        }
+    }
+
+    fn warning(&mut self, message: &str) {
+        crate::say!(
+            "perftest: warning: {}",
+            crate::output::printable::printable(message)
+        );
+    }
+}

@@ -35,7 +35,7 @@ fn aligned(rows: &[Vec<String>], right: &[bool], indent: &str) -> String {
         .map(|c| {
             rows.iter()
                 .filter_map(|r| r.get(c))
-                .map(|cell| cell.chars().count())
+                .map(|cell| crate::output::printable::cell_width(cell))
                 .max()
                 .unwrap_or(0)
         })
@@ -46,12 +46,13 @@ fn aligned(rows: &[Vec<String>], right: &[bool], indent: &str) -> String {
             .iter()
             .enumerate()
             .map(|(c, cell)| {
-                let width = widths[c];
+                let mut padded = String::new();
                 if right.get(c).copied().unwrap_or(false) {
-                    format!("{cell:>width$}")
+                    crate::output::printable::push_right(&mut padded, cell, widths[c]);
                 } else {
-                    format!("{cell:<width$}")
+                    crate::output::printable::push_left(&mut padded, cell, widths[c]);
                 }
+                padded
             })
             .collect();
         let _ = writeln!(out, "{indent}{}", cells.join("  ").trim_end());
@@ -361,9 +362,7 @@ fn latency_levels(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) {
 }
 
 /// A warning when a level is faster than the one before it, which no cache hierarchy does:
-/// the smaller working sets were measured at a lower clock (seen once on a fresh H100, whose
-/// first chases ran at about 1/3.4 of the clock while the clocks dipped after the pipeline
-/// builds). `None` when the levels rise.
+/// the smaller working sets were measured at a lower clock. `None` when the levels rise.
 pub(crate) fn inverted_levels(levels: &[NamedLevel]) -> Option<String> {
     let pair = levels
         .windows(2)

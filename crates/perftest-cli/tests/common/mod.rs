@@ -290,9 +290,9 @@ pub fn wait_at_most(
     }
 }
 
-/// The H200 report committed in `results/`.
+/// A complete report of the original suite (`tests/fixtures/reports/`).
 pub fn committed_report() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/nvidia-h200.json")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/reports/nvidia-h200.json")
 }
 
 /// The published tables of the original perftest (`tests/fixtures/sebbbi/`, from its README).

@@ -74,7 +74,7 @@ impl AddressKernel {
         unsafe {
             self.module = device
                 .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-                .call("vkCreateShaderModule")?;
+                .creating_pipeline("vkCreateShaderModule")?;
             let layout_info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
             self.layout = device
                 .create_pipeline_layout(&layout_info, None)
@@ -89,7 +89,7 @@ impl AddressKernel {
             self.pipeline = device
                 .create_compute_pipelines(vk::PipelineCache::null(), &info, None)
                 .map_err(|(_, r)| r)
-                .call("vkCreateComputePipelines")?
+                .creating_pipeline("vkCreateComputePipelines")?
                 .first()
                 .copied()
                 .unwrap_or_default();

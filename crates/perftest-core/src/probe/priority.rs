@@ -3,8 +3,8 @@
 //! its likeliest winner, the second round gives each ranking its likeliest runner-up (the first
 //! comparison), and so on.
 //!
-//! Within a ranking, cases go in the order of [`LIKELY_FASTEST`] (from full runs on the H200
-//! and the H100, where the order is the same): a short budget on a slow first launch then
+//! Within a ranking, cases go in the order of [`LIKELY_FASTEST`] (from full runs of the
+//! collection): a short budget on a slow first launch then
 //! still compares the two candidates most likely to win, instead of whichever the suite lists
 //! first. On a GPU where another resource type wins, the ranking still holds every candidate
 //! the budget reached; only which ones are reached first depends on the table.
@@ -28,8 +28,7 @@ pub(crate) const LIKELY_FASTEST: [&str; 10] = [
 
 /// A case's place in its ranking: its family's place in [`LIKELY_FASTEST`], except that
 /// constant buffers, built for loads every thread makes alike, come right after the first for
-/// uniform loads (on the H200 and the H100, `cbuffer{float4}` is second there at 0.9x and last
-/// otherwise at 0.02-0.05x).
+/// uniform loads (they are fast for uniform loads and slow otherwise).
 fn likely_rank(case: &Case) -> usize {
     let family = case.id.strip_suffix(case.pattern.name());
     let family = family.and_then(|f| f.strip_suffix('.')).unwrap_or(&case.id);

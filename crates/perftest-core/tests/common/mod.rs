@@ -56,46 +56,38 @@ pub fn corrupted(readback: &Readback) -> Readback {
     bad
 }
 
-/// One of `of` interleaved shares of a suite's cases (the cases whose index modulo `of` is
-/// `index`): a suite split into shares verifies on several CPU threads, since lavapipe
-/// compiles each pipeline on the thread that first dispatches it.
-#[derive(Clone, Copy, Debug)]
-pub struct Share {
-    /// Which share, from 0.
-    pub index: usize,
-    /// How many shares.
-    pub of: usize,
-}
+/// Cases the validation layer in use cannot run, as (id substring, reason substring): a layer
+/// older than 1.3.296 deadlocks when one thread signals a timeline semaphore on the host while
+/// another waits for it there, so that case is skipped under it.
+const OLD_LAYER_SKIP: (&str, &str) = ("xfer.launch.host_signal", "deadlocks");
 
-impl Share {
-    /// Whether the case at `position` in its suite belongs to this share.
-    fn holds(self, position: usize) -> bool {
-        position % self.of == self.index
-    }
-}
-
-/// Verifies one share of the cases of `suite` on lavapipe: each passes and fails once
+/// Verifies the cases of `family` in `suite` on lavapipe: each passes and fails once
 /// corrupted, or is skipped for a reason in `expected_skips` (id substring, reason substring),
-/// every listed skip matching a case of the share happens, and the validation layer reports
-/// nothing. `inspect` sees every passing case's read-back (to print figures).
-pub fn check_suite(
+/// every listed skip matching a case of the family happens, and the validation layer reports
+/// nothing. `inspect` sees every passing case's read-back (to print figures). One test per
+/// family (see [`every_case_verifies`]): the harness's threads verify families side by side
+/// (lavapipe compiles each pipeline on the thread that first dispatches it), and a failure
+/// names its family.
+pub fn check_family(
     suite: Suite,
-    share: Share,
+    family: &str,
     expected_skips: &[(&str, &str)],
     mut inspect: impl FnMut(&Case, &Readback),
 ) {
     let (instance, mut bench) = bench();
     let mut failures = Vec::new();
     let mut skipped = Vec::new();
+    let mut expected_skips = expected_skips.to_vec();
+    if !instance.host_timeline_threads() {
+        expected_skips.push(OLD_LAYER_SKIP);
+    }
     let cases: Vec<Case> = cases_in(&[suite])
         .into_iter()
-        .enumerate()
-        .filter(|&(position, _)| share.holds(position))
-        .map(|(_, case)| case)
+        .filter(|case| case.family.label() == family)
         .collect();
     assert!(
         !cases.is_empty(),
-        "{share:?} of the {suite} suite has no cases"
+        "the {suite} suite has no case of the family {family}"
     );
     for case in &cases {
         if let Support::Skipped(reason) = bench.support(case) {
@@ -124,7 +116,7 @@ pub fn check_suite(
     }
     assert!(
         failures.is_empty(),
-        "{} of {} {suite} cases failed:\n{}",
+        "{} of {} {family} cases of the {suite} suite failed:\n{}",
         failures.len(),
         cases.len(),
         failures.join("\n")
@@ -137,7 +129,7 @@ pub fn check_suite(
             "unexpected skip of {id}: {reason}"
         );
     }
-    for (i, r) in expected_skips {
+    for &(i, r) in &expected_skips {
         if !cases.iter().any(|case| case.id.contains(i)) {
             continue;
         }
@@ -152,3 +144,57 @@ pub fn check_suite(
     let messages = instance.validation_messages();
     assert!(messages.is_empty(), "validation reported: {messages:#?}");
 }
+
+/// Checks the families listed for `suite`'s per-family tests: they are the suite's families, in
+/// registry order, each once (a new family gets a test or this fails), and every listed skip
+/// matches a case of the suite (a stale entry fails).
+pub fn check_listed(suite: Suite, listed: &[&str], expected_skips: &[(&str, &str)]) {
+    let cases = cases_in(&[suite]);
+    let mut families: Vec<&str> = Vec::new();
+    for case in &cases {
+        let label = case.family.label();
+        if !families.contains(&label) {
+            families.push(label);
+        }
+    }
+    assert_eq!(
+        listed, families,
+        "the {suite} suite's families, in registry order, each with its test"
+    );
+    for (i, r) in expected_skips {
+        assert!(
+            cases.iter().any(|case| case.id.contains(i)),
+            "the skip of {i} ({r}) matches no case of the {suite} suite"
+        );
+    }
+}
+
+/// One test per family of a suite, in a module `every_case_verifies`, each named after its
+/// family and running [`check_family`] with the suite, the expected skips and the inspection;
+/// and `every_family_is_listed` ([`check_listed`]).
+macro_rules! every_case_verifies {
+    ($suite:expr, $skips:expr, $inspect:expr; $($family:ident),+ $(,)?) => {
+        mod every_case_verifies {
+            #[allow(unused_imports)]
+            use super::*;
+
+            $(
+                #[test]
+                fn $family() {
+                    $crate::common::check_family(
+                        $suite,
+                        stringify!($family),
+                        $skips,
+                        $inspect,
+                    );
+                }
+            )+
+
+            #[test]
+            fn every_family_is_listed() {
+                $crate::common::check_listed($suite, &[$(stringify!($family)),+], $skips);
+            }
+        }
+    };
+}
+pub(crate) use every_case_verifies;

@@ -5,7 +5,7 @@ use perftest_cases::Unit;
 
 use crate::clock::{clock, rate_clock_of};
 use crate::derived::{shader_units, unit_words};
-use crate::schema::Report;
+use crate::schema::{CaseResult, Report};
 
 use super::rates::{per_s, Rate, Rates};
 use super::types::Finding;
@@ -38,9 +38,9 @@ pub fn best_paths(report: &Report, rates: &Rates) -> Vec<Finding> {
     out
 }
 
-/// `peak.texel`: the fastest sampling case's texels per clock and unit against the rate the
-/// vendor publishes (`value` the share of it), where the report has the published rate, a
-/// clock and the units.
+/// `peak.texel`: the fastest sampling case (of those [`ranked_case`] admits) in texels per
+/// clock and unit, against the rate the vendor publishes (`value` the share of it), where the
+/// report has the published rate, a clock and the units.
 fn texel_peak(report: &Report, rates: &Rates) -> Option<Finding> {
     let peak = report.device.peak_per_unit?.texels_per_clock;
     let hz = clock(report)?.mhz * 1e6;
@@ -48,6 +48,7 @@ fn texel_peak(report: &Report, rates: &Rates) -> Option<Finding> {
     let (id, best) = report
         .cases
         .iter()
+        .filter(ranked_case(report))
         .filter(|c| c.name.contains(".Sample("))
         .filter_map(|c| Some((c.id.as_str(), rates.get(&c.id)?)))
         .max_by(|a, b| a.1.per_s.total_cmp(&b.1.per_s))?;
@@ -66,6 +67,18 @@ fn texel_peak(report: &Report, rates: &Rates) -> Option<Finding> {
         cases: vec![id.to_string()],
         beyond_noise: None,
     })
+}
+
+/// Which cases the fastest-overall findings rank: the original suite's where the report has
+/// them (they load every resource type and width in the L1), else every case.
+fn ranked_case(report: &Report) -> impl Fn(&&CaseResult) -> bool {
+    let original = report.cases.iter().any(in_original);
+    move |c| !original || in_original(c)
+}
+
+/// Whether `case` is of the original suite (reports older than suites hold only those).
+fn in_original(case: &CaseResult) -> bool {
+    case.suite.as_deref().is_none_or(|s| s == "original")
 }
 
 /// The original suite's measured loads with linear addresses, as (id, rate): the ways to load
@@ -201,7 +214,8 @@ fn best_of_type(
     })
 }
 
-/// The case with per-lane addresses that moves the most bytes per second, with `value` in bytes per second; its
+/// The case with per-lane addresses that moves the most bytes per second (of those
+/// [`ranked_case`] admits), with `value` in bytes per second; its
 /// bytes per clock and shader unit where the report has both (also as
 /// `best.bytes_per_clock`, whose `value` is that figure).
 fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
@@ -210,6 +224,7 @@ fn most_bytes(report: &Report, rates: &Rates) -> Vec<Finding> {
         .iter()
         // Per-lane addresses: a uniform address reads one value for the whole wave.
         .filter(|c| c.unit == Unit::Load.name() && !c.id.ends_with(".uniform"))
+        .filter(ranked_case(report))
         .filter_map(|c| Some((c.id.as_str(), rates.get(&c.id)?)))
         .filter_map(|(id, r)| Some((id, r, r.bytes_per_s?)))
         .collect();

@@ -24,6 +24,7 @@ mod types;
 use crate::schema::Report;
 
 pub use groups::{GroupRule, Width, GROUPS};
+pub(crate) use rates::recording;
 pub use rates::{beyond_noise, Rate, Rates};
 pub use rules::RULES;
 pub use transfer::TRANSFER_RULES;

@@ -1,6 +1,7 @@
 //! The throughput of every measured case of a report, with its interval, looked up by id.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::derived::ReportFigures;
 use crate::schema::Report;
@@ -62,15 +63,50 @@ impl Rates {
         Rates { by_id }
     }
 
-    /// The throughput of case `id`, when measured.
+    /// The throughput of case `id`, when measured. The lookup is recorded while
+    /// [`recording`] runs.
     pub fn get(&self, id: &str) -> Option<&Rate> {
+        note(id);
         self.by_id.get(id)
     }
 
-    /// Every measured case, by id.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Rate)> {
-        self.by_id.iter().map(|(id, r)| (id.as_str(), r))
+    /// The measured cases whose id is `wanted`, by id (each recorded while [`recording`]
+    /// runs; the ids not wanted are not).
+    pub fn matching<'a: 'w, 'w>(
+        &'a self,
+        wanted: impl Fn(&str) -> bool + 'w,
+    ) -> impl Iterator<Item = (&'a str, &'a Rate)> + 'w {
+        self.by_id
+            .iter()
+            .filter(move |(id, _)| wanted(id))
+            .map(|(id, r)| {
+                note(id);
+                (id.as_str(), r)
+            })
     }
+}
+
+thread_local! {
+    /// The case ids looked up on this thread while [`recording`] runs; `None` otherwise.
+    static READS: RefCell<Option<BTreeSet<String>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f`, and returns its value with every case id that [`Rates`] looked up on this
+/// thread meanwhile (what `--suite answers` selects).
+pub(crate) fn recording<T>(f: impl FnOnce() -> T) -> (T, BTreeSet<String>) {
+    READS.with(|r| *r.borrow_mut() = Some(BTreeSet::new()));
+    let value = f();
+    let read = READS.with(|r| r.borrow_mut().take()).unwrap_or_default();
+    (value, read)
+}
+
+/// Records a lookup of `id` while [`recording`] runs.
+fn note(id: &str) {
+    READS.with(|r| {
+        if let Some(read) = r.borrow_mut().as_mut() {
+            read.insert(id.to_string());
+        }
+    });
 }
 
 /// Frames behind each figure of the tables that report a spread (perftest-vk and the Direct3D

@@ -97,9 +97,9 @@ fn best_bandwidth(rates: &Rates, way: &str) -> Option<Finding> {
     let prefix = format!("xfer.copy.{way}.");
     let sizes = ["1gb", "256mb", "16mb"];
     let (size, best) = sizes.iter().find_map(|size| {
+        let suffix = format!(".{size}");
         let best = rates
-            .iter()
-            .filter(|(id, _)| id.starts_with(&prefix) && id.ends_with(&format!(".{size}")))
+            .matching(|id| id.starts_with(&prefix) && id.ends_with(&suffix))
             .filter_map(|(id, r)| r.bytes_per_s.map(|b| (id, r, b)))
             .max_by(|a, b| a.2.total_cmp(&b.2))?;
         Some((*size, best))

@@ -349,9 +349,12 @@ pub fn absent(ctx: &Context, cases: &[&str]) -> String {
             .find(|c| c.id == *id)
             .map(|c| &c.status)
         {
-            Some(CaseStatus::Skipped { reason }) => why.push(format!("{id} skipped: {reason}")),
-            Some(CaseStatus::Failed { reason }) => why.push(format!("{id} failed: {reason}")),
-            _ => lacks.push(*id),
+            Some(CaseStatus::Measured) | None => lacks.push(*id),
+            Some(status) => why.push(format!(
+                "{id} {}: {}",
+                status.label(),
+                status.reason().unwrap_or_default()
+            )),
         }
     }
     if !lacks.is_empty() {

@@ -44,8 +44,8 @@ pub const MIN_POINTS: usize = 2;
 pub const MIN_OCTAVES: f64 = 0.5;
 
 /// The fewest points of a narrower plateau, one that a dense (refined) sweep shows: at least
-/// this many points over at least [`DENSE_MIN_OCTAVES`] (the H200's far L2 partition spans
-/// about 0.2 octave of one SM's chase).
+/// this many points over at least [`DENSE_MIN_OCTAVES`] (a cache partition may span a
+/// fraction of an octave).
 pub const DENSE_MIN_POINTS: usize = 4;
 
 /// The narrowest plateau of [`DENSE_MIN_POINTS`] or more points (1/8 octave).

@@ -6,8 +6,7 @@
 //! - every other level is a cache. Caches are numbered L1, L2, ... in order, except that a
 //!   cache whose capacity is at most [`PARTITION_RATIO`] times the one before it is a further
 //!   **partition** of the same cache: the pair is named `L2 near` and `L2 far` (a third is
-//!   `L2 far 2`). A partitioned cache's far part holds as much again as its near part (the
-//!   H200's and H100's L2: the second half of the capacity, at about 1.8x the latency), while
+//!   `L2 far 2`). A partitioned cache's far part holds as much again as its near part, while
 //!   a separate next cache is many times larger than the one before it (a CPU's L2 and L3, a
 //!   GPU's L2 and infinity cache: 8x and more).
 

@@ -2,7 +2,7 @@
 //! octave.
 //!
 //! The doubling sweep knows each capacity only to a factor of two, and may hold a single point
-//! of a plateau (the far L2 on the H200) that no rule can tell from a transition. [`refine`]
+//! of a plateau (a narrow cache partition) that no rule can tell from a transition. [`refine`]
 //! returns the sizes to measure so that, measured and fed back, the gaps close:
 //!
 //! - it looks at every gap between consecutive measured sizes from a level's last size to the

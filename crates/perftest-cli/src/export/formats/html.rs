@@ -703,9 +703,9 @@ pub(crate) mod tests {
         assert!(text.contains(r#"<td class="num">40</td><td class="num"></td>"#));
     }
 
-    /// The committed H200 memory-suite run (with the sweep).
+    /// A memory-suite run with the sweep (a test fixture).
     pub(crate) fn sweep_report() -> Report {
-        let bytes = include_bytes!("../../../../../results/nvidia-h200-memory.json");
+        let bytes = include_bytes!("../../../tests/fixtures/reports/nvidia-h200-memory.json");
         crate::report_file::parse_report(bytes, std::path::Path::new("memory.json")).unwrap()
     }
 

@@ -32,11 +32,10 @@ impl Exporter for OriginalExporter {
                     writeln!(out, "{name}: {:.3}ms {x}", d.original_ms)?;
                 }
                 (CaseStatus::Measured, None) => writeln!(out, "{name}: n/a (no valid samples)")?,
-                (CaseStatus::Skipped { reason }, _) => {
-                    writeln!(out, "{name}: skipped ({})", printable(reason))?;
-                }
-                (CaseStatus::Failed { reason }, _) => {
-                    writeln!(out, "{name}: failed ({})", printable(reason))?;
+                // Skipped, not reached (written as skipped) or failed: the word and why.
+                (status, _) => {
+                    let why = printable(status.reason().unwrap_or_default());
+                    writeln!(out, "{name}: {} ({why})", status.label())?;
                 }
             }
         }

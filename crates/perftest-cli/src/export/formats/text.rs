@@ -198,9 +198,7 @@ mod tests {
         report.complete = false;
         // The last case was selected but the run stopped before it.
         let last = report.cases.len() - 1;
-        report.cases[last].status = crate::report::CaseStatus::Skipped {
-            reason: crate::report::NOT_REACHED.to_string(),
-        };
+        report.cases[last].status = crate::report::CaseStatus::NotReached;
         assert!(report.cases[last].is_not_reached());
         let text = String::from_utf8(TextExporter.serialize(&report).unwrap()).unwrap();
         assert!(text.contains("614.400  n/a    13.11"), "{text}");

@@ -67,7 +67,7 @@ impl Copies {
             .ok_or_else(|| Error::InvalidArgument("the copy has no destination".into()))?;
         let dst = self.buffer((Role::Destination, kind, bytes))?;
         // The host reads host memory itself; device-local memory, even mapped, is copied to the
-        // host first (the host reads a BAR at tens of MB/s: 50 s for 1 GB on the H200).
+        // host first (the host reads a BAR at tens of MB/s).
         let device_local = matches!(
             kind,
             MemoryKind::DeviceLocal | MemoryKind::DeviceLocalMapped
