@@ -12,12 +12,14 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use perftest_cli::compare::{compare, render};
+use perftest_cli::compare::render;
 use perftest_cli::export::{exporter, ExportFormat};
-use perftest_cli::node::fleet::{self, Fleet, Member};
-use perftest_cli::node::{CaseNames, OutlierRule};
+use perftest_cli::node::fleet;
 use perftest_cli::report::Report;
 use perftest_cli::report_file::load_report;
+use perftest_report::fleet::{Fleet, Member};
+use perftest_report::outliers::{CaseNames, OutlierRule};
+use perftest_report::pair::compare;
 
 /// The largest growth allowed from N to 4N cases.
 const MAX_RATIO: f64 = 5.0;

@@ -7,11 +7,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cross::{self, cross_gpu, CrossGpu};
+use crate::cross;
 use crate::export::formats::markdown::{code_span, escape as md};
 use crate::export::{Exporter, MarkdownExporter};
 use crate::report::Report;
 use crate::report_file::load_report;
+use perftest_report::cross_gpu::{cross_gpu, CrossGpu};
 
 /// The folder of the generated pages, relative to the book's `src/`.
 pub const FOLDER: &str = "gallery/collection";

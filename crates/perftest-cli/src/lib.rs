@@ -19,11 +19,13 @@
 //!   analysis, and where `--output` goes,
 //! - [`report_file`]: reading a saved report back, as untrusted input,
 //! - [`published`]: the original perftest's text tables read as reports,
-//! - [`compare`], [`cross`] and [`gallery`]: `perftest compare A.json B.json`, reports of
-//!   different GPUs side by side, and the book's collection pages made from them,
-//! - [`gate`]: the regression gate of `compare --fail-above`/`--fail-median`,
-//! - [`node`]: many reports side by side (every GPU of a node, a fleet's models) and the
-//!   outlier rule,
+//! - [`compare`], [`cross`] and [`gallery`]: `perftest compare A.json B.json` and reports of
+//!   different GPUs side by side, rendered from perftest-report's comparisons (`pair`,
+//!   `cross_gpu`), and the book's collection pages made from them,
+//! - [`gate`]: the limits of `compare --fail-above`/`--fail-median` as the command line gives
+//!   them (the verdict is perftest-report's `gate`),
+//! - [`node`]: many reports side by side (every GPU of a node, a fleet's models) rendered with
+//!   the outlier rule's verdicts (perftest-report's `outliers` and `fleet`),
 //! - [`shader_stats`]: the driver's shader statistics and dumps in the outputs,
 //! - [`sweep`]: the cache hierarchy from the memory suite's sweep (plateaus, level names,
 //!   capacities, where to measure next),

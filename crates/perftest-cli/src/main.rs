@@ -8,10 +8,10 @@ use clap::Parser;
 use perftest_cli::cli::{
     misplaced_subcommand, normalize_args, own_usage_message, usage_error_text, Cli, Command,
 };
-use perftest_cli::gate::GateLimits;
 use perftest_cli::options::Options;
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::printable;
+use perftest_report::gate::GateLimits;
 
 use commands::{Failure, STARTED};
 

@@ -1009,9 +1009,10 @@ mod tests {
     /// every rejection is a one-line message naming the file.
     #[test]
     fn fuzzed_reports_never_panic() {
-        use crate::compare::{compare, render};
+        use crate::compare::render;
         use crate::export::{exporter, ExportFormat};
         use clap::ValueEnum;
+        use perftest_report::pair::compare;
 
         let original = serde_json::to_value(sample_report()).unwrap();
         let pristine = sample_report();

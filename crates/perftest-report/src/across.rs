@@ -6,7 +6,7 @@
 use perftest_cases::{all_cases, case_for_id};
 
 use crate::derived::ReportFigures;
-use crate::findings::{findings, Rates};
+use crate::findings::{Findings, Rates, Reading};
 use crate::schema::Report;
 
 /// What a column of the matrix is: its short label and where its figures come from.
@@ -290,12 +290,18 @@ impl FindingQuestion {
 /// choice that is best or within `margin` (0.05 = 5%) of the best on the most GPUs, with the
 /// GPUs where it is not; for each finding question on how many GPUs it holds.
 pub fn advice(reports: &[&Report], columns: &[Column], margin: f64) -> Vec<Verdict> {
-    let rates: Vec<Rates> = reports.iter().map(|r| Rates::of(r)).collect();
+    let readings: Vec<Reading> = reports.iter().map(|r| Reading::of(r)).collect();
+    advice_with(&readings, columns, margin)
+}
+
+/// [`advice`] from each report's [`Reading`] (in the order of `columns`).
+pub fn advice_with(readings: &[Reading], columns: &[Column], margin: f64) -> Vec<Verdict> {
+    let rates: Vec<&Rates> = readings.iter().map(|r| &r.rates).collect();
     let mut out: Vec<Verdict> = PATHS
         .iter()
         .filter_map(|q| path_verdict(q, &rates, columns, margin))
         .collect();
-    let found: Vec<_> = reports.iter().map(|r| findings(r)).collect();
+    let found: Vec<&Findings> = readings.iter().map(|r| &r.findings).collect();
     out.extend(
         FINDINGS
             .iter()
@@ -307,7 +313,7 @@ pub fn advice(reports: &[&Report], columns: &[Column], margin: f64) -> Vec<Verdi
 /// The verdict of a finding question, or `None` when no report gives the finding.
 fn finding_verdict(
     q: &FindingQuestion,
-    found: &[crate::findings::Findings],
+    found: &[&Findings],
     columns: &[Column],
 ) -> Option<Verdict> {
     let values: Vec<(usize, f64)> = found
@@ -403,7 +409,7 @@ pub(crate) fn api_family(api: &str) -> &str {
 /// The verdict of a path question, or `None` when no GPU measured two of its candidates.
 fn path_verdict(
     q: &PathQuestion,
-    rates: &[Rates],
+    rates: &[&Rates],
     columns: &[Column],
     margin: f64,
 ) -> Option<Verdict> {

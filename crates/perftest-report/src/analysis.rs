@@ -8,8 +8,8 @@
 
 use crate::clock::{self, Clock, ClockSource, RunClock};
 use crate::derived::{shader_units, Derived, ReportFigures};
-use crate::findings::{findings, Findings};
-use crate::guidance::{guidance, Verdict};
+use crate::findings::{findings_with, Findings, Rates};
+use crate::guidance::{guidance_with, Verdict};
 use crate::hierarchy::{hierarchy, Hierarchy};
 use crate::schema::{CaseResult, Report};
 
@@ -93,7 +93,8 @@ impl Analysis {
         let rate_clock = clock::clock_with(report, measured_mhz);
         let units = shader_units(report).map(f64::from);
         let derived = report.derived_all();
-        let found = findings(report);
+        let rates = Rates::with(report, &derived);
+        let found = findings_with(report, &rates);
         let per_clock = report
             .cases
             .iter()
@@ -111,7 +112,7 @@ impl Analysis {
                 median_mhz: run.as_ref().map(|r| r.median_mhz),
                 max_mhz: run.as_ref().map(|r| r.max_mhz),
             }),
-            guidance: guidance(report, &found),
+            guidance: guidance_with(report, &rates, &found),
             findings: found,
             hierarchy: hierarchy(report),
         }
@@ -153,6 +154,8 @@ fn per_clock(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::findings::findings;
+    use crate::guidance::guidance;
     use crate::samples::sample_report;
 
     #[test]

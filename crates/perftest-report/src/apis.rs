@@ -4,7 +4,7 @@
 //! flips between them (a uniform-address fast path on Direct3D 11 and not on Direct3D 12, say).
 
 use crate::across::{api_family, resource, Column, FINDINGS, PATHS};
-use crate::findings::{findings, Findings, Rates};
+use crate::findings::{Findings, Rates, Reading};
 use crate::schema::Report;
 
 /// Words of GPU names that say nothing about the model: vendors and brands, architectures, and
@@ -145,6 +145,12 @@ pub fn distinct_gpus(columns: &[Column]) -> usize {
 /// The GPUs of `reports` (with their `columns`) that appear under two or more APIs or tools,
 /// in order of first appearance; `margin` as in [`crate::across::advice`].
 pub fn same_gpu(reports: &[&Report], columns: &[Column], margin: f64) -> Vec<SameGpu> {
+    let readings: Vec<Reading> = reports.iter().map(|r| Reading::of(r)).collect();
+    same_gpu_with(&readings, columns, margin)
+}
+
+/// [`same_gpu`] from each report's [`Reading`] (in the order of `columns`).
+pub fn same_gpu_with(readings: &[Reading], columns: &[Column], margin: f64) -> Vec<SameGpu> {
     let mut groups: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
     for (i, c) in columns.iter().enumerate() {
         let key = model_key(&c.device);
@@ -161,8 +167,8 @@ pub fn same_gpu(reports: &[&Report], columns: &[Column], margin: f64) -> Vec<Sam
         .into_iter()
         .filter(|(_, m)| m.iter().any(|&i| kind(i) != kind(m[0])))
         .map(|(_, members)| {
-            let found: Vec<Findings> = members.iter().map(|&i| findings(reports[i])).collect();
-            let rates: Vec<Rates> = members.iter().map(|&i| Rates::of(reports[i])).collect();
+            let found: Vec<&Findings> = members.iter().map(|&i| &readings[i].findings).collect();
+            let rates: Vec<&Rates> = members.iter().map(|&i| &readings[i].rates).collect();
             let answer = |n: usize, value: f64, holds: bool, best: Option<String>| Answer {
                 label: columns[members[n]].label.clone(),
                 api: columns[members[n]].api.clone(),
@@ -195,7 +201,7 @@ pub fn same_gpu(reports: &[&Report], columns: &[Column], margin: f64) -> Vec<Sam
                     continue;
                 }
                 let paths: Vec<(usize, Vec<(&str, f64)>)> = (0..members.len())
-                    .map(|n| (n, measured(&rates[n], &common)))
+                    .map(|n| (n, measured(rates[n], &common)))
                     .collect();
                 let flips = no_common_best(paths.iter().map(|(_, m)| m.as_slice()), margin);
                 let answers = paths

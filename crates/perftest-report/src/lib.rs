@@ -12,6 +12,12 @@
 //! - [`analysis`]: everything the output formats print beyond the samples, computed once,
 //! - [`across`]: reports of different GPUs side by side, and advice that holds across them,
 //! - [`apis`]: one GPU under several APIs or tools, and which answers of that advice differ,
+//! - [`cross_gpu`]: reports of different GPUs compared (the matrix, the advice, the same GPU
+//!   under several APIs, the guidance across them), each report read once,
+//! - [`pair`] and [`gate`]: two reports compared case by case, and the regression gate's
+//!   verdict on that comparison,
+//! - [`outliers`] and [`fleet`]: many reports of one GPU model side by side with the outlier
+//!   rule, and reports of many models grouped by model, each group judged on its own,
 //! - [`hierarchy`]: the cache levels, capacities and latencies of the memory suite's sweep,
 //! - [`findings`]: what a report says about the GPU (findings with their numbers, and advice),
 //! - [`guidance`]: the vendors' published performance claims, each judged on the report's GPU,
@@ -29,11 +35,16 @@ pub mod answers;
 pub mod apis;
 pub mod clock;
 pub mod clock_steps;
+pub mod cross_gpu;
 pub mod derived;
 pub mod findings;
+pub mod fleet;
+pub mod gate;
 pub mod guidance;
 pub mod hierarchy;
 pub mod modes;
+pub mod outliers;
+pub mod pair;
 pub mod places;
 pub mod policy;
 #[cfg(any(test, feature = "samples"))]

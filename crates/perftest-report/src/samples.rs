@@ -141,3 +141,41 @@ pub fn as_published(report: &mut Report, file: &str) {
         file: file.to_string(),
     });
 }
+
+/// Two reports to compare: in B (`Other GPU`) the R8 case twice as fast, the baseline 20%
+/// slower, `raw.load4.random` only in A and a structured case only in B.
+pub fn changed_pair() -> (Report, Report) {
+    let a = sample_report();
+    let mut b = sample_report();
+    b.device.name = "Other GPU".to_string();
+    b.cases[0].measurement = Some(measurement(4000, &[10e6, 10e6, 10e6]));
+    b.cases[1].measurement = Some(measurement(1000, &[24e6, 24e6]));
+    b.cases.remove(2);
+    b.cases.push(CaseResult::measured(
+        &case("structured.float.linear"),
+        measurement(10, &[1e6]),
+    ));
+    (a, b)
+}
+
+/// A modal case's measurement: 36 samples at two levels, `fast` of them at the faster one
+/// (125.7 ms against 126.7 ms).
+pub fn two_levels(fast: usize) -> Measurement {
+    let samples: Vec<f64> = (0..36)
+        .map(|i| if i < fast { 125.7e6 } else { 126.7e6 })
+        .collect();
+    measurement(1_000_000, &samples)
+}
+
+/// A steady measurement of a case whose data was measured at four places, the second (10%
+/// faster than the first) chosen.
+pub fn placed() -> Measurement {
+    let steady: Vec<f64> = (0..6).map(|i| 18e6 + f64::from(i) * 1e3).collect();
+    let mut placed = measurement(4000, &steady);
+    placed.data_places = Some(crate::schema::DataPlaces {
+        offsets: vec![0, 32768, 65536, 98304],
+        probe_ns: vec![20e6, 18e6, 20e6, 18e6],
+        place: 1,
+    });
+    placed
+}

@@ -17,9 +17,13 @@ use perftest_cases::{Case, BASELINE_CASE_ID};
 pub const SCHEMA: &str = "perftest-report/1";
 
 /// One run of perftest over a list of cases.
+///
+/// The cases are [`CaseResult`]s; a writer that adds figures to each case (the derived figures
+/// of `perftest --format json`) writes a `Report` of its own case type made by
+/// [`Report::with_cases`], so the layout written is declared here once.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Report {
+pub struct Report<C = CaseResult> {
     /// Always [`SCHEMA`] for reports this version writes.
     pub schema: String,
     /// Version of the perftest that wrote the report.
@@ -37,7 +41,7 @@ pub struct Report {
     /// Id of the case the `x` column is relative to (`Buffer<RGBA8>.Load random`).
     pub baseline_id: String,
     /// One entry per case that ran (measured, skipped or failed), in suite order.
-    pub cases: Vec<CaseResult>,
+    pub cases: Vec<C>,
     /// The shader clock measured during the run, where the device has a subgroup clock.
     #[cfg_attr(
         feature = "serde",
@@ -758,6 +762,41 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     (year, month, day)
+}
+
+impl<C> Report<C> {
+    /// The same report with `cases` in place of its own (each case with what a writer adds to
+    /// it, in the same order): every other field as it is.
+    pub fn with_cases<D>(&self, cases: Vec<D>) -> Report<D> {
+        // Destructured so that a field added to `Report` fails to compile here until it is
+        // carried over too.
+        let Report {
+            schema,
+            perftest_version,
+            started_at,
+            finished_at,
+            complete,
+            device,
+            settings,
+            baseline_id,
+            cases: _,
+            clock,
+            source,
+        } = self;
+        Report {
+            schema: schema.clone(),
+            perftest_version: perftest_version.clone(),
+            started_at: started_at.clone(),
+            finished_at: finished_at.clone(),
+            complete: *complete,
+            device: device.clone(),
+            settings: settings.clone(),
+            baseline_id: baseline_id.clone(),
+            cases,
+            clock: clock.clone(),
+            source: source.clone(),
+        }
+    }
 }
 
 #[cfg(feature = "serde")]

@@ -4,18 +4,21 @@ use std::path::Path;
 
 use perftest_cli::cli::CompareFormat;
 use perftest_cli::compare::html::comparison_html;
-use perftest_cli::compare::{compare, render};
+use perftest_cli::compare::render;
+use perftest_cli::cross;
 use perftest_cli::cross::html::cross_html;
-use perftest_cli::cross::{self, cross_gpu};
 use perftest_cli::export::OutputTarget;
-use perftest_cli::gate::{judge, GateLimits};
-use perftest_cli::node::fleet::{self, Fleet, Member, Verdict};
 use perftest_cli::node::html::{fleet_html, node_html};
-use perftest_cli::node::{self, CaseNames, OutlierRule};
+use perftest_cli::node::{self, fleet};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::printable;
 use perftest_cli::report::Report;
 use perftest_cli::report_file::load_report;
+use perftest_report::cross_gpu::cross_gpu;
+use perftest_report::fleet::{Fleet, Member, Verdict};
+use perftest_report::gate::{judge, GateLimits};
+use perftest_report::outliers::{CaseNames, OutlierRule};
+use perftest_report::pair::compare;
 
 use super::{output_failure, print_stdout, refuse_input_as_output, Failure};
 

@@ -9,8 +9,7 @@ use perftest_cli::benchmark::settings::RunSettings;
 use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
 use perftest_cli::export::{exporter, ExportFormat, OutputError, OutputTarget};
-use perftest_cli::node::fleet::{self, Fleet, Member, Verdict as FleetVerdict};
-use perftest_cli::node::{self, OutlierRule, DEVICE_PLACEHOLDER, PCI_PLACEHOLDER};
+use perftest_cli::node::{self, fleet, DEVICE_PLACEHOLDER, PCI_PLACEHOLDER};
 use perftest_cli::options::{Mode, Options};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::{printable, printable_path};
@@ -24,6 +23,8 @@ use perftest_core::{
     compute_targets, first_family_per_device, listing, select, Bench, ComputeTarget, Context,
     Error, Instance, InstanceOptions,
 };
+use perftest_report::fleet::{Fleet, Member, Verdict as FleetVerdict};
+use perftest_report::outliers::{CaseNames, OutlierRule};
 
 use super::{core_failure, output_failure, print_stdout, Failure, STARTED};
 
@@ -762,7 +763,7 @@ pub(crate) fn run_all_devices(
 /// node may hold two models); a model with too few devices is named as not judged but fails
 /// nothing: the fleet's summary judges it with the other nodes' devices.
 fn print_node_summary(summarized: &[(String, String, Report)]) -> Result<bool, Failure> {
-    let mut names = node::CaseNames::default();
+    let mut names = CaseNames::default();
     let members = summarized
         .iter()
         .map(|(label, _, report)| Member::of(report, label, &mut names))

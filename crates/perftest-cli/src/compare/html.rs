@@ -2,10 +2,10 @@
 
 use std::fmt::Write;
 
-use crate::compare::{CompareSummary, Comparison};
 use crate::export::chart::change_bars;
 use crate::export::formats::html::{page_end, page_start};
 use crate::export::markup::escape;
+use perftest_report::pair::{CompareSummary, Comparison};
 
 /// Writes one HTML page: which report is A and which is B, the median and largest change,
 /// how many changes are beyond noise, one change bar per case (green: B faster, red: B slower),
@@ -176,9 +176,9 @@ fn write_table(out: &mut String, comparison: &Comparison) -> std::fmt::Result {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::compare;
     use crate::export::chart::{FASTER, SLOWER};
     use crate::export::formats::html::tests::{check_markup, hostile_report};
+    use perftest_report::pair::compare;
     use perftest_report::samples::{measurement, sample_report};
 
     #[test]

@@ -4,9 +4,10 @@
 
 use std::fmt::Write;
 
-use crate::cross::{how_many, CrossGpu, SAME_GPU_TITLE};
+use crate::cross::{how_many, SAME_GPU_TITLE};
 use crate::export::formats::html::{page_end, page_start};
 use crate::export::markup::escape;
+use perftest_report::cross_gpu::CrossGpu;
 
 /// A cell's background: white for the row's slowest share of nothing, through yellow, to
 /// green for the row's best.
@@ -19,7 +20,7 @@ fn colour(share: f64) -> String {
 /// The page of `cross`.
 pub fn cross_html(cross: &CrossGpu) -> Result<String, std::fmt::Error> {
     let m = &cross.matrix;
-    let n = how_many(m);
+    let n = how_many(cross);
     let mut out = String::new();
     page_start(&mut out, &format!("perftest compare: {n}"))?;
     writeln!(out, "<h1>perftest compare: {n}</h1>")?;
@@ -69,7 +70,7 @@ pub fn cross_html(cross: &CrossGpu) -> Result<String, std::fmt::Error> {
 
 /// The vendor claims the reports judge: on how many GPUs each holds, with the exceptions.
 fn write_guidance(out: &mut String, cross: &CrossGpu) -> std::fmt::Result {
-    let mut judged = super::judged(cross).peekable();
+    let mut judged = cross.judged().peekable();
     if judged.peek().is_none() {
         return Ok(());
     }
@@ -161,8 +162,8 @@ fn write_families(out: &mut String, cross: &CrossGpu) -> std::fmt::Result {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cross::cross_gpu;
     use crate::export::formats::html::tests::{check_markup, hostile_report};
+    use perftest_report::cross_gpu::cross_gpu;
     use perftest_report::samples::sample_report;
 
     #[test]

@@ -1,63 +1,23 @@
-//! `perftest compare` of reports from different GPUs, APIs or tools: the matrix of cases by GPU
-//! (each GPU relative to its own baseline case) under short column labels with a legend, and
-//! the advice that holds across the GPUs ([`perftest_report::across`]), and for a GPU that
-//! appears under two or more APIs or tools what its reports answer differently
-//! ([`perftest_report::apis`]).
+//! `perftest compare` of reports from different GPUs, APIs or tools as text, Markdown and JSON:
+//! the comparison ([`perftest_report::cross_gpu`]: the matrix of cases by GPU, the advice across
+//! the GPUs, the same GPU under several APIs or tools, the guidance) under short column labels
+//! with a legend.
 
 // The matrix as an HTML page.
 pub mod html;
 
-use perftest_report::across::{advice, matrix, Matrix, Verdict};
-use perftest_report::apis::{distinct_gpus, same_gpu, SameGpu};
+use perftest_report::across::{Matrix, Verdict};
+use perftest_report::apis::SameGpu;
+use perftest_report::cross_gpu::CrossGpu;
 use perftest_report::guidance::AcrossVerdict;
 
 use crate::output::printable::{cell_width, printable, push_left, push_right, wrap};
-use crate::report::Report;
-
-/// Within this share of the best, a path counts as best on a GPU (5%).
-pub const MARGIN: f64 = 0.05;
 
 /// Lines of the legend and the advice are wrapped to this width.
 const WRAP: usize = 120;
 
-/// The comparison of `reports` (each with the file it was read from).
-pub struct CrossGpu {
-    /// Cases by GPU.
-    pub matrix: Matrix,
-    /// Advice across the GPUs.
-    pub advice: Vec<Verdict>,
-    /// The GPUs that appear under two or more APIs or tools.
-    pub same_gpu: Vec<SameGpu>,
-    /// Each vendor claim's verdicts over the reports: on how many it holds, with the
-    /// exceptions.
-    pub guidance: Vec<AcrossVerdict>,
-}
-
 /// The title of the section of the GPUs under two or more APIs or tools.
 pub const SAME_GPU_TITLE: &str = "Same GPU across APIs and tools";
-
-/// Compares reports of different GPUs.
-pub fn cross_gpu(reports: &[(&str, &Report)]) -> CrossGpu {
-    let matrix = matrix(reports);
-    let refs: Vec<&Report> = reports.iter().map(|(_, r)| *r).collect();
-    let advice = advice(&refs, &matrix.columns, MARGIN);
-    let same_gpu = same_gpu(&refs, &matrix.columns, MARGIN);
-    let guidance = perftest_report::guidance::across(&refs);
-    CrossGpu {
-        matrix,
-        advice,
-        same_gpu,
-        guidance,
-    }
-}
-
-/// The claims at least one report judges.
-pub(crate) fn judged(cross: &CrossGpu) -> impl Iterator<Item = &AcrossVerdict> {
-    cross
-        .guidance
-        .iter()
-        .filter(|v| v.holds + v.does_not_hold > 0)
-}
 
 /// One claim's verdicts across the reports in words: where it holds and does not, the
 /// exceptions to the usual outcome, and how many reports cannot judge it.
@@ -74,7 +34,7 @@ pub(crate) fn guidance_words(v: &AcrossVerdict) -> String {
 
 /// The guidance across the reports as text (nothing when no report judges a claim).
 fn guidance_text(out: &mut String, cross: &CrossGpu) {
-    let mut judged = judged(cross).peekable();
+    let mut judged = cross.judged().peekable();
     if judged.peek().is_none() {
         return;
     }
@@ -103,10 +63,10 @@ fn legend(out: &mut String, m: &Matrix) {
     }
 }
 
-/// How many reports and GPUs the matrix holds, in words: `30 GPUs`, or `32 reports of 30 GPUs`
-/// where a GPU appears under several APIs or tools.
-pub(crate) fn how_many(m: &Matrix) -> String {
-    let (reports, gpus) = (m.columns.len(), distinct_gpus(&m.columns));
+/// How many reports and GPUs the comparison holds, in words: `30 GPUs`, or `32 reports of 30
+/// GPUs` where a GPU appears under several APIs or tools.
+pub(crate) fn how_many(cross: &CrossGpu) -> String {
+    let (reports, gpus) = cross.counts();
     if reports == gpus {
         format!("{gpus} GPUs")
     } else {
@@ -120,7 +80,7 @@ pub fn render(cross: &CrossGpu) -> String {
     let mut out = format!(
         "Across {}: each case's throughput relative to its own GPU's \
          Buffer<RGBA8>.Load random (the original's x; higher is faster).\n",
-        how_many(m)
+        how_many(cross)
     );
     legend(&mut out, m);
     if !cross.advice.is_empty() {
@@ -177,7 +137,7 @@ pub fn markdown(cross: &CrossGpu) -> String {
     let mut out = format!(
         "Across {}: each case's throughput relative to its own GPU's \
          `Buffer<RGBA8>.Load random` (the original's x; higher is faster).\n\n",
-        how_many(m)
+        how_many(cross)
     );
     for c in &m.columns {
         out.push_str(&format!(
@@ -206,7 +166,7 @@ pub fn markdown(cross: &CrossGpu) -> String {
         }
     }
     same_gpu_markdown(&mut out, &cross.same_gpu);
-    let mut judged = judged(cross).peekable();
+    let mut judged = cross.judged().peekable();
     if judged.peek().is_some() {
         out.push_str("\n**Vendor guidance across GPUs**\n\n");
         for v in judged {
@@ -310,7 +270,9 @@ pub fn json(cross: &CrossGpu) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use perftest_report::cross_gpu::cross_gpu;
     use perftest_report::samples::sample_report;
+    use perftest_report::Report;
 
     #[test]
     fn ten_reports_stay_within_200_characters_a_line() {

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::heatmap::{FamilyGrid, FONT_PX, ROW_H};
 use super::markup::{escape, px, svg_open, text_width};
-use crate::compare::Comparison;
+use perftest_report::pair::Comparison;
 
 /// Width of the bar area.
 const BAR_W: f64 = 300.0;

@@ -6,9 +6,9 @@ use std::fmt::Write;
 
 use crate::export::formats::html::{page_end, page_start};
 use crate::export::markup::escape;
-use crate::node::fleet::{Fleet, Verdict};
-use crate::node::{NodeSummary, MIN_REPORTS_FOR_FLAGS};
 use crate::report::LOADS_PER_GROUP;
+use perftest_report::fleet::{Fleet, Verdict};
+use perftest_report::outliers::{NodeSummary, MIN_REPORTS_FOR_FLAGS};
 use perftest_report::statistics::median;
 
 /// Writes one HTML page for `summary`; `describe(r)` says what report `r` is (device name and
@@ -167,7 +167,7 @@ fn node_section(
 mod tests {
     use super::*;
     use crate::export::formats::html::tests::check_markup;
-    use crate::node::{summarize, OutlierRule};
+    use perftest_report::outliers::{summarize, OutlierRule};
     use perftest_report::samples::{measurement, sample_report};
 
     #[test]

@@ -32,7 +32,12 @@ pub use types::{Advice, Finding, Findings, Missing};
 
 /// The findings and advice of `report`.
 pub fn findings(report: &Report) -> Findings {
-    let rates = Rates::of(report);
+    findings_with(report, &Rates::of(report))
+}
+
+/// The findings and advice of `report`, whose throughputs are `rates` ([`Rates::of`] the same
+/// report): what [`findings`] gives, for callers that read the rates too.
+pub fn findings_with(report: &Report, rates: &Rates) -> Findings {
     let mut out = Findings {
         published: report
             .source
@@ -40,9 +45,9 @@ pub fn findings(report: &Report) -> Findings {
             .map(|s| format!("{}, {}", s.tool, s.api)),
         ..Findings::default()
     };
-    let original = rules::original_measured(&rates);
+    let original = rules::original_measured(rates);
     for rule in RULES {
-        match rule.apply(&rates) {
+        match rule.apply(rates) {
             Ok(finding) => out.findings.push(finding),
             Err(cases) if original && rule.original => out.missing.push(Missing {
                 id: rule.id.to_string(),
@@ -52,7 +57,7 @@ pub fn findings(report: &Report) -> Findings {
         }
     }
     for group in GROUPS {
-        match group.apply(&rates) {
+        match group.apply(rates) {
             Ok(found) => out.findings.extend(found),
             Err(cases) if original && group.original => out.missing.push(Missing {
                 id: group.id.to_string(),
@@ -63,12 +68,31 @@ pub fn findings(report: &Report) -> Findings {
     }
     let transfer = transfer::TRANSFER_RULES.iter();
     out.findings
-        .extend(transfer.filter_map(|rule| rule.apply(&rates).ok()));
-    out.findings.extend(transfer::value_findings(&rates));
-    out.findings.extend(best::best_paths(report, &rates));
+        .extend(transfer.filter_map(|rule| rule.apply(rates).ok()));
+    out.findings.extend(transfer::value_findings(rates));
+    out.findings.extend(best::best_paths(report, rates));
     out.findings.extend(cache::cache_findings(report));
-    out.advice = advice::advice(&out.findings, &rates);
+    out.advice = advice::advice(&out.findings, rates);
     out
+}
+
+/// What the analyses across reports read of one report, each computed once: its cases'
+/// throughputs and its findings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reading {
+    /// The throughputs of its measured cases.
+    pub rates: Rates,
+    /// Its findings and advice.
+    pub findings: Findings,
+}
+
+impl Reading {
+    /// The throughputs and findings of `report`.
+    pub fn of(report: &Report) -> Reading {
+        let rates = Rates::of(report);
+        let findings = findings_with(report, &rates);
+        Reading { rates, findings }
+    }
 }
 
 #[cfg(test)]

@@ -30,8 +30,14 @@ pub struct Rates {
 impl Rates {
     /// The throughputs of `report`'s measured cases.
     pub fn of(report: &Report) -> Rates {
+        Rates::with(report, &report.derived_all())
+    }
+
+    /// The throughputs of `report`'s measured cases from their `derived` figures
+    /// ([`ReportFigures::derived_all`] of the same report).
+    pub fn with(report: &Report, derived: &[Option<crate::derived::Derived>]) -> Rates {
         let mut by_id = HashMap::new();
-        for (case, derived) in report.cases.iter().zip(report.derived_all()) {
+        for (case, derived) in report.cases.iter().zip(derived.iter().copied()) {
             let Some(d) = derived else { continue };
             let Some(per_s) = d.loads_per_s else { continue };
             // The interval is of the time per workgroup: the throughput's bounds are its

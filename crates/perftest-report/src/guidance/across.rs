@@ -3,17 +3,27 @@
 
 use crate::schema::Report;
 
-use super::guidance;
+use crate::findings::Reading;
+
+use super::guidance_with;
 use super::types::{AcrossVerdict, Outcome};
 
 /// Per claim (in the order of [`super::claims`]), its verdicts over `reports`, one per GPU.
 pub fn across(reports: &[&Report]) -> Vec<AcrossVerdict> {
+    let readings: Vec<Reading> = reports.iter().map(|r| Reading::of(r)).collect();
+    across_with(reports, &readings)
+}
+
+/// [`across`] of `reports` with their `readings` ([`Reading::of`] each report, in the same
+/// order).
+pub fn across_with(reports: &[&Report], readings: &[Reading]) -> Vec<AcrossVerdict> {
     let per_gpu: Vec<(&str, Vec<super::Verdict>)> = reports
         .iter()
-        .map(|r| {
+        .zip(readings)
+        .map(|(r, read)| {
             (
                 r.device.name.as_str(),
-                guidance(r, &crate::findings::findings(r)),
+                guidance_with(r, &read.rates, &read.findings),
             )
         })
         .collect();

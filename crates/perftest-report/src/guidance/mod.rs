@@ -28,7 +28,7 @@ mod types;
 use crate::findings::{Findings, Rates};
 use crate::schema::Report;
 
-pub use across::across;
+pub use across::{across, across_with};
 pub use rule::{Band, Claim, Context, Doc, Figure, Measured, Rule, Test, MARGIN};
 pub use types::{AcrossVerdict, Outcome, Source, Verdict};
 
@@ -47,9 +47,15 @@ pub fn claims() -> impl Iterator<Item = &'static Claim> {
 /// One verdict for every claim, in the order of [`claims`], on `report` and its `findings`
 /// ([`crate::findings::findings`] of the same report).
 pub fn guidance(report: &Report, findings: &Findings) -> Vec<Verdict> {
+    guidance_with(report, &Rates::of(report), findings)
+}
+
+/// [`guidance`] of `report` whose throughputs are `rates` ([`Rates::of`] the same report), for
+/// callers that read the rates too.
+pub fn guidance_with(report: &Report, rates: &Rates, findings: &Findings) -> Vec<Verdict> {
     let ctx = Context {
         report,
-        rates: Rates::of(report),
+        rates,
         findings,
     };
     claims().map(|claim| judge(claim, &ctx)).collect()

@@ -142,7 +142,7 @@ pub struct Context<'a> {
     /// The report.
     pub report: &'a Report,
     /// Its cases' throughputs.
-    pub rates: Rates,
+    pub rates: &'a Rates,
     /// Its findings.
     pub findings: &'a Findings,
 }

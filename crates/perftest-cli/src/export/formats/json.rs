@@ -3,13 +3,12 @@
 use serde::Serialize;
 
 use crate::export::exporter::{ExportError, Exporter};
-use crate::report::{ClockSamples, ReportSource};
 use perftest_report::analysis::Analysis;
 use perftest_report::analysis::{PerClock, RunClockFigures};
 use perftest_report::findings::{Advice, Finding, Missing};
 use perftest_report::guidance::Verdict;
 
-use crate::report::{CaseResult, Derived, DeviceInfo, Report, Settings};
+use crate::report::{CaseResult, Derived, Report};
 
 /// Writes the report as pretty-printed JSON, each measured case with a `derived` object
 /// (summary statistics, throughput, the original's columns).
@@ -19,22 +18,13 @@ use crate::report::{CaseResult, Derived, DeviceInfo, Report, Settings};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JsonExporter;
 
-/// [`Report`] with derived figures added to each case; field for field the same layout.
+/// [`Report`] with derived figures added to each case ([`Report::with_cases`]: the report's
+/// own layout, declared once in perftest-report), followed by the analysis.
 #[derive(Serialize)]
 struct JsonReport<'a> {
-    schema: &'a str,
-    perftest_version: &'a str,
-    started_at: &'a str,
-    finished_at: &'a str,
-    complete: bool,
-    device: &'a DeviceInfo,
-    settings: &'a Settings,
-    baseline_id: &'a str,
-    cases: Vec<JsonCase<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    clock: Option<&'a ClockSamples>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    source: Option<&'a ReportSource>,
+    /// The report, each case with its derived figures.
+    #[serde(flatten)]
+    report: Report<JsonCase<'a>>,
     /// The clock figures derived from `clock` (or from the memory suite's clock case, or
     /// `--clock-mhz`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -63,43 +53,21 @@ struct JsonCase<'a> {
 
 impl Exporter for JsonExporter {
     fn render(&self, report: &Report, analysis: &Analysis) -> Result<Vec<u8>, ExportError> {
-        // Destructured so that a field added to `Report` fails to compile here until it is
-        // written out too.
-        let Report {
-            schema,
-            perftest_version,
-            started_at,
-            finished_at,
-            complete,
-            device,
-            settings,
-            baseline_id,
-            cases,
-            clock,
-            source,
-        } = report;
+        let published = report.source.is_some();
+        let cases = report
+            .cases
+            .iter()
+            .zip(&analysis.derived)
+            .zip(&analysis.per_clock)
+            .map(|((result, derived), per_clock)| JsonCase {
+                result,
+                derived: derived.map(|d| source_spread(d, result, published)),
+                per_clock: *per_clock,
+            })
+            .collect();
         let found = &analysis.findings;
         let json = JsonReport {
-            schema,
-            perftest_version,
-            started_at,
-            finished_at,
-            complete: *complete,
-            device,
-            settings,
-            baseline_id,
-            cases: cases
-                .iter()
-                .zip(&analysis.derived)
-                .zip(&analysis.per_clock)
-                .map(|((result, derived), per_clock)| JsonCase {
-                    result,
-                    derived: derived.map(|d| source_spread(d, result, source.is_some())),
-                    per_clock: *per_clock,
-                })
-                .collect(),
-            clock: clock.as_ref(),
-            source: source.as_ref(),
+            report: report.with_cases(cases),
             clock_derived: analysis.clock,
             findings: &found.findings,
             advice: &found.advice,
