@@ -26,7 +26,7 @@ fn main() -> ExitCode {
             let text = misplaced_subcommand(&args)
                 .or_else(|| own_usage_message(&e))
                 .unwrap_or_else(|| usage_error_text(&e.render().to_string()));
-            perftest_cli::say_part!("{text}");
+            perftest_cli::stderr_part!("{text}");
             return ExitCode::from(exit_code::USAGE as u8);
         }
         Err(e) => {
@@ -86,7 +86,7 @@ fn main() -> ExitCode {
             // Messages quote arguments and file contents: control characters are escaped
             // (line by line, as device-selection errors list the devices on further lines).
             let lines: Vec<_> = f.message.lines().map(printable).collect();
-            perftest_cli::say!("perftest: {}", lines.join("\n"));
+            perftest_cli::stderr_line!("perftest: {}", lines.join("\n"));
             ExitCode::from(f.code as u8)
         }
     }

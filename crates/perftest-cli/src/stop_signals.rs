@@ -126,11 +126,11 @@ impl StopSignals {
                 return;
             }
             crate::export::remove_temporary_files();
-            crate::say!("perftest: interrupted by {}", self.name());
+            crate::stderr_line!("perftest: interrupted by {}", self.name());
             platform::exit_now(self.exit_code());
         }
         if ANNOUNCE.load(Ordering::SeqCst) {
-            crate::say!("perftest: {} received, stopping", self.name());
+            crate::stderr_line!("perftest: {} received, stopping", self.name());
         }
         let since = Instant::now();
         while since.elapsed() < STOP_GRACE {
@@ -143,7 +143,7 @@ impl StopSignals {
             return;
         }
         crate::export::remove_temporary_files();
-        crate::say!(
+        crate::stderr_line!(
             "perftest: {} was not answered within {} s (the Vulkan loader or driver does not \
              return); ending now",
             self.name(),

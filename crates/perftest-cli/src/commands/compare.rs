@@ -112,7 +112,7 @@ fn two_reports(
             } else {
                 "perftest: "
             };
-            perftest_cli::say!("{prefix}{}", printable(&line));
+            perftest_cli::stderr_line!("{prefix}{}", printable(&line));
         }
     }
     // A slowdown found is a regression even when the gate could not judge the rest; a gate
@@ -155,7 +155,7 @@ fn many_reports(fleet: &Fleet, format: CompareFormat) -> Result<(String, i32), F
     }
     .map_err(|e| Failure::new(exit_code::FAILURE, e))?;
     if code == exit_code::NO_VERDICT {
-        perftest_cli::say!(
+        perftest_cli::stderr_line!(
             "perftest: no verdict: some reports could not be judged by the outlier rule (NOT \
              JUDGED in the summary)"
         );

@@ -257,12 +257,12 @@ pub(crate) fn validation_code(instance: &Instance, code: i32) -> i32 {
     }
     let messages = instance.validation_messages();
     if messages.is_empty() {
-        perftest_cli::say!("perftest: validation: 0 messages");
+        perftest_cli::stderr_line!("perftest: validation: 0 messages");
         return code;
     }
-    perftest_cli::say!("perftest: validation: {} message(s)", messages.len());
+    perftest_cli::stderr_line!("perftest: validation: {} message(s)", messages.len());
     for m in messages.iter().take(20) {
-        perftest_cli::say!("  {:?} {}: {}", m.severity, m.id, m.text);
+        perftest_cli::stderr_line!("  {:?} {}: {}", m.severity, m.id, m.text);
     }
     if code == exit_code::SUCCESS {
         exit_code::VALIDATION
@@ -328,7 +328,7 @@ pub(crate) fn run_time(
         let setup = STARTED
             .get()
             .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
-        perftest_cli::say!("perftest: instance and device ready after {setup:.0} ms");
+        perftest_cli::stderr_line!("perftest: instance and device ready after {setup:.0} ms");
     }
     let progress = Progress::new(cases.len());
     let (report, end, phases) = run_timing(
@@ -358,7 +358,7 @@ pub(crate) fn run_time(
     // The shader outputs come after the report: their failure is told, and the run's own code
     // is kept when it is worse (or a stop signal's, which always is).
     if let Err(failure) = shader_outputs(bench, cases, &report, options) {
-        perftest_cli::say!("perftest: {}", printable(&failure.message));
+        perftest_cli::stderr_line!("perftest: {}", printable(&failure.message));
         return match code {
             Ok(c) if signals.received().is_some() => Ok(c),
             Ok(c) => Ok(exit_code::worse(c, failure.code)),
@@ -387,14 +387,14 @@ pub(crate) fn print_recorded_share(report: &Report) {
     } else {
         0.0
     };
-    perftest_cli::say!(
+    perftest_cli::stderr_line!(
         "perftest: wall time {wall:.0} ms, of which {recorded:.0} ms recorded GPU measurement ({share:.1}%)"
     );
 }
 
 pub(crate) fn print_phases(prefix: &str, phases: &PhaseTimes) {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-    perftest_cli::say!(
+    perftest_cli::stderr_line!(
         "perftest: {prefix}pipelines {:.0} ms, verification {:.0} ms, clock warm-up {:.0} ms, sizing {:.0} ms, measurements {:.0} ms",
         ms(phases.pipelines),
         ms(phases.verification),
@@ -467,7 +467,7 @@ pub(crate) fn deliver(
         }
         Some(target) => {
             // An incomplete run that measured nothing must not replace an earlier report.
-            perftest_cli::say!(
+            perftest_cli::stderr_line!(
                 "perftest: {prefix}nothing was measured, so {} was not written (an existing file is left as it was)",
                 printable_path(target.path())
             );
@@ -476,12 +476,12 @@ pub(crate) fn deliver(
     match (end, written) {
         (RunEnd::Interrupted, written) => {
             let at = written.map_or_else(String::new, |p| format!(", written to {p}"));
-            perftest_cli::say!(
+            perftest_cli::stderr_line!(
                 "perftest: {prefix}interrupted by {}: {measured} case(s) measured{at}",
                 signals.name()
             );
         }
-        (_, Some(path)) => perftest_cli::say!("perftest: {prefix}report written to {path}"),
+        (_, Some(path)) => perftest_cli::stderr_line!("perftest: {prefix}report written to {path}"),
         (_, None) => {}
     }
     Ok(write_error)
@@ -501,7 +501,7 @@ pub(crate) fn run_exit_code(
     let stopped = signals.received().is_some();
     if let Some(e) = write_error {
         if stopped {
-            perftest_cli::say!(
+            perftest_cli::stderr_line!(
                 "perftest: {}",
                 perftest_cli::output::printable::printable(&e.to_string())
             );
@@ -520,7 +520,7 @@ pub(crate) fn run_exit_code(
         RunEnd::Interrupted => Ok(signals.exit_code()),
         RunEnd::Fatal(e) => Err(Failure::new(exit_code::FAILURE, e)),
         RunEnd::Complete if stopped => {
-            perftest_cli::say!(
+            perftest_cli::stderr_line!(
                 "perftest: {} arrived while the results were written",
                 signals.name()
             );
@@ -642,7 +642,7 @@ fn time_every_device(
                     .name(format!("device {}", i + 1))
                     .spawn_scoped(scope, move || time_one(i));
                 spawned.map_err(|e| {
-                    perftest_cli::say!(
+                    perftest_cli::stderr_line!(
                         "perftest: device {}: no thread could be started for it ({e}); it is \
                          timed after the others are started, on the main thread",
                         i + 1
@@ -718,7 +718,11 @@ pub(crate) fn run_all_devices(
                 if output.is_none() {
                     print_stdout(&heading)?;
                 }
-                perftest_cli::say!("perftest: device {}: {}", run.number, printable(&f.message));
+                perftest_cli::stderr_line!(
+                    "perftest: device {}: {}",
+                    run.number,
+                    printable(&f.message)
+                );
                 worst(f.code);
             }
             Ok((report, end, phases)) => {
@@ -740,7 +744,7 @@ pub(crate) fn run_all_devices(
                 match run_exit_code(&report, end, write_error, signals) {
                     Ok(c) => worst(c),
                     Err(f) => {
-                        perftest_cli::say!(
+                        perftest_cli::stderr_line!(
                             "perftest: device {}: {}",
                             run.number,
                             printable(&f.message)
@@ -795,7 +799,7 @@ pub(crate) fn shader_outputs(
         shader_stats::prepare_dump_dir(dir).map_err(|e| Failure::new(exit_code::FAILURE, e))?;
     }
     if !bench.context().shader_statistics_available() {
-        perftest_cli::say!(
+        perftest_cli::stderr_line!(
             "perftest: {}",
             shader_stats::unavailable_note(&report.device.name)
         );
@@ -814,7 +818,7 @@ pub(crate) fn shader_outputs(
                 })?);
         }
         if written == 0 {
-            perftest_cli::say!(
+            perftest_cli::stderr_line!(
                 "perftest: note: the driver gave no internal shader representations; nothing was written to {}",
                 dir.display()
             );

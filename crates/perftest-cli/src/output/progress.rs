@@ -57,12 +57,12 @@ impl crate::benchmark::settings::RunObserver for Follow<'_> {
     fn round_done(&mut self, round: usize) {
         // From then on a partial report holds measured cases.
         if self.verbose && round == 1 {
-            crate::say!("perftest: measurement round 1 done");
+            crate::stderr_line!("perftest: measurement round 1 done");
         }
     }
 
     fn warning(&mut self, message: &str) {
-        crate::say!(
+        crate::stderr_line!(
             "perftest: warning: {}",
             crate::output::printable::printable(message)
         );
