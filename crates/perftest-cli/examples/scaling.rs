@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use perftest_cli::compare::render;
 use perftest_cli::export::{exporter, ExportFormat};
-use perftest_cli::node::fleet;
+use perftest_cli::outliers::fleet;
 use perftest_cli::report::Report;
 use perftest_cli::report_file::load_report;
 use perftest_report::fleet::{Fleet, Member};

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cross;
+use crate::cross_gpu;
 use crate::export::formats::markdown::{code_span, escape as md};
 use crate::export::{Exporter, MarkdownExporter};
 use crate::report::Report;
@@ -160,7 +160,11 @@ fn family_pages(cross: &CrossGpu) -> Vec<Page> {
             Page {
                 path: format!("{FOLDER}/family-{family}.md"),
                 title: format!("{title} across GPUs"),
-                text: format!("# {} across GPUs\n\n{}", md(title), cross::markdown(&one)),
+                text: format!(
+                    "# {} across GPUs\n\n{}",
+                    md(title),
+                    cross_gpu::markdown(&one)
+                ),
             }
         })
         .collect()
@@ -181,7 +185,7 @@ fn index_page(cross: &CrossGpu, gpus: &[Page], families: &[Page]) -> Page {
         guidance: cross.guidance.clone(),
     };
     advice_only.matrix.rows.clear();
-    text.push_str(&cross::markdown(&advice_only));
+    text.push_str(&cross_gpu::markdown(&advice_only));
     let link = |p: &Page| {
         let name = Path::new(&p.path)
             .file_name()

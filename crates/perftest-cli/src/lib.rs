@@ -19,15 +19,15 @@
 //!   analysis, and where `--output` goes,
 //! - [`report_file`]: reading a saved report back, as untrusted input,
 //! - [`published`]: the original perftest's text tables read as reports,
-//! - [`compare`], [`cross`] and [`gallery`]: `perftest compare A.json B.json` and reports of
+//! - [`compare`], [`cross_gpu`] and [`gallery`]: `perftest compare A.json B.json` and reports of
 //!   different GPUs side by side, rendered from perftest-report's comparisons (`pair`,
 //!   `cross_gpu`), and the book's collection pages made from them,
 //! - [`gate`]: the limits of `compare --fail-above`/`--fail-median` as the command line gives
 //!   them (the verdict is perftest-report's `gate`),
-//! - [`node`]: many reports side by side (every GPU of a node, a fleet's models) rendered with
+//! - [`outliers`]: many reports side by side (every GPU of a node, a fleet's models) rendered with
 //!   the outlier rule's verdicts (perftest-report's `outliers` and `fleet`),
 //! - [`shader_stats`]: the driver's shader statistics and dumps in the outputs,
-//! - [`sweep`]: the cache hierarchy from the memory suite's sweep (plateaus, level names,
+//! - [`hierarchy`]: the cache hierarchy from the memory suite's sweep (plateaus, level names,
 //!   capacities, where to measure next),
 //! - [`output`], [`stop_signals`] and [`platform`]: progress and exit codes, stopping a run on
 //!   Ctrl-C and its kin, and what differs between operating systems.
@@ -38,19 +38,19 @@ pub mod benchmark;
 pub mod cli;
 pub mod clock;
 pub mod compare;
-pub mod cross;
+pub mod cross_gpu;
 pub mod export;
 pub mod gallery;
 pub mod gate;
-pub mod node;
+pub mod hierarchy;
 pub mod options;
+pub mod outliers;
 pub mod output;
 pub mod platform;
 pub mod published;
 pub mod report_file;
 pub mod shader_stats;
 pub mod stop_signals;
-pub mod sweep;
 pub use perftest_report::{modes, sizing, statistics};
 
 /// The run report: its data types and the figures derived from them (from perftest-report).

@@ -7,8 +7,8 @@
 
 use std::path::Path;
 
+use perftest_cli::hierarchy::{hierarchy, hierarchy_text};
 use perftest_cli::report_file::load_report;
-use perftest_cli::sweep::{hierarchy, hierarchy_text};
 
 /// The section of `report`'s hierarchy, with latencies in cycles only at a given clock.
 fn section(report: &perftest_cli::report::Report) -> Option<String> {

@@ -1,5 +1,5 @@
 //! Refining the latency curves: once the doubling sweep (and each carve-out curve) is measured,
-//! the working sets that the pure rule [`crate::sweep::refine()`] asks for are measured too,
+//! the working sets that the pure rule [`crate::hierarchy::refine()`] asks for are measured too,
 //! round after round, until every transition between two levels is bracketed to 1/16 of an
 //! octave or [`MAX_ROUNDS`] rounds are done. The refined cases are ordinary cases of their
 //! curve at other sizes (made by the curve's family, `Family::on_curve_at`), verified and
@@ -9,8 +9,8 @@ use std::collections::HashSet;
 
 use perftest_cases::{case_index, Case, CaseIndex, Curve};
 
+use crate::hierarchy::{carveouts, curves, levels, refine, refine_edge, RefineLimits};
 use crate::report::Report;
-use crate::sweep::{carveouts, curves, levels, refine, refine_edge, RefineLimits};
 
 /// The most refinement rounds one run makes (six; a noisy cache edge may need them all).
 pub const MAX_ROUNDS: usize = 6;

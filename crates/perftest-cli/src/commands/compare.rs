@@ -5,11 +5,11 @@ use std::path::Path;
 use perftest_cli::cli::CompareFormat;
 use perftest_cli::compare::html::comparison_html;
 use perftest_cli::compare::render;
-use perftest_cli::cross;
-use perftest_cli::cross::html::cross_html;
+use perftest_cli::cross_gpu;
+use perftest_cli::cross_gpu::html::cross_html;
 use perftest_cli::export::OutputTarget;
-use perftest_cli::node::html::{fleet_html, node_html};
-use perftest_cli::node::{self, fleet};
+use perftest_cli::outliers::html::{fleet_html, node_html};
+use perftest_cli::outliers::{self, fleet};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::printable;
 use perftest_cli::report::Report;
@@ -149,7 +149,7 @@ fn many_reports(fleet: &Fleet, format: CompareFormat) -> Result<(String, i32), F
             } else {
                 ""
             };
-            Ok(note.to_string() + &node::render(&group.summary, &|r| group.describe(r)))
+            Ok(note.to_string() + &outliers::render(&group.summary, &|r| group.describe(r)))
         }
         _ => Ok(fleet::render(fleet)),
     }
@@ -196,13 +196,13 @@ fn cross_reports(
     let pairs: Vec<(&str, &Report)> = labels.iter().map(String::as_str).zip(reports).collect();
     let cross = cross_gpu(&pairs);
     let text = match format {
-        CompareFormat::Text => cross::render(&cross),
+        CompareFormat::Text => cross_gpu::render(&cross),
         CompareFormat::Html => {
             cross_html(&cross).map_err(|e| Failure::new(exit_code::FAILURE, e))?
         }
-        CompareFormat::Markdown => cross::markdown(&cross),
+        CompareFormat::Markdown => cross_gpu::markdown(&cross),
         CompareFormat::Json => {
-            cross::json(&cross).map_err(|e| Failure::new(exit_code::FAILURE, e))?
+            cross_gpu::json(&cross).map_err(|e| Failure::new(exit_code::FAILURE, e))?
         }
     };
     Ok((text, exit_code::SUCCESS))

@@ -9,8 +9,8 @@ use perftest_cli::benchmark::settings::RunSettings;
 use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
 use perftest_cli::export::{exporter, ExportFormat, OutputError, OutputTarget};
-use perftest_cli::node::{self, fleet, DEVICE_PLACEHOLDER, PCI_PLACEHOLDER};
 use perftest_cli::options::{Mode, Options};
+use perftest_cli::outliers::{self, fleet, DEVICE_PLACEHOLDER, PCI_PLACEHOLDER};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::{printable, printable_path};
 use perftest_cli::output::progress::Follow;
@@ -542,12 +542,12 @@ pub(crate) fn device_output(
     format: ExportFormat,
 ) -> Result<OutputTarget, Failure> {
     let text = path.to_string_lossy();
-    let location = node::location_word(
+    let location = outliers::location_word(
         target.pci_bus.as_deref(),
         target.device_uuid.as_deref(),
         number,
     );
-    let file = if let Some(file) = node::with_placeholders(path, number, &location) {
+    let file = if let Some(file) = outliers::with_placeholders(path, number, &location) {
         file
     } else if text.ends_with('/') || path.is_dir() {
         path.join(format!("perftest-device-{number}.{}", format.extension()))
@@ -776,7 +776,7 @@ fn print_node_summary(summarized: &[(String, String, Report)]) -> Result<bool, F
     let text = match fleet.groups.as_slice() {
         [group] => {
             let described = |r: usize| summarized[r].1.clone();
-            node::render(&group.summary, &described)
+            outliers::render(&group.summary, &described)
         }
         _ => fleet::render(&fleet),
     };

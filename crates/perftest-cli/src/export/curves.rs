@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::markup::{escape, px, text_width};
-use crate::sweep::{bandwidth_text, size_text, Hierarchy, NamedLevel, Point};
+use crate::hierarchy::{bandwidth_text, size_text, Hierarchy, NamedLevel, Point};
 
 /// Size of one chart.
 pub(crate) const CURVE_SIZE: (f64, f64) = (660.0, 330.0);
@@ -453,7 +453,7 @@ mod tests {
     use super::*;
     use crate::export::formats::html::tests::check_markup;
     use crate::export::markup::svg_open;
-    use crate::sweep::section::tests::h200_doubling;
+    use crate::hierarchy::section::tests::h200_doubling;
 
     fn chart(h: &Hierarchy, curve: Curve) -> String {
         let mut out = String::new();

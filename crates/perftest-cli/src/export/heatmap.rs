@@ -140,7 +140,7 @@ fn cell_text(grid: &FamilyGrid<'_>, gloads: f64) -> String {
     if grid.latency {
         format!("{:.1} ns", 1.0 / gloads)
     } else if let Some(bytes) = grid.bandwidth_bytes {
-        crate::sweep::bandwidth_text(gloads * bytes)
+        crate::hierarchy::bandwidth_text(gloads * bytes)
     } else {
         gload(gloads)
     }

@@ -13,8 +13,8 @@ use crate::export::heatmap::{
     LEGEND_SIZE,
 };
 use crate::export::markup::{escape, svg_open};
+use crate::hierarchy::{bandwidth_text, resolution_text, size_text, Hierarchy};
 use crate::report::{CaseStatus, Report};
-use crate::sweep::{bandwidth_text, resolution_text, size_text, Hierarchy};
 use perftest_report::analysis::Analysis;
 
 /// The page's stylesheet (before the charts' [`CHART_CSS`]).
@@ -263,7 +263,7 @@ fn write_hierarchy(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> s
         }
         writeln!(out, "</tbody></table>")?;
     }
-    if let Some(line) = crate::sweep::section::inverted_levels(&h.latency_levels) {
+    if let Some(line) = crate::hierarchy::section::inverted_levels(&h.latency_levels) {
         writeln!(out, "<p><strong>{}</strong></p>", escape(&line))?;
     }
     if !h.carveout.is_empty() {
@@ -273,13 +273,13 @@ fn write_hierarchy(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> s
         writeln!(
             out,
             "<p>{}</p>",
-            escape(&crate::sweep::section::unsteady_text(&h.unsteady))
+            escape(&crate::hierarchy::section::unsteady_text(&h.unsteady))
         )?;
     }
     writeln!(
         out,
         "<p>{}</p>",
-        escape(&crate::sweep::section::rule_text())
+        escape(&crate::hierarchy::section::rule_text())
     )?;
     writeln!(out, "</section>")
 }
@@ -312,7 +312,7 @@ fn write_twins(out: &mut String, report: &Report) -> std::fmt::Result {
 
 /// The carve-out table: the L1 each declared shared-memory size leaves.
 fn write_carveout(out: &mut String, h: &Hierarchy, clock_mhz: Option<f64>) -> std::fmt::Result {
-    use crate::sweep::section::{
+    use crate::hierarchy::section::{
         carveout_cells, carveout_not_measured, carveout_titles, CARVEOUT_TITLE,
     };
     writeln!(
@@ -725,7 +725,7 @@ pub(crate) mod tests {
         assert_eq!(lines.len(), 2, "latency and bandwidth");
         let points = |i: usize| lines[i].attribute("points").unwrap().split(' ').count();
         // Every steady point of the refined latency sweep and of the bandwidth sweep.
-        let (latency, bandwidth) = crate::sweep::curves(&report);
+        let (latency, bandwidth) = crate::hierarchy::curves(&report);
         assert!(latency.len() > 50, "{}", latency.len());
         assert_eq!((points(0), points(1)), (latency.len(), bandwidth.len()));
         let shades = section

@@ -129,7 +129,7 @@ impl Exporter for MarkdownExporter {
             writeln!(out)?;
             preformatted(&mut out, &section);
         }
-        if let Some(section) = crate::sweep::section(analysis) {
+        if let Some(section) = crate::hierarchy::section(analysis) {
             // A preformatted block: the section's columns line up as in the terminal.
             writeln!(out)?;
             preformatted(&mut out, &section);

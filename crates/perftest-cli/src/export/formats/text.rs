@@ -88,7 +88,7 @@ impl Exporter for TextExporter {
                 writeln!(out, "{note}")?;
             }
         }
-        if let Some(section) = crate::sweep::section(analysis) {
+        if let Some(section) = crate::hierarchy::section(analysis) {
             writeln!(out)?;
             out.push_str(&section);
         }

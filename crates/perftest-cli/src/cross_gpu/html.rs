@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::cross::{how_many, SAME_GPU_TITLE};
+use crate::cross_gpu::{how_many, SAME_GPU_TITLE};
 use crate::export::formats::html::{page_end, page_start};
 use crate::export::markup::escape;
 use perftest_report::cross_gpu::CrossGpu;
