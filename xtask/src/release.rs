@@ -16,7 +16,7 @@ pub fn binary_name(target: &str) -> &'static str {
 /// Builds the release CLI for `target` (`cargo build --release --locked`) and returns the
 /// binary's path.
 pub fn build_release(target: &str) -> Result<PathBuf, String> {
-    crate::cross_gpu::ensure_target(target)?;
+    crate::cross::ensure_target(target)?;
     let status = workspace::status(cargo().args([
         "build",
         "--release",

@@ -113,8 +113,8 @@ fn slug(file: &str) -> String {
 /// writes (findings, advice, table).
 fn gpu_page(file: &str, report: &Report) -> Result<Page, String> {
     let (api, tool) = (
-        perftest_report::across::api(report),
-        perftest_report::across::tool(report),
+        perftest_report::gpu_matrix::api(report),
+        perftest_report::gpu_matrix::tool(report),
     );
     let title = format!("{} ({api})", report.device.name);
     let table = MarkdownExporter

@@ -1,10 +1,10 @@
 //! One GPU under several APIs or tools, side by side: the reports of a comparison whose GPU
 //! names name the same model ([`model_key`]) but whose API or tool differ, and per question of
-//! the advice across GPUs ([`crate::across`]) what each of them answers and whether the answer
+//! the advice across GPUs ([`crate::gpu_matrix`]) what each of them answers and whether the answer
 //! flips between them (a uniform-address fast path on Direct3D 11 and not on Direct3D 12, say).
 
-use crate::across::{api_family, resource, Column, FINDINGS, PATHS};
 use crate::findings::{Findings, Rates, Reading};
+use crate::gpu_matrix::{api_family, resource, Column, FINDINGS, PATHS};
 use crate::schema::Report;
 
 /// Words of GPU names that say nothing about the model: vendors and brands, architectures, and
@@ -143,7 +143,7 @@ pub fn distinct_gpus(columns: &[Column]) -> usize {
 }
 
 /// The GPUs of `reports` (with their `columns`) that appear under two or more APIs or tools,
-/// in order of first appearance; `margin` as in [`crate::across::advice`].
+/// in order of first appearance; `margin` as in [`crate::gpu_matrix::advice`].
 pub fn same_gpu(reports: &[&Report], columns: &[Column], margin: f64) -> Vec<SameGpu> {
     let readings: Vec<Reading> = reports.iter().map(|r| Reading::of(r)).collect();
     same_gpu_with(&readings, columns, margin)

@@ -1,15 +1,15 @@
 //! Reports of different GPUs, APIs or tools compared: the matrix of cases by GPU (each GPU
-//! relative to its own baseline case, [`crate::across::matrix`]), the advice that holds across
-//! the GPUs ([`crate::across`]), for a GPU that appears under two or more APIs or tools what
+//! relative to its own baseline case, [`crate::gpu_matrix::matrix`]), the advice that holds across
+//! the GPUs ([`crate::gpu_matrix`]), for a GPU that appears under two or more APIs or tools what
 //! its reports answer differently ([`crate::apis`]), and each vendor claim's verdicts over the
 //! reports ([`crate::guidance::across`]).
 //!
 //! Each report's throughputs and findings are read once ([`Reading`]) and shared by the
 //! advice, the same-GPU comparison and the guidance.
 
-use crate::across::{advice_with, matrix, Matrix, Verdict};
 use crate::apis::{distinct_gpus, same_gpu_with, SameGpu};
 use crate::findings::Reading;
+use crate::gpu_matrix::{advice_with, matrix, Matrix, Verdict};
 use crate::guidance::{across_with, AcrossVerdict};
 use crate::schema::Report;
 
@@ -65,8 +65,8 @@ impl CrossGpu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::across::{advice, matrix};
     use crate::apis::same_gpu;
+    use crate::gpu_matrix::{advice, matrix};
     use crate::guidance::across;
     use crate::samples::{as_published, sample_report};
 

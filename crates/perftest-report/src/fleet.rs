@@ -76,13 +76,13 @@ impl Member {
             .collect();
         let software = format!(
             "{}, driver {}, {}",
-            crate::across::api(report),
+            crate::gpu_matrix::api(report),
             if driver.is_empty() {
                 "unnamed".to_string()
             } else {
                 driver.join(" ")
             },
-            crate::across::tool(report)
+            crate::gpu_matrix::tool(report)
         );
         Member {
             label: label.to_string(),

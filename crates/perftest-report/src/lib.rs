@@ -10,7 +10,7 @@
 //! - [`statistics`] and [`modes`]: medians, intervals and the levels samples fall into,
 //! - [`derived`]: the figures printed from a report (rates, the original's two columns).
 //! - [`analysis`]: everything the output formats print beyond the samples, computed once,
-//! - [`across`]: reports of different GPUs side by side, and advice that holds across them,
+//! - [`gpu_matrix`]: reports of different GPUs side by side, and advice that holds across them,
 //! - [`apis`]: one GPU under several APIs or tools, and which answers of that advice differ,
 //! - [`cross_gpu`]: reports of different GPUs compared (the matrix, the advice, the same GPU
 //!   under several APIs, the guidance across them), each report read once,
@@ -29,7 +29,6 @@
 
 #![warn(missing_docs)]
 
-pub mod across;
 pub mod analysis;
 pub mod answers;
 pub mod apis;
@@ -40,6 +39,7 @@ pub mod derived;
 pub mod findings;
 pub mod fleet;
 pub mod gate;
+pub mod gpu_matrix;
 pub mod guidance;
 pub mod hierarchy;
 pub mod modes;

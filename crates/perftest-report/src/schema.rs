@@ -399,7 +399,7 @@ impl std::fmt::Display for StatValue {
 }
 
 /// Outcome of one case. A report writes it as `status` and `reason` (and, for a failure, its
-/// `kind`); see [`WrittenStatus`] for how each outcome is written and read back.
+/// `kind`); a case not reached is written as a skip whose reason is [`NOT_REACHED`].
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(

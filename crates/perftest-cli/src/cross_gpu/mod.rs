@@ -6,9 +6,9 @@
 // The matrix as an HTML page.
 pub mod html;
 
-use perftest_report::across::{Matrix, Verdict};
 use perftest_report::apis::SameGpu;
 use perftest_report::cross_gpu::CrossGpu;
+use perftest_report::gpu_matrix::{Matrix, Verdict};
 use perftest_report::guidance::AcrossVerdict;
 
 use crate::output::printable::{cell_width, printable, push_left, push_right, wrap};
@@ -246,11 +246,11 @@ fn same_gpu_markdown(out: &mut String, same: &[SameGpu]) {
 pub fn json(cross: &CrossGpu) -> Result<String, String> {
     #[derive(serde::Serialize)]
     struct Json<'a> {
-        columns: &'a [perftest_report::across::Column],
+        columns: &'a [perftest_report::gpu_matrix::Column],
         advice: &'a [Verdict],
         same_gpu: &'a [SameGpu],
         guidance: &'a [AcrossVerdict],
-        rows: &'a [perftest_report::across::Row],
+        rows: &'a [perftest_report::gpu_matrix::Row],
     }
     let doc = Json {
         columns: &cross.matrix.columns,

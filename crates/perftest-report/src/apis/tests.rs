@@ -1,5 +1,5 @@
 use super::*;
-use crate::across::matrix;
+use crate::gpu_matrix::matrix;
 use crate::samples::{case, measurement, sample_report};
 use crate::schema::{CaseResult, ReportSource};
 

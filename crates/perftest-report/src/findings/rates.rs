@@ -63,15 +63,15 @@ impl Rates {
         Rates { by_id }
     }
 
-    /// The throughput of case `id`, when measured. The lookup is recorded while
-    /// [`recording`] runs.
+    /// The throughput of case `id`, when measured. The lookup is recorded while the
+    /// selection of [`crate::answers`] records.
     pub fn get(&self, id: &str) -> Option<&Rate> {
         note(id);
         self.by_id.get(id)
     }
 
-    /// The measured cases whose id is `wanted`, by id (each recorded while [`recording`]
-    /// runs; the ids not wanted are not).
+    /// The measured cases whose id is `wanted`, by id (each recorded while the selection of
+    /// [`crate::answers`] records; the ids not wanted are not).
     pub fn matching<'a: 'w, 'w>(
         &'a self,
         wanted: impl Fn(&str) -> bool + 'w,

@@ -22,7 +22,7 @@ pub const POOL_BUDGET_DISPATCHES: u64 = 60;
 /// [`POOL_FACTOR`] times `base` for a case whose dispatches take up to [`POOL_SPAN`] times
 /// `dispatch_ns`, in proportion fewer for one whose dispatches take longer, and no more than
 /// fit in [`POOL_BUDGET_DISPATCHES`] original-sized dispatches; but at least twice `base`,
-/// enough for [`modes`] to tell levels apart.
+/// enough for [`modes`](crate::modes::modes) to tell levels apart.
 pub fn pool_samples(base: usize, dispatch_ns: f64, samples: &[f64], groups: u64) -> usize {
     let full = base * POOL_FACTOR;
     let span = POOL_SPAN * dispatch_ns;
