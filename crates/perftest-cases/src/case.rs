@@ -135,9 +135,27 @@ impl Case {
         self.params.width
     }
 
-    /// Workgroup shape (`256x1` for buffers, `16x16` for textures).
+    /// Workgroup shape (`256x1` for buffers, `16x16` for textures, unless the family sets
+    /// the case's own: [`crate::Family::case_workgroup_size`]).
     pub fn workgroup_size(&self) -> [u32; 2] {
-        self.family.workgroup_size()
+        self.family.case_workgroup_size(self)
+    }
+
+    /// Threads in one workgroup of the case (256 unless its family says otherwise).
+    pub fn threads(&self) -> u32 {
+        let [x, y] = self.workgroup_size();
+        x * y
+    }
+
+    /// Threads in the case's verification dispatch ([`crate::VERIFY_GROUPS`] workgroups).
+    pub fn verify_threads(&self) -> u32 {
+        crate::VERIFY_GROUPS.iter().product::<u32>() * self.threads()
+    }
+
+    /// The units (loads, stores...) one workgroup of the case counts: [`Work::per_group`] of
+    /// its [`Case::threads`].
+    pub fn ops_per_group(&self) -> u64 {
+        self.work().per_group(self.threads())
     }
 
     /// What this case needs from the device beyond the basics.

@@ -8,7 +8,8 @@
 use crate::case::Case;
 pub use crate::family::check_sums;
 pub use crate::readback::{
-    check_words, thread_at, Readback, VerifyOutcome, VERIFY_GROUPS, VERIFY_THREADS,
+    check_words, thread_at, Readback, VerifyOutcome, MAX_VERIFY_THREADS, VERIFY_GROUPS,
+    VERIFY_THREADS,
 };
 
 /// Checks what a verification dispatch of `case` left behind against its family's CPU model.
@@ -62,14 +63,17 @@ mod tests {
             let t = g * 256 + l;
             [t, t + 1, 7, 0]
         };
-        assert!(check_words(&readback, model).passed());
-        let off = check_words(&readback, |g, l| {
+        assert!(check_words(&readback, 256, model).passed());
+        let off = check_words(&readback, 256, |g, l| {
             let mut w = model(g, l);
             w[2] += u32::from(g == 1 && l == 3);
             w
         });
         assert_eq!(off.mismatches, 1);
         assert!(off.first.unwrap().starts_with("group 1 thread 3:"));
+        // The same words read as groups of 128 threads put thread 259 in group 2.
+        let halves = check_words(&readback, 128, |g, l| model(g / 2, (g % 2) * 128 + l));
+        assert!(halves.passed());
         assert_eq!(readback.written_word(1), Some(2));
         assert_eq!(readback.written_word(2), None);
         assert_eq!(readback.written_words(), 2);

@@ -3,7 +3,7 @@
 //! the check of [`Family::verify`] by default.
 
 use crate::case::Case;
-use crate::kernel_params::{KernelParams, ReferenceSum, Tolerance, THREADS_PER_GROUP};
+use crate::kernel_params::{KernelParams, ReferenceSum, Tolerance};
 use crate::readback::{thread_at, Readback, VerifyOutcome};
 use crate::support::DeviceNeed;
 
@@ -45,9 +45,19 @@ pub trait Family: Send + Sync {
     /// Every case of the family, in suite order.
     fn cases(&self) -> Vec<Case>;
 
-    /// Workgroup shape of every kernel of the family.
+    /// Workgroup shape of the family's kernels (`[x, y]`; 256 threads, the original's, unless
+    /// the family says otherwise).
     fn workgroup_size(&self) -> [u32; 2] {
         [256, 1]
+    }
+
+    /// Workgroup shape of `case`'s kernel: [`Family::workgroup_size`], unless the family's
+    /// shape varies from case to case. Everything that counts threads per group (work per
+    /// group, verification, the CPU models' local indices, resident groups) reads it through
+    /// [`Case::workgroup_size`] and [`Case::threads`]; at most
+    /// [`crate::MAX_THREADS_PER_GROUP`] threads.
+    fn case_workgroup_size(&self, _case: &Case) -> [u32; 2] {
+        self.workgroup_size()
     }
 
     /// Loop trip count of the kernels (per axis, for 2D loops): the `LOADS` specialization
@@ -165,12 +175,12 @@ pub fn check_sums(case: &Case, sums: &[[f32; 4]], tolerance: Tolerance) -> Verif
     let params = KernelParams::for_case(case);
     let [wx, _] = case.workgroup_size();
     // Every workgroup computes the same sums, so the model is evaluated once per local index.
-    let model: Vec<_> = (0..THREADS_PER_GROUP)
+    let model: Vec<_> = (0..case.threads())
         .map(|l| case.family.reference(case, params, [l % wx, l / wx]))
         .collect();
     let mut outcome = VerifyOutcome::new();
     for (t, got) in sums.iter().enumerate() {
-        let (group, local) = thread_at(t);
+        let (group, local) = thread_at(t, case.threads());
         let want = &model[local as usize];
         let bad =
             (0..4).find(|&lane| !tolerance.accepts(got[lane], want.sum[lane], want.abs_sum[lane]));
@@ -248,8 +258,8 @@ impl Work {
         matches!(self.unit, Unit::DependentLoad | Unit::ClockTick)
     }
 
-    /// Whether one "group" of the case is one operation rather than a workgroup of 256
-    /// threads (a transfer or a launch: [`Work::per_group`] is [`Work::per_thread`]).
+    /// Whether one "group" of the case is one operation rather than a workgroup of threads (a
+    /// transfer or a launch: [`Work::per_group`] is [`Work::per_thread`]).
     pub fn is_operation(&self) -> bool {
         matches!(self.unit, Unit::Transfer | Unit::Launch)
     }
@@ -260,14 +270,15 @@ impl Work {
         self.is_chain() || self.is_operation()
     }
 
-    /// The units one workgroup (one block of a chain) counts: the threads times
-    /// [`Work::per_thread`], or [`Work::per_thread`] alone for a chain, whose threads all
-    /// follow the same addresses.
-    pub fn per_group(&self) -> u64 {
+    /// The units one workgroup of `threads` threads (one block of a chain) counts: the threads
+    /// times [`Work::per_thread`], or [`Work::per_thread`] alone for a chain, whose threads all
+    /// follow the same addresses, and for an operation. A case's figure is
+    /// [`Case::ops_per_group`].
+    pub fn per_group(&self, threads: u32) -> u64 {
         if self.is_chain() || self.is_operation() {
             u64::from(self.per_thread)
         } else {
-            u64::from(THREADS_PER_GROUP) * u64::from(self.per_thread)
+            u64::from(threads) * u64::from(self.per_thread)
         }
     }
 }

@@ -134,18 +134,20 @@ pub(crate) fn verify_model(
 ) -> VerifyOutcome {
     let params = KernelParams::for_case(case);
     let [wx, _] = case.workgroup_size();
-    let models: Vec<ThreadModel> = (0..256)
+    let models: Vec<ThreadModel> = (0..case.threads())
         .map(|l| thread_model(case, format, params, [l % wx, l / wx], texture))
         .collect();
     if format.is_integer() {
-        return check_words(readback, |_, local| match models.get(local as usize) {
-            Some(ThreadModel::Words(w)) => *w,
-            _ => [0; 4],
+        return check_words(readback, case.threads(), |_, local| {
+            match models.get(local as usize) {
+                Some(ThreadModel::Words(w)) => *w,
+                _ => [0; 4],
+            }
         });
     }
     let mut outcome = VerifyOutcome::new();
     for (t, got) in readback.sums.iter().enumerate() {
-        let (group, local) = thread_at(t);
+        let (group, local) = thread_at(t, case.threads());
         let Some(&ThreadModel::Float {
             sum,
             abs_sum,

@@ -1,8 +1,14 @@
 //! What a kernel and its CPU model share: the workgroup and loop sizes, the runtime values a
 //! kernel reads, the model's answer for one thread and how close a GPU result must be to it.
 
-/// Threads in every workgroup (256x1 for buffers, 16x16 for textures).
+/// Threads in a workgroup of every case whose family does not choose otherwise (256x1 for
+/// buffers, 16x16 for textures): the original's. A case's own count is
+/// [`crate::Case::threads`].
 pub const THREADS_PER_GROUP: u32 = 256;
+
+/// The most threads a workgroup of any case runs (Vulkan guarantees at least 128 per group;
+/// desktop GPUs offer 1024): the verification output is sized for four such groups.
+pub const MAX_THREADS_PER_GROUP: u32 = 1024;
 
 /// Loads each thread performs (textures: a 16x16 nested loop).
 pub const LOADS_PER_THREAD: u32 = 256;

@@ -46,8 +46,8 @@ pub use bc::{decode_bc1, decode_bc4, decode_bc5, BlockTexel};
 pub use bc7::{decode_bc7, BlockWriter};
 pub use case::{support, Case, Params, Pattern, SampleFilter};
 pub use check::{
-    check_sums, check_words, thread_at, verify, Readback, VerifyOutcome, VERIFY_GROUPS,
-    VERIFY_THREADS,
+    check_sums, check_words, thread_at, verify, Readback, VerifyOutcome, MAX_VERIFY_THREADS,
+    VERIFY_GROUPS, VERIFY_THREADS,
 };
 pub use data::{
     input_bytes, layered_texture_bytes, mix32, modern_bytes, modern_word, texture_bytes,
@@ -73,7 +73,8 @@ pub use mip::{
 pub use one_line::one_line;
 pub use portability::{PortabilityFeature, PortabilitySubset};
 pub use reference::{
-    reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,
+    reference_sum, KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, MAX_THREADS_PER_GROUP,
+    THREADS_PER_GROUP,
 };
 pub use sampler::{
     footprint, gather, read_of, sample, sample_magnitude, texel_at, AddressMode, SamplerState,

@@ -4,14 +4,19 @@
 //! thread writes four 32-bit lanes (its sum) to the output buffer, and families that store or
 //! use atomics also leave their result buffer behind. [`Readback`] holds both.
 
-use crate::kernel_params::THREADS_PER_GROUP;
+use crate::kernel_params::{MAX_THREADS_PER_GROUP, THREADS_PER_GROUP};
 
 /// Workgroups of a verification dispatch (`[x, y, z]`): 4 groups, so the group-index math in
 /// the store path is exercised along X and Z.
 pub const VERIFY_GROUPS: [u32; 3] = [2, 1, 2];
 
-/// Threads in a verification dispatch.
+/// Threads in a verification dispatch of a case of [`THREADS_PER_GROUP`] threads per group (a
+/// case's own count is [`crate::Case::verify_threads`]).
 pub const VERIFY_THREADS: u32 = 4 * THREADS_PER_GROUP;
+
+/// Threads in the largest verification dispatch: four groups of [`MAX_THREADS_PER_GROUP`]
+/// (the verification output's size, in four-lane sums).
+pub const MAX_VERIFY_THREADS: u32 = 4 * MAX_THREADS_PER_GROUP;
 
 /// What a verification dispatch left behind.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -95,18 +100,23 @@ impl Default for VerifyOutcome {
     }
 }
 
-/// Where thread `t` of a verification dispatch sits: `(group, local index)`.
-pub fn thread_at(t: usize) -> (u32, u32) {
-    let per_group = THREADS_PER_GROUP as usize;
+/// Where thread `t` of a verification dispatch of `threads` threads per group sits:
+/// `(group, local index)`.
+pub fn thread_at(t: usize, threads: u32) -> (u32, u32) {
+    let per_group = threads.max(1) as usize;
     ((t / per_group) as u32, (t % per_group) as u32)
 }
 
 /// Checks every thread's four output words exactly against `model(group, local)` (for kernels
-/// that sum integers with wrapping adds).
-pub fn check_words(readback: &Readback, model: impl Fn(u32, u32) -> [u32; 4]) -> VerifyOutcome {
+/// that sum integers with wrapping adds), `threads` threads per group.
+pub fn check_words(
+    readback: &Readback,
+    threads: u32,
+    model: impl Fn(u32, u32) -> [u32; 4],
+) -> VerifyOutcome {
     let mut outcome = VerifyOutcome::new();
     for t in 0..readback.sums.len() {
-        let (group, local) = thread_at(t);
+        let (group, local) = thread_at(t, threads);
         let want = model(group, local);
         let got = readback.words(t).unwrap_or_default();
         outcome.record(want == got, || {

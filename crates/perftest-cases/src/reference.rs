@@ -9,7 +9,8 @@ use crate::data::{texture_bytes, TEXTURE_SIZE};
 use crate::format::Format;
 
 pub use crate::kernel_params::{
-    KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, THREADS_PER_GROUP,
+    KernelParams, ReferenceSum, Tolerance, LOADS_PER_THREAD, MAX_THREADS_PER_GROUP,
+    THREADS_PER_GROUP,
 };
 
 impl KernelParams {

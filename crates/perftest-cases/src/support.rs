@@ -84,6 +84,10 @@ pub struct DeviceCaps {
     pub device_local_bytes: u64,
     /// `maxComputeSharedMemorySize`, in bytes.
     pub max_compute_shared_memory: u64,
+    /// `maxComputeWorkGroupInvocations`: the most threads one workgroup may run.
+    pub max_workgroup_invocations: u32,
+    /// `maxComputeWorkGroupSize`: the most threads along each axis of a workgroup.
+    pub max_workgroup_size: [u32; 3],
     /// Support of the texture suite's extra formats, in [`ExtraFormat::ALL`] order.
     pub extra_formats: [FormatSupport; 13],
     /// The queue perftest submits to also runs graphics work (`VK_QUEUE_GRAPHICS_BIT`).
@@ -135,6 +139,9 @@ pub enum DeviceNeed {
     DeviceMemory(u64),
     /// This many bytes of shared (workgroup) memory in one compute kernel.
     SharedMemory(u64),
+    /// A compute workgroup of this shape (`[x, y]` threads): within both
+    /// `maxComputeWorkGroupInvocations` and `maxComputeWorkGroupSize`.
+    Workgroup([u32; 2]),
     /// A format feature for one of the texture suite's extra formats.
     ExtraFormat(ExtraFormat, FormatFeature),
     /// A queue that runs graphics work (draws) as well as compute: the graphics suite.
@@ -202,6 +209,7 @@ impl DeviceNeed {
                     )
                 })
             }
+            DeviceNeed::Workgroup(shape) => workgroup_missing(shape, caps),
             DeviceNeed::ExtraFormat(format, feature) => (!caps.extra_format_has(format, feature))
                 .then(|| {
                     format!(
@@ -258,6 +266,24 @@ impl DeviceNeed {
                     .to_string()
             }),
         }
+    }
+}
+
+/// Why `caps` cannot run a workgroup of `[x, y]` threads, or `None` when it can.
+fn workgroup_missing([x, y]: [u32; 2], caps: &DeviceCaps) -> Option<String> {
+    let threads = u64::from(x) * u64::from(y);
+    let [mx, my, _] = caps.max_workgroup_size;
+    if threads > u64::from(caps.max_workgroup_invocations) {
+        Some(format!(
+            "maxComputeWorkGroupInvocations is {}; the case runs {threads} threads per group",
+            caps.max_workgroup_invocations
+        ))
+    } else if x > mx || y > my {
+        Some(format!(
+            "maxComputeWorkGroupSize is {mx}x{my}; the case runs {x}x{y} groups"
+        ))
+    } else {
+        None
     }
 }
 

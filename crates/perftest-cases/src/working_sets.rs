@@ -189,7 +189,7 @@ pub fn constants(case: &Case) -> [u32; 3] {
 
 /// Checks every thread's words against [`thread_sum`] with `elements_mask`.
 pub fn verify(case: &Case, elements_mask: u32, readback: &Readback) -> VerifyOutcome {
-    check_words(readback, |group, local| {
+    check_words(readback, case.threads(), |group, local| {
         thread_sum(case, elements_mask, group, local)
     })
 }

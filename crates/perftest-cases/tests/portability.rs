@@ -50,6 +50,8 @@ fn moltenvk_like() -> DeviceCaps {
         max_storage_buffer_range: 1 << 30,
         device_local_bytes: 6 << 30,
         max_compute_shared_memory: 32 << 10,
+        max_workgroup_invocations: 1024,
+        max_workgroup_size: [1024, 1024, 64],
         extra_formats: ExtraFormat::ALL.map(|f| {
             if f.is_compressed() {
                 FormatSupport::default()

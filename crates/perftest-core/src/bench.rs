@@ -7,7 +7,6 @@ use ash::vk;
 use gpu_allocator::MemoryLocation;
 use perftest_cases::{
     support, Case, KernelParams, Readback, Support, THREADS_PER_GROUP, VERIFY_GROUPS,
-    VERIFY_THREADS,
 };
 
 use crate::barriers::memory_barrier;
@@ -451,6 +450,7 @@ impl Bench {
         let tiles = (kernel.stages == Stages::Fragment)
             .then_some(binding.draw.clone())
             .flatten();
+        let threads = kernel.case.verify_threads();
         let written = self.resources.written(&kernel.case)?;
         let mut readback = match written {
             Some((_, bytes)) => Some(self.ctx.create_buffer(
@@ -488,14 +488,14 @@ impl Bench {
         }
         ran?;
         Ok(Readback {
-            sums: self.output_sums()?,
+            sums: self.output_sums(threads)?,
             written: written_bytes.unwrap_or_default(),
         })
     }
 
-    /// Every verification thread's four output lanes, as the last verification dispatch left
-    /// them in the output buffer.
-    fn output_sums(&self) -> Result<Vec<[f32; 4]>> {
+    /// The four output lanes of the first `threads` verification threads, as the last
+    /// verification dispatch left them in the output buffer.
+    fn output_sums(&self, threads: u32) -> Result<Vec<[f32; 4]>> {
         let bytes = self
             .resources
             .output
@@ -505,7 +505,7 @@ impl Bench {
             .ok_or_else(|| Error::InvalidArgument("output memory is not host-visible".into()))?;
         Ok(bytes
             .chunks_exact(16)
-            .take(VERIFY_THREADS as usize)
+            .take(threads as usize)
             .map(|t| {
                 let f = |k: usize| f32::from_le_bytes([t[k], t[k + 1], t[k + 2], t[k + 3]]);
                 [f(0), f(4), f(8), f(12)]
@@ -564,7 +564,8 @@ impl VerifyCommands {
             self.binding.run(device, cb, VERIFY_GROUPS, true);
             if let Some(draw) = &self.tiles {
                 // The fragments' sums are in the attachment: copy them to the output.
-                draw.record_tile_copy(device, cb, VERIFY_THREADS / THREADS_PER_GROUP, output);
+                let groups = VERIFY_GROUPS.iter().product();
+                draw.record_tile_copy(device, cb, groups, output);
             }
             if let Some(((target, bytes), dst)) = self.copy {
                 memory_barrier(

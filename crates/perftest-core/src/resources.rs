@@ -5,7 +5,7 @@
 
 use ash::vk;
 use gpu_allocator::MemoryLocation;
-use perftest_cases::{input_bytes, Case, INPUT_BYTES, VERIFY_THREADS};
+use perftest_cases::{input_bytes, Case, INPUT_BYTES, MAX_VERIFY_THREADS};
 
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -45,7 +45,7 @@ impl Resources {
         let input = input_buffer(ctx)?;
         let output = ctx.create_buffer(
             "verification output",
-            u64::from(VERIFY_THREADS) * 16,
+            u64::from(MAX_VERIFY_THREADS) * 16,
             vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
             MemoryLocation::GpuToCpu,
         )?;

@@ -6,8 +6,8 @@
 
 use crate::common;
 
-use common::{bench, every_case_verifies};
-use perftest_cases::{Feature, Suite};
+use common::{bench, corrupted, every_case_verifies};
+use perftest_cases::{cases_in, verify, Feature, Suite, Support};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
 /// is skipped for another reason, or when a listed skip no longer happens.
@@ -24,8 +24,8 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
 
 // One test per family: `every_case_verifies::narrow_loads` and so on.
 every_case_verifies!(Suite::Memory, EXPECTED_SKIPS, |_, _| {};
-    narrow_loads, constant_paths, shared_memory, pointer_chase, cache_sweep, cache_carveout,
-    shader_clock);
+    narrow_loads, constant_paths, shared_memory, workgroup_shape, pointer_chase, cache_sweep,
+    cache_carveout, shader_clock);
 
 #[test]
 fn lavapipe_offers_what_the_memory_suite_needs() {
@@ -44,4 +44,58 @@ fn lavapipe_offers_what_the_memory_suite_needs() {
     assert!(caps.max_compute_shared_memory >= 20 << 10);
     drop(bench);
     assert!(instance.validation_messages().is_empty());
+}
+
+/// The workgroup sweep on its own: every size and shape lavapipe allows verifies, with one
+/// group's output as long as its threads; a result checked against another case's model (the
+/// next thread's loads, another pattern, another shape) fails, as does a one-bit change; and
+/// no validation message. Prints each case's loads per second over 8 dispatches of 16,384
+/// threads (the same work at every size).
+#[test]
+fn every_workgroup_size_and_shape_verifies_and_a_wrong_model_fails() {
+    let (instance, mut bench) = bench();
+    let cases: Vec<_> = cases_in(&[Suite::Memory])
+        .into_iter()
+        .filter(|c| c.id.starts_with("mem.wg."))
+        .collect();
+    assert_eq!(cases.len(), 26);
+    let find = |id: &str| cases.iter().find(|c| c.id == id).unwrap();
+    let mut readbacks = Vec::new();
+    for case in &cases {
+        assert_eq!(bench.support(case), Support::Supported, "{}", case.id);
+        let kernel = bench.prepare(case).unwrap();
+        let readback = bench.verify(kernel).unwrap();
+        assert_eq!(readback.sums.len(), 4 * case.threads() as usize);
+        let outcome = verify(case, &readback);
+        assert!(outcome.passed(), "{}: {:?}", case.id, outcome.first);
+        assert!(!verify(case, &corrupted(&readback)).passed(), "{}", case.id);
+        let groups = 16_384 / case.threads();
+        let times = bench.time(kernel, [groups, 1, 1], 8).unwrap();
+        let seconds: f64 = times.iter().map(|t| t.as_secs_f64()).sum();
+        let loads = 8.0 * f64::from(groups) * case.ops_per_group() as f64;
+        eprintln!("{:<48} {:>8.3} Gload/s", case.name, loads / seconds / 1e9);
+        readbacks.push((case.id.clone(), readback));
+    }
+    let readback = |id: &str| &readbacks.iter().find(|(i, _)| i == id).unwrap().1;
+    // Wrong expectations: each pair's read-back against the other's model.
+    for (got, model) in [
+        (
+            "mem.wg.exchange.load4.64x1.linear",
+            "mem.wg.raw.load4.64x1.linear",
+        ),
+        (
+            "mem.wg.raw.load4.64x1.random",
+            "mem.wg.raw.load4.64x1.linear",
+        ),
+        (
+            "mem.wg.tex.load.rgba8.64x1.linear",
+            "mem.wg.tex.load.rgba8.8x8.linear",
+        ),
+    ] {
+        let outcome = verify(find(model), readback(got));
+        assert!(!outcome.passed(), "{got} passed as {model}");
+    }
+    drop(bench);
+    let messages = instance.validation_messages();
+    assert!(messages.is_empty(), "validation reported: {messages:#?}");
 }

@@ -50,6 +50,8 @@ pub struct LoopSettings {
     /// Extra cap on the X dimension.
     pub first_dim_cap: u32,
     /// Workgroups the device runs at once (0 when unknown): counts are rounded to whole waves.
+    /// Counted in groups of 256 threads ([`perftest_cases::THREADS_PER_GROUP`]);
+    /// [`LoopSettings::for_threads`] gives a case of other groups its own.
     pub wave: u64,
 }
 
@@ -63,6 +65,18 @@ impl LoopSettings {
             wave: if no_waves { 0 } else { self.wave },
             ..*self
         }
+    }
+
+    /// The settings for a compute case of `threads` threads per group: the wave, known in
+    /// groups of 256 threads, becomes `wave * 256 / threads` of the case's groups (the same
+    /// resident threads; at least 1 where a wave is known). The original's 256 keeps it.
+    pub fn for_threads(&self, threads: u32) -> LoopSettings {
+        let base = u64::from(perftest_cases::THREADS_PER_GROUP);
+        let wave = match (self.wave, u64::from(threads)) {
+            (0, _) | (_, 0) => self.wave,
+            (w, t) => (w * base / t).max(1),
+        };
+        LoopSettings { wave, ..*self }
     }
 
     /// The settings for a chain (a pointer chase, the shader clock): one workgroup walking as
@@ -643,6 +657,22 @@ mod tests {
     /// GPU time of `samples` dispatches of the sized case on `gpu` at full speed.
     fn measurement_ns(gpu: &SimulatedGpu, sizing: &Sizing) -> f64 {
         10.0 * (gpu.overhead_ns + group_total(sizing.dims) as f64 * gpu.ns_per_group)
+    }
+
+    #[test]
+    fn a_wave_counts_the_groups_of_the_case() {
+        let s = LoopSettings {
+            wave: 1056,
+            ..settings()
+        };
+        assert_eq!(s.for_threads(256), s);
+        assert_eq!(s.for_threads(64).wave, 4224);
+        assert_eq!(s.for_threads(32).wave, 8448);
+        assert_eq!(s.for_threads(1024).wave, 264);
+        // Unknown stays unknown; a tiny wave keeps at least one group.
+        assert_eq!(settings().for_threads(64).wave, 0);
+        let tiny = LoopSettings { wave: 1, ..s };
+        assert_eq!(tiny.for_threads(1024).wave, 1);
     }
 
     #[test]

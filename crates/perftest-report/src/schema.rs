@@ -691,7 +691,7 @@ impl CaseResult {
             suite: Some(case.suite.name().to_string()),
             bytes_per_load: case.bytes_per_load(),
             unit: case.work().unit.name().to_string(),
-            ops_per_group: Some(case.work().per_group()).filter(|&n| n != ORIGINAL_OPS_PER_GROUP),
+            ops_per_group: Some(case.ops_per_group()).filter(|&n| n != ORIGINAL_OPS_PER_GROUP),
             status,
             measurement,
             shader_stats: Vec::new(),

@@ -225,7 +225,7 @@ impl Family for BindlessTexture {
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
         let params = KernelParams::for_case(case);
-        check_words(readback, |group, local| {
+        check_words(readback, case.threads(), |group, local| {
             BindlessTexture::model(case, params, group, local)
         })
     }

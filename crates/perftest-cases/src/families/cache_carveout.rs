@@ -154,7 +154,7 @@ impl Family for CacheCarveout {
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
         let next = chain(nodes(case.params.working_set));
         let (node, sum) = walk(&next, STEPS);
-        check_words(readback, |_, _| [node, sum, 1, sum])
+        check_words(readback, case.threads(), |_, _| [node, sum, 1, sum])
     }
 }
 

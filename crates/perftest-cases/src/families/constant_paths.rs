@@ -220,7 +220,9 @@ impl Family for ConstantPaths {
             return check_sums(case, &readback.sums, Tolerance::DEFAULT);
         }
         let elements_mask = self.kernel_params(case).elements_mask;
-        check_words(readback, |_, local| thread_sum(case, elements_mask, local))
+        check_words(readback, case.threads(), |_, local| {
+            thread_sum(case, elements_mask, local)
+        })
     }
 }
 

@@ -125,7 +125,7 @@ impl Family for DescriptorIndex {
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
         let params = KernelParams::for_case(case);
-        check_words(readback, |group, local| {
+        check_words(readback, case.threads(), |group, local| {
             DescriptorIndex::model(case, params, group, local)
         })
     }

@@ -187,7 +187,7 @@ impl Family for EightRegions {
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
         let params = KernelParams::for_case(case);
-        check_words(readback, |group, local| {
+        check_words(readback, case.threads(), |group, local| {
             EightRegions::model(case, params, group, local)
         })
     }

@@ -43,6 +43,7 @@ pub mod typed_alias;
 pub mod typed_buffer;
 pub mod uniform_buffer;
 pub mod vertex_fetch;
+pub mod workgroup_shape;
 pub mod working_set;
 
 /// Every family, in run order: the original suite's families first, in the original's order.
@@ -68,6 +69,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &narrow_loads::NarrowLoads,
     &constant_paths::ConstantPaths,
     &shared_memory::SharedMemory,
+    &workgroup_shape::WorkgroupShape,
     &pointer_chase::PointerChase,
     &cache_sweep::CacheSweep,
     &cache_carveout::CacheCarveout,

@@ -222,7 +222,7 @@ impl Family for NarrowLoads {
         let model: Vec<[u32; 4]> = (0..256)
             .map(|l| thread_sum(case, elements_mask, l))
             .collect();
-        check_words(readback, |_, local| model[local as usize])
+        check_words(readback, case.threads(), |_, local| model[local as usize])
     }
 }
 

@@ -128,7 +128,7 @@ impl Family for PointerChase {
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
         let next = chain(nodes(case.params.working_set));
         let (node, sum) = walk(&next, STEPS);
-        check_words(readback, |_, _| [node, sum, 1, 0])
+        check_words(readback, case.threads(), |_, _| [node, sum, 1, 0])
     }
 }
 
@@ -177,7 +177,7 @@ mod tests {
         assert_eq!(cases[17].id, "mem.sweep.latency.512mb");
         assert_eq!(cases[17].params.working_set, 512 << 20);
         assert!(cases.iter().all(|c| c.work().is_chain()));
-        assert_eq!(cases[0].work().per_group(), u64::from(STEPS));
+        assert_eq!(cases[0].ops_per_group(), u64::from(STEPS));
     }
 
     #[test]

@@ -97,8 +97,8 @@ impl Family for ShaderClock {
         vec![DeviceNeed::Feature(Feature::ShaderSubgroupClock)]
     }
 
-    fn verify(&self, _case: &Case, readback: &Readback) -> VerifyOutcome {
-        check_words(readback, |_, _| [TICKS, 1, 1, 0])
+    fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
+        check_words(readback, case.threads(), |_, _| [TICKS, 1, 1, 0])
     }
 }
 
@@ -118,7 +118,7 @@ mod tests {
         let cases = ShaderClock.cases();
         assert_eq!(cases.len(), 1);
         assert!(cases[0].work().is_chain());
-        assert_eq!(cases[0].work().per_group(), u64::from(TICKS));
+        assert_eq!(cases[0].ops_per_group(), u64::from(TICKS));
         assert_eq!(
             cases[0].needs(),
             vec![DeviceNeed::Feature(Feature::ShaderSubgroupClock)]

@@ -150,7 +150,9 @@ impl Family for SharedMemory {
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
         let elements_mask = self.kernel_params(case).elements_mask;
-        check_words(readback, |_, local| thread_sum(case, elements_mask, local))
+        check_words(readback, case.threads(), |_, local| {
+            thread_sum(case, elements_mask, local)
+        })
     }
 }
 

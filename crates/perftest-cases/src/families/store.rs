@@ -25,11 +25,10 @@
 //! = `W`, `count` = `S`.
 
 use crate::case::{Case, Params, Pattern};
-use crate::check::{Readback, VerifyOutcome, VERIFY_THREADS};
+use crate::check::{Readback, VerifyOutcome};
 use crate::data::{mix32, modern_word};
 use crate::family::{Family, FamilyRef, Unit, Work};
 use crate::feature::Feature;
-use crate::reference::THREADS_PER_GROUP;
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 
@@ -220,7 +219,7 @@ pub fn element(case: &Case, group: u32, local: u32, i: u32) -> u32 {
     let w = case.params.working_set;
     let bytes = element_bytes(case);
     let mask = (w / u64::from(bytes)).saturating_sub(1) as u32;
-    let threads = THREADS_PER_GROUP;
+    let threads = case.threads();
     let linear = group
         .wrapping_mul(threads)
         .wrapping_mul(stores)
@@ -240,8 +239,9 @@ pub fn element(case: &Case, group: u32, local: u32, i: u32) -> u32 {
 pub fn written_elements(case: &Case) -> Vec<bool> {
     let elements = case.params.working_set / u64::from(element_bytes(case));
     let mut hit = vec![false; elements as usize];
-    for t in 0..VERIFY_THREADS {
-        let (group, local) = (t / THREADS_PER_GROUP, t % THREADS_PER_GROUP);
+    let threads = case.threads();
+    for t in 0..case.verify_threads() {
+        let (group, local) = (t / threads, t % threads);
         for i in 0..case.params.count {
             if let Some(h) = hit.get_mut(element(case, group, local, i) as usize) {
                 *h = true;

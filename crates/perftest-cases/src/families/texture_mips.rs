@@ -84,7 +84,7 @@ use crate::family::{Family, FamilyRef};
 use crate::feature::Feature;
 use crate::format::Format;
 use crate::mip::{sample_mip, MipChain, MIP_LEVELS};
-use crate::reference::{texture_loop, widen, KernelParams, ReferenceSum, THREADS_PER_GROUP};
+use crate::reference::{texture_loop, widen, KernelParams, ReferenceSum};
 use crate::sampling::{sample_needs, tolerance};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
@@ -276,8 +276,10 @@ impl Family for TextureMips {
         let params = KernelParams::for_case(case);
         let relative = tolerance(case.params.format.unwrap_or(Format::R8)).relative;
         // Every workgroup computes the same sums: one model per local index.
-        let models: Vec<Model> = (0..THREADS_PER_GROUP)
-            .map(|l| model(case, params, [l % 16, l / 16]))
+        let threads = case.threads();
+        let [wx, _] = case.workgroup_size();
+        let models: Vec<Model> = (0..threads)
+            .map(|l| model(case, params, [l % wx, l / wx]))
             .collect();
         // The grad results' LOD, estimated to within FIT_SLACK; where it cannot be, any LOD
         // within LOD_ALLOWANCE of 0.5.
@@ -295,7 +297,7 @@ impl Family for TextureMips {
         }
         let mut outcome = VerifyOutcome::new();
         for (t, got) in readback.sums.iter().enumerate() {
-            let local = t % THREADS_PER_GROUP as usize;
+            let local = t % threads as usize;
             let m = &models[local];
             let want = [0, 1, 2, 3].map(|k| m.sum[k] + (lod - LOD) * m.slope[k]);
             let allowed =
@@ -306,7 +308,7 @@ impl Family for TextureMips {
                 let k = bad.unwrap_or(0);
                 format!(
                     "group {} thread {local} lane {k}: expected {} (within {}, LOD {lod}), got {}",
-                    t / THREADS_PER_GROUP as usize,
+                    t / threads as usize,
                     want[k],
                     allowed[k],
                     got[k]

@@ -121,7 +121,7 @@ impl Family for TypedAlias {
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
         let params = KernelParams::for_case(case);
-        check_words(readback, |group, local| {
+        check_words(readback, case.threads(), |group, local| {
             TypedAlias::model(case, params, group, local)
         })
     }

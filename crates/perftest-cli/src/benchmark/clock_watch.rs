@@ -75,7 +75,7 @@ impl ClockWatch {
         entry: &Entry,
         stop: &AtomicBool,
     ) -> Option<ClockSamples> {
-        let per_group = self.case.work().per_group();
+        let per_group = self.case.ops_per_group();
         let ticks = group_total(entry.dims).saturating_mul(per_group);
         let mhz = median(&entry.samples_ns).map(|ns| ticks as f64 / ns * 1e3)?;
         if mhz.is_nan() || mhz > crate::cli::CLOCK_MHZ_RANGE.1 {

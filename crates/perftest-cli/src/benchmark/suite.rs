@@ -309,7 +309,9 @@ fn size_all(
         }
         let loop_settings = match case.work().is_chain() {
             true => loop_settings.for_chain(),
-            false => loop_settings.for_kernel(!perftest_core::in_waves(case)),
+            false => loop_settings
+                .for_kernel(!perftest_core::in_waves(case))
+                .for_threads(case.threads()),
         };
         let sized = size_and_measure(bench, case, kernel, &loop_settings, groups, stop);
         match sized {
@@ -456,9 +458,9 @@ fn size_and_measure(
         return Ok((sizing, None));
     }
     // A chain's dispatches walk whole laps (see `lap_floor`).
-    let floor = lap_floor(case.chain_length(), case.work().per_group());
+    let floor = lap_floor(case.chain_length(), case.ops_per_group());
     let groups = group_total(sizing.dims).max(floor.long);
-    let per_dispatch = groups.saturating_mul(case.work().per_group());
+    let per_dispatch = groups.saturating_mul(case.ops_per_group());
     let warm = chain_warm_dispatches(case.chain_length(), per_dispatch);
     let batch_max = perftest_core::MAX_DISPATCHES_PER_SUBMIT;
     measure_alone(

@@ -179,6 +179,8 @@ impl Adapter {
             max_storage_buffer_range: u64::from(limits.max_storage_buffer_range),
             device_local_bytes: self.device_local_bytes(),
             max_compute_shared_memory: u64::from(limits.max_compute_shared_memory_size),
+            max_workgroup_invocations: limits.max_compute_work_group_invocations,
+            max_workgroup_size: limits.max_compute_work_group_size,
             extra_formats: self.extra_formats,
             graphics_queue: self
                 .queue_families

@@ -49,6 +49,7 @@ mod typed_alias;
 mod typed_buffer;
 mod uniform_buffer;
 mod vertex_fetch;
+mod workgroup_shape;
 mod working_set;
 mod working_sets;
 
@@ -75,6 +76,7 @@ pub(crate) static PLANS: &[Plan] = &[
     narrow_loads::PLAN,
     constant_paths::PLAN,
     shared_memory::PLAN,
+    workgroup_shape::PLAN,
     pointer_chase::PLAN,
     cache_sweep::PLAN,
     cache_carveout::PLAN,

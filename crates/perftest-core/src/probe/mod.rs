@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
 
-use perftest_cases::{Case, Support, LOADS_PER_THREAD, THREADS_PER_GROUP};
+use perftest_cases::{Case, Support, LOADS_PER_THREAD};
 use perftest_report::policy::STEADY_TOLERANCE;
 
 use crate::bench::{time_kernel, Bench, MAX_DISPATCHES_PER_SUBMIT};
@@ -535,7 +535,7 @@ impl<'a> Measuring<'a> {
         let seconds = median.as_secs_f64();
         if seconds > 0.0 {
             let loads =
-                self.groups as f64 * f64::from(THREADS_PER_GROUP * LOADS_PER_THREAD) / seconds;
+                self.groups as f64 * f64::from(kernel.case.threads() * LOADS_PER_THREAD) / seconds;
             self.measured.push((
                 slot,
                 CaseThroughput {

@@ -382,7 +382,7 @@ fn the_sweep_gives_a_finding_per_cache_level() {
                 }
             ))
             .unwrap();
-            let ops = case.work().per_group() as f64;
+            let ops = case.ops_per_group() as f64;
             // One workgroup per dispatch: its time is the ops times the latency in ns.
             let ns = h200(f64::from(1u32 << shift)) * ops;
             CaseResult::measured(&case, measurement(1, &[ns; 6]))

@@ -1,7 +1,11 @@
 //! Claims about descriptors, pipeline layouts and dispatch shape.
 
-use super::rule::{faster, not_slower, Claim, Figure, Rule, Test};
+use super::rule::{faster, not_slower, Claim, Figure, Rule, Test, MARGIN};
 use super::sources::*;
+use super::workgroups::{
+    eight_by_eight, row_of_64_linear, sixty_four_of_best, small_groups_linear,
+    small_groups_with_barriers, EXCHANGE, RAW_LINEAR, RAW_RANDOM, SWEEPS, TEXTURE_2D, TEXTURE_ALL,
+};
 
 /// `nvidia.descriptor_fast_space`: no case yet.
 pub const DESCRIPTOR_FAST_SPACE: Claim = Claim {
@@ -59,67 +63,97 @@ pub const UPDATE_AFTER_BIND: Claim = Claim {
     ),
 };
 
-/// `intel.workgroup_8x8`: no case yet.
+/// `intel.workgroup_8x8`: RGBA8 texel loads from 8x8 groups against the fastest texture
+/// group shape of the sweep (8x4 to 32x32, 64x1, 256x1), and linear raw loads from 64x1 groups
+/// (the shape Intel gives for linear access) against the fastest size (32 to 1024 x 1); holds
+/// when both are within [`super::MARGIN`] (1.2x) of the best.
 pub const WORKGROUP_8X8: Claim = Claim {
     id: "intel.workgroup_8x8",
     vendor: "Intel",
     source: INTEL_COMPUTE,
     claim: "8x8 workgroups usually perform well; 256 threads or more per group can hurt \
             occupancy; shape the group like the access pattern.",
-    rule: Rule::NoCase(
-        "no case measures this yet: every case runs 256 threads; it needs a workgroup size and \
-         shape sweep",
-    ),
+    rule: Rule::Tests(&[
+        Test {
+            figure: Figure::Custom(&TEXTURE_ALL, eight_by_eight),
+            band: not_slower(),
+        },
+        Test {
+            figure: Figure::Custom(&RAW_LINEAR, row_of_64_linear),
+            band: not_slower(),
+        },
+    ]),
 };
 
-/// `nvidia.workgroup_64`: no case yet.
+/// `nvidia.workgroup_64`: 64-thread groups against the fastest size of the sweep (32 to
+/// 1024), the geometric mean over raw linear, raw random and 2D texture loads; holds when 64
+/// is within [`super::MARGIN`] (1.2x) of the best.
 pub const WORKGROUP_64: Claim = Claim {
     id: "nvidia.workgroup_64",
     vendor: "NVIDIA",
     source: NV_INTRINSICS,
     claim: "Make workgroups a multiple of 32 threads; 64 is usually the sweet spot.",
-    rule: Rule::NoCase(
-        "no case measures this yet: every case runs 256 threads; it needs a workgroup size \
-         sweep",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Custom(&SWEEPS, sixty_four_of_best),
+        band: not_slower(),
+    }]),
 };
 
-/// `amd.workgroup_multiple_64`: no case yet.
+/// `amd.workgroup_multiple_64`: 64-thread groups against 32-thread ones (the sweep's one size
+/// that is not a multiple of 64), raw linear, raw random and texture loads (geometric mean);
+/// holds when 64 is at least 1.2x faster per thread (a half-empty wave of 64 lanes).
 pub const WORKGROUP_MULTIPLE_64: Claim = Claim {
     id: "amd.workgroup_multiple_64",
     vendor: "AMD",
     source: AMD_LAYERS,
     claim: "Make the workgroup size a multiple of 64 for every AMD generation.",
-    rule: Rule::NoCase(
-        "no case measures this yet: every case runs 256 threads; it needs a workgroup size \
-         sweep",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            (RAW_LINEAR[1], RAW_LINEAR[0]),
+            (RAW_RANDOM[1], RAW_RANDOM[0]),
+            (TEXTURE_2D[1], TEXTURE_2D[0]),
+        ]),
+        band: faster(MARGIN),
+    }]),
 };
 
-/// `arm.workgroup_64_max`: no case yet.
+/// `arm.workgroup_64_max`: the fastest group of at most 64 threads against the fastest larger
+/// one (128 to 1024), for raw loads exchanged through shared memory with a barrier per load,
+/// then for plain linear raw loads; holds when small groups are within [`super::MARGIN`]
+/// (1.2x) of large ones, or faster, in both.
 pub const WORKGROUP_64_MAX: Claim = Claim {
     id: "arm.workgroup_64_max",
     vendor: "Arm",
     source: ARM_LAYERS,
     claim: "Use at most 64 threads per workgroup (above all with barriers or shared memory), \
             each dimension a multiple of 4.",
-    rule: Rule::NoCase(
-        "no case measures this yet: it needs a workgroup size sweep with a shared-memory and \
-         barrier variant",
-    ),
+    rule: Rule::Tests(&[
+        Test {
+            figure: Figure::Custom(&EXCHANGE, small_groups_with_barriers),
+            band: not_slower(),
+        },
+        Test {
+            figure: Figure::Custom(&RAW_LINEAR, small_groups_linear),
+            band: not_slower(),
+        },
+    ]),
 };
 
-/// `arm.image_locality`: no case yet.
+/// `arm.image_locality`: RGBA8 texel loads from 16x16 groups against 256x1 ones and from 8x8
+/// against 64x1 (geometric mean); holds when the 2D groups are at least 1.2x faster.
 pub const IMAGE_LOCALITY: Claim = Claim {
     id: "arm.image_locality",
     vendor: "Arm",
     source: ARM_LAYERS,
     claim: "One-dimensional workgroups reading 2D images have poor spatial locality; use 2D \
             groups.",
-    rule: Rule::NoCase(
-        "no case measures this yet: texture cases always run 16x16 groups; it needs 256x1 \
-         twins",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            (TEXTURE_ALL[3], TEXTURE_ALL[7]),
+            (TEXTURE_ALL[1], TEXTURE_ALL[6]),
+        ]),
+        band: faster(MARGIN),
+    }]),
 };
 
 /// `nvidia.dispatch_overlap`: independent one-group dispatches against dependent ones in one

@@ -24,6 +24,7 @@ mod rule;
 mod sources;
 mod textures;
 mod types;
+mod workgroups;
 
 use crate::findings::{Findings, Rates};
 use crate::schema::Report;

@@ -65,11 +65,11 @@ fn every_claim_has_one_verdict_with_a_stable_id() {
 }
 
 #[test]
-fn forty_five_claims_have_a_rule_and_the_rest_name_what_would_measure_them() {
+fn fifty_claims_have_a_rule_and_the_rest_name_what_would_measure_them() {
     let with_rule = claims()
         .filter(|c| matches!(c.rule, Rule::Tests(_)))
         .count();
-    assert_eq!(with_rule, 45);
+    assert_eq!(with_rule, 50);
     for claim in claims() {
         if let Rule::NoCase(why) = claim.rule {
             assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
@@ -448,4 +448,131 @@ fn the_book_documents_every_claim_with_its_source() {
             claim.source.url
         );
     }
+}
+
+/// The workgroup sweep at `per_thread(id)` nanoseconds per thread: every case of
+/// `workgroups::SWEEPS`, the texture rows and the exchange (a group of T threads takes T times
+/// as long, so equal figures mean equal loads per second).
+fn sweep(per_thread: impl Fn(&str) -> f64) -> Report {
+    use super::workgroups::{EXCHANGE, SWEEPS, TEXTURE_ALL};
+    let ids: Vec<&str> = SWEEPS
+        .iter()
+        .chain(&TEXTURE_ALL[6..])
+        .chain(&EXCHANGE)
+        .copied()
+        .collect();
+    let cases: Vec<(&str, f64)> = ids
+        .iter()
+        .map(|id| {
+            let threads = perftest_cases::case_for_id(id)
+                .unwrap_or_else(|| panic!("no case {id}"))
+                .threads();
+            (*id, f64::from(threads) * per_thread(id))
+        })
+        .collect();
+    report(&cases, 0.01)
+}
+
+#[test]
+fn equal_rates_at_every_size_hold_the_best_group_claims_and_not_the_gain_claims() {
+    let r = sweep(|_| 1.0);
+    for id in [
+        "intel.workgroup_8x8",
+        "nvidia.workgroup_64",
+        "arm.workgroup_64_max",
+    ] {
+        let v = verdict(&r, id);
+        assert_eq!(v.verdict, Outcome::Holds, "{id}: {:?}", v.reason);
+        assert!((v.value.unwrap_or(0.0) - 1.0).abs() < 1e-9, "{id}");
+    }
+    // Nothing gained by a multiple of 64 or by 2D groups: those claims do not hold.
+    for id in ["amd.workgroup_multiple_64", "arm.image_locality"] {
+        let v = verdict(&r, id);
+        assert_eq!(v.verdict, Outcome::DoesNotHold, "{id}: {:?}", v.reason);
+        assert!(v.reason.unwrap_or_default().contains("at least 1.20"));
+    }
+}
+
+#[test]
+fn the_workgroup_rules_follow_the_sweep() {
+    // Half-empty waves of 64 lanes: 32-thread groups take twice as long per thread; 1D
+    // texture rows 1.5x as long as 2D groups; barriers cost more in large groups.
+    let r = sweep(|id| {
+        let slow_32 = if id.contains(".32x1.") || id.contains(".8x4.") {
+            2.0
+        } else {
+            1.0
+        };
+        let row = if id.contains("tex") && id.contains("x1.") {
+            1.5
+        } else {
+            1.0
+        };
+        let barrier = match id {
+            _ if id.contains("exchange.load4.1024x1") => 3.0,
+            _ if id.contains("exchange") && !id.contains(".64x1.") => 1.5 * slow_32,
+            _ => slow_32,
+        };
+        barrier * row
+    });
+    let v = verdict(&r, "amd.workgroup_multiple_64");
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 2.0).abs() < 1e-9);
+    let v = verdict(&r, "arm.image_locality");
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.5).abs() < 1e-9);
+    assert_eq!(v.cases[1], "mem.wg.tex.load.rgba8.256x1.linear");
+    // 64 is the best exchange size, 1.5x the best larger one.
+    let v = verdict(&r, "arm.workgroup_64_max");
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.5).abs() < 1e-9);
+    assert!(v
+        .cases
+        .contains(&"mem.wg.exchange.load4.64x1.linear".to_string()));
+    let v = verdict(&r, "nvidia.workgroup_64");
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+
+    // Groups of 256 and more twice as fast per thread as smaller ones: 64 and 8x8 fall short
+    // of the best, and small groups lose to large ones.
+    let large = sweep(|id| {
+        let threads = perftest_cases::case_for_id(id).map_or(0, |c| c.threads());
+        if threads >= 256 {
+            1.0
+        } else {
+            2.0
+        }
+    });
+    for id in [
+        "intel.workgroup_8x8",
+        "nvidia.workgroup_64",
+        "arm.workgroup_64_max",
+    ] {
+        let v = verdict(&large, id);
+        assert_eq!(v.verdict, Outcome::DoesNotHold, "{id}: {:?}", v.reason);
+        assert!((v.value.unwrap_or(0.0) - 0.5).abs() < 1e-9, "{id}");
+        assert!(v.reason.unwrap_or_default().contains("at least 0.83"));
+    }
+}
+
+#[test]
+fn a_size_the_device_skips_leaves_the_workgroup_rules_to_the_others() {
+    // A device of at most 512 threads per group: the 1024 cases are absent, and the rules read
+    // the rest; without the 64-thread case there is no figure.
+    let r = sweep(|_| 1.0);
+    let mut partial = r.clone();
+    partial
+        .cases
+        .retain(|c| !c.id.contains("1024x1") && !c.id.contains("32x32"));
+    let v = verdict(&partial, "nvidia.workgroup_64");
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    let mut no_64 = r;
+    no_64
+        .cases
+        .retain(|c| c.id != "mem.wg.raw.load4.64x1.random");
+    let v = verdict(&no_64, "nvidia.workgroup_64");
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v
+        .reason
+        .unwrap_or_default()
+        .contains("mem.wg.raw.load4.64x1.random"));
 }
