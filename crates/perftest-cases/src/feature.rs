@@ -45,11 +45,14 @@ pub enum Feature {
     ShaderSubgroupClock,
     /// `timelineSemaphore` (Vulkan 1.2): semaphores with a 64-bit counter the host can wait on.
     TimelineSemaphore,
+    /// `scalarBlockLayout` (Vulkan 1.2): buffer blocks laid out with scalar alignment
+    /// (`GL_EXT_scalar_block_layout`), e.g. structures of a 20-byte stride.
+    ScalarBlockLayout,
 }
 
 impl Feature {
     /// Every feature, in declaration order.
-    pub const ALL: [Feature; 18] = [
+    pub const ALL: [Feature; 19] = [
         Feature::ShaderInt64,
         Feature::ShaderInt16,
         Feature::SampledImageDynamic,
@@ -68,6 +71,7 @@ impl Feature {
         Feature::ShaderFloat16,
         Feature::ShaderSubgroupClock,
         Feature::TimelineSemaphore,
+        Feature::ScalarBlockLayout,
     ];
 
     /// The feature's member name in Vulkan's feature structures.
@@ -91,6 +95,7 @@ impl Feature {
             Feature::ShaderFloat16 => "shaderFloat16",
             Feature::ShaderSubgroupClock => "shaderSubgroupClock",
             Feature::TimelineSemaphore => "timelineSemaphore",
+            Feature::ScalarBlockLayout => "scalarBlockLayout",
         }
     }
 

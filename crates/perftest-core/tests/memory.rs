@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::{bench, corrupted, every_case_verifies};
-use perftest_cases::{cases_in, verify, Feature, Suite, Support};
+use perftest_cases::{cases_in, verify, Case, Feature, Suite, Support};
 
 /// Cases lavapipe cannot run, as (id substring, reason substring): the test fails when a case
 /// is skipped for another reason, or when a listed skip no longer happens.
@@ -24,8 +24,8 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
 
 // One test per family: `every_case_verifies::narrow_loads` and so on.
 every_case_verifies!(Suite::Memory, EXPECTED_SKIPS, |_, _| {};
-    narrow_loads, constant_paths, shared_memory, workgroup_shape, pointer_chase, cache_sweep,
-    cache_carveout, shader_clock);
+    narrow_loads, buffer_layout, constant_paths, shared_memory, workgroup_shape, pointer_chase,
+    cache_sweep, cache_carveout, shader_clock);
 
 #[test]
 fn lavapipe_offers_what_the_memory_suite_needs() {
@@ -94,6 +94,42 @@ fn every_workgroup_size_and_shape_verifies_and_a_wrong_model_fails() {
     ] {
         let outcome = verify(find(model), readback(got));
         assert!(!outcome.passed(), "{got} passed as {model}");
+    }
+    drop(bench);
+    let messages = instance.validation_messages();
+    assert!(messages.is_empty(), "validation reported: {messages:#?}");
+}
+
+/// The buffer-layout family alone (its per-family test verifies it too): every case verifies,
+/// the 20-byte stride included (lavapipe offers `scalarBlockLayout`); a one-bit change fails;
+/// and each read-back fails against the model of another case of the family (another stride
+/// or layout, or another pattern), so a wrong CPU expectation is caught.
+#[test]
+fn every_buffer_layout_case_verifies_and_fails_against_another_model() {
+    let (instance, mut bench) = bench();
+    assert!(bench.context().caps().has(Feature::ScalarBlockLayout));
+    let cases: Vec<Case> = cases_in(&[Suite::Memory])
+        .into_iter()
+        .filter(|c| c.family.label() == "buffer_layout")
+        .collect();
+    assert_eq!(cases.len(), 22);
+    for (i, case) in cases.iter().enumerate() {
+        let readback = bench
+            .prepare(case)
+            .and_then(|k| bench.verify(k))
+            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        let outcome = verify(case, &readback);
+        assert!(outcome.passed(), "{}: {:?}", case.id, outcome.first);
+        assert!(!verify(case, &corrupted(&readback)).passed(), "{}", case.id);
+        // The next layout with the same pattern; the read-write twins and the raw view read the
+        // bytes of the 16-byte structures, so those are checked against the other pattern.
+        let other = &cases[if i < 16 { i + 2 } else { i ^ 1 }];
+        assert!(
+            !verify(other, &readback).passed(),
+            "{} passed as {}",
+            case.id,
+            other.id
+        );
     }
     drop(bench);
     let messages = instance.validation_messages();

@@ -10,6 +10,7 @@ use crate::suite::Suite;
 
 pub mod atomic;
 pub mod bindless_texture;
+pub mod buffer_layout;
 pub mod buffer_path;
 pub mod cache_carveout;
 pub mod cache_sweep;
@@ -67,6 +68,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &texture_offcentre::TextureOffcentre,
     &texture_gather::TextureGather,
     &narrow_loads::NarrowLoads,
+    &buffer_layout::BufferLayout,
     &constant_paths::ConstantPaths,
     &shared_memory::SharedMemory,
     &workgroup_shape::WorkgroupShape,

@@ -89,6 +89,7 @@ impl FeatureChain {
             Feature::ShaderInt8 => (Level::Vulkan12, &mut v12.shader_int8),
             Feature::ShaderFloat16 => (Level::Vulkan12, &mut v12.shader_float16),
             Feature::TimelineSemaphore => (Level::Vulkan12, &mut v12.timeline_semaphore),
+            Feature::ScalarBlockLayout => (Level::Vulkan12, &mut v12.scalar_block_layout),
             Feature::ShaderSubgroupClock => (Level::ShaderClock, &mut clock.shader_subgroup_clock),
         }
     }

@@ -13,6 +13,7 @@ use crate::plan::Plan;
 mod address_kernel;
 mod atomic;
 mod bindless_texture;
+mod buffer_layout;
 mod buffer_path;
 mod cache_carveout;
 mod cache_sweep;
@@ -74,6 +75,7 @@ pub(crate) static PLANS: &[Plan] = &[
     texture_offcentre::PLAN,
     texture_gather::PLAN,
     narrow_loads::PLAN,
+    buffer_layout::PLAN,
     constant_paths::PLAN,
     shared_memory::PLAN,
     workgroup_shape::PLAN,

@@ -103,30 +103,42 @@ pub const SMALLEST_TYPE: Claim = Claim {
     }]),
 };
 
-/// `intel.soa_layout`: no case yet.
+/// `intel.soa_layout`: loads of a 4-byte field kept in its own packed array against the same
+/// field read from 64-byte structures (`mem.layout.soa` against `mem.layout.aos64`), linear
+/// and random (loads per second, geometric mean); holds when the field's own array is at
+/// least 1.2x faster.
 pub const SOA_LAYOUT: Claim = Claim {
     id: "intel.soa_layout",
     vendor: "Intel",
     source: INTEL_CONSTANTS,
     claim: "Use most of every cache line: when a shader reads one field of a large structure, \
             move that field into its own array (structure of arrays).",
-    rule: Rule::NoCase(
-        "no case measures this yet: it needs loads of one field from structures of 16 to 64 \
-         bytes beside the same field in its own array",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            ("mem.layout.soa.linear", "mem.layout.aos64.linear"),
+            ("mem.layout.soa.random", "mem.layout.aos64.random"),
+        ]),
+        band: faster(1.2),
+    }]),
 };
 
-/// `nvidia.structured_stride`: no case yet.
+/// `nvidia.structured_stride`: structured `uint4` loads of a member of 32-byte structures
+/// (padded to a multiple of 16 bytes) against 20-byte ones (`mem.layout.stride32` against
+/// `mem.layout.stride20`, whose kernel declares the scalar layout), linear and random (loads
+/// per second, geometric mean); holds when the padded stride is at least 1.2x faster.
 pub const STRUCTURED_STRIDE: Claim = Claim {
     id: "nvidia.structured_stride",
     vendor: "NVIDIA",
     source: NV_STRUCTURED,
     claim: "Pad structured-buffer elements to a multiple of 16 bytes: with a 20-byte stride a \
             float4 member straddles cache lines.",
-    rule: Rule::NoCase(
-        "no case measures this yet: it needs structured loads of a float4 member at strides of \
-         20 and 32 bytes",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            ("mem.layout.stride32.linear", "mem.layout.stride20.linear"),
+            ("mem.layout.stride32.random", "mem.layout.stride20.random"),
+        ]),
+        band: faster(1.2),
+    }]),
 };
 
 /// `amd.rgb32_formats`: bytes per second of raw 16-byte loads against 12-byte ones, linear
@@ -167,16 +179,30 @@ pub const DESCRIPTOR_VS_ADDRESS: Claim = Claim {
     }]),
 };
 
-/// `intel.readonly_buffers`: no case yet.
+/// `intel.readonly_buffers`: 16-byte structured and raw loads from a buffer declared
+/// `readonly` against their twins declared read-write (`mem.layout.stride16` and
+/// `mem.layout.raw` against `mem.layout.rw.*`), linear and random (loads per second,
+/// geometric mean); holds when the read-only loads are at least 1.2x faster.
 pub const READONLY_BUFFERS: Claim = Claim {
     id: "intel.readonly_buffers",
     vendor: "Intel",
     source: INTEL_UAVS,
     claim: "Reading data declared read-only is much faster than reading read-write buffers.",
-    rule: Rule::NoCase(
-        "no case measures this yet: every perftest buffer is declared read-only; it needs \
-         read-write twins of the structured and raw cases",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            (
+                "mem.layout.stride16.linear",
+                "mem.layout.rw.stride16.linear",
+            ),
+            (
+                "mem.layout.stride16.random",
+                "mem.layout.rw.stride16.random",
+            ),
+            ("mem.layout.raw.linear", "mem.layout.rw.raw.linear"),
+            ("mem.layout.raw.random", "mem.layout.rw.raw.random"),
+        ]),
+        band: faster(1.2),
+    }]),
 };
 
 /// `arm.robust_buffer_access`: no case yet.

@@ -65,11 +65,11 @@ fn every_claim_has_one_verdict_with_a_stable_id() {
 }
 
 #[test]
-fn fifty_claims_have_a_rule_and_the_rest_name_what_would_measure_them() {
+fn fifty_three_claims_have_a_rule_and_the_rest_name_what_would_measure_them() {
     let with_rule = claims()
         .filter(|c| matches!(c.rule, Rule::Tests(_)))
         .count();
-    assert_eq!(with_rule, 50);
+    assert_eq!(with_rule, 53);
     for claim in claims() {
         if let Rule::NoCase(why) = claim.rule {
             assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
@@ -360,6 +360,63 @@ fn bytes_rules_weigh_the_load_width() {
         verdict(&r, "intel.shared_vec4").verdict,
         Outcome::DoesNotHold
     );
+}
+
+/// A report of the buffer-layout cases `ids`, each at `a` ns per workgroup for the first of
+/// each pair and `b` for the second, linear and random.
+fn layout_report(pairs: &[(&str, &str)], a: f64, b: f64) -> Report {
+    let mut cases = Vec::new();
+    for (first, second) in pairs {
+        for pattern in ["linear", "random"] {
+            cases.push((format!("mem.layout.{first}.{pattern}"), a));
+            cases.push((format!("mem.layout.{second}.{pattern}"), b));
+        }
+    }
+    let refs: Vec<(&str, f64)> = cases.iter().map(|(id, ns)| (id.as_str(), *ns)).collect();
+    report(&refs, 0.0)
+}
+
+#[test]
+fn layout_claims_hold_beyond_a_fifth_and_fail_within_it() {
+    let claims: [(&str, &[(&str, &str)]); 3] = [
+        ("intel.soa_layout", &[("soa", "aos64")]),
+        ("nvidia.structured_stride", &[("stride32", "stride20")]),
+        (
+            "intel.readonly_buffers",
+            &[("stride16", "rw.stride16"), ("raw", "rw.raw")],
+        ),
+    ];
+    for (id, pairs) in claims {
+        // The recommended form in 10 ns per workgroup, the other in 15: 1.5x, holds.
+        let v = verdict(&layout_report(pairs, 10.0, 15.0), id);
+        assert_eq!(v.verdict, Outcome::Holds, "{id}: {:?}", v.reason);
+        assert!((v.value.unwrap_or(0.0) - 1.5).abs() < 1e-9, "{id}");
+        assert_eq!(v.cases.len(), 4 * pairs.len(), "{id}");
+        // 1.1x: within the margin, does not hold.
+        let v = verdict(&layout_report(pairs, 10.0, 11.0), id);
+        assert_eq!(v.verdict, Outcome::DoesNotHold, "{id}: {:?}", v.reason);
+        assert!((v.value.unwrap_or(0.0) - 1.1).abs() < 1e-9, "{id}");
+        assert!(
+            v.reason.is_some_and(|r| r.contains("at least 1.20")),
+            "{id}"
+        );
+        // Slower: does not hold either.
+        let v = verdict(&layout_report(pairs, 15.0, 10.0), id);
+        assert_eq!(v.verdict, Outcome::DoesNotHold, "{id}");
+    }
+    // Without the scalar layout the 20-byte stride is skipped: not measured, and why.
+    let mut r = layout_report(&[("stride32", "stride20")], 10.0, 15.0);
+    for c in &mut r.cases {
+        if c.id.contains("stride20") {
+            c.measurement = None;
+            c.status = crate::schema::CaseStatus::Skipped {
+                reason: "the device lacks scalarBlockLayout".to_string(),
+            };
+        }
+    }
+    let v = verdict(&r, "nvidia.structured_stride");
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v.reason.is_some_and(|r| r.contains("scalarBlockLayout")));
 }
 
 #[test]
