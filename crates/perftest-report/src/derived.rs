@@ -6,7 +6,9 @@
 //! format later.
 
 use crate::clock_steps::at_usual_clock;
-use crate::schema::{CaseResult, CaseStatus, ClockSamples, Measurement, Report};
+use crate::schema::{
+    CaseResult, CaseStatus, ClockSamples, Measurement, Report, ORIGINAL_THREADS_PER_GROUP,
+};
 use perftest_cases::{LOADS_PER_THREAD, THREADS_PER_GROUP};
 
 use crate::modes::{levels_in_time, unconfirmed_fast_level, Mode, Modes, RareLevel, MODE_GAP};
@@ -58,8 +60,9 @@ pub struct Derived {
     pub loads_per_s: Option<f64>,
     /// Bytes loaded per second: `loads_per_s * bytes_per_load`.
     pub bytes_per_s: Option<f64>,
-    /// The original's `ms` column: the time its 30 dispatches of 4x1024 groups would take at
-    /// the measured per-group time.
+    /// The original's `ms` column: the time its 30 dispatches of 4x1024 groups of 256 threads
+    /// would take at the measured time per workgroup (scaled to 256 threads where the case's
+    /// groups have another count).
     pub original_ms: f64,
     /// The original's `x` column: baseline `original_ms` / this case's `original_ms`
     /// (higher is faster). `None` when the baseline was not measured.
@@ -123,8 +126,12 @@ impl Derived {
         let bytes_per_s = loads_per_s
             .map(|l| l * f64::from(case.bytes_per_load))
             .and_then(finite_positive);
+        // The original's workgroups have 256 threads: a case whose groups have another count
+        // is scaled to the time 256 of its threads take.
+        let threads = f64::from(case.threads_per_group.unwrap_or(ORIGINAL_THREADS_PER_GROUP));
+        let per_original_group = ns_per_group * f64::from(ORIGINAL_THREADS_PER_GROUP) / threads;
         let original_ms =
-            ns_per_group * (ORIGINAL_GROUPS_PER_DISPATCH * ORIGINAL_DISPATCHES) as f64 / 1e6;
+            per_original_group * (ORIGINAL_GROUPS_PER_DISPATCH * ORIGINAL_DISPATCHES) as f64 / 1e6;
         let relative = baseline_ms.and_then(|b| finite_positive(b / original_ms));
         Some(Derived {
             summary,
@@ -498,6 +505,26 @@ mod tests {
             report.derived_all().iter().filter(|d| d.is_some()).count(),
             3
         );
+    }
+
+    /// A case whose workgroups have 64 threads does a quarter of an original group's work per
+    /// group: its `ms` and `x` are those of 256 of its threads.
+    #[test]
+    fn other_workgroup_sizes_are_scaled_to_256_threads() {
+        let mut report = sample_report();
+        let mut small = report.cases[1].clone();
+        small.threads_per_group = Some(64);
+        small.ops_per_group = Some(64 * 256);
+        report.cases.push(small);
+        let same_groups = report.derived(&report.cases[1]).unwrap();
+        let small = report.derived(report.cases.last().unwrap()).unwrap();
+        assert_eq!(small.ns_per_group, same_groups.ns_per_group);
+        assert!(close(small.original_ms, 4.0 * same_groups.original_ms));
+        assert!(close(small.relative.unwrap(), 0.25));
+        assert!(close(
+            small.loads_per_s.unwrap(),
+            same_groups.loads_per_s.unwrap() / 4.0
+        ));
     }
 
     #[test]

@@ -277,6 +277,9 @@ pub struct Settings {
     pub placements: Option<u32>,
 }
 
+/// Threads of one workgroup of an original case.
+pub const ORIGINAL_THREADS_PER_GROUP: u32 = 256;
+
 /// Loads one workgroup of an original case performs: 256 threads x 256 loads (textures:
 /// 16x16 threads x 16x16 loads).
 pub const ORIGINAL_OPS_PER_GROUP: u64 = 256 * 256;
@@ -323,6 +326,12 @@ pub struct CaseResult {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub ops_per_group: Option<u64>,
+    /// Threads of one workgroup, where not the original's 256 (the workgroup-shape cases).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub threads_per_group: Option<u32>,
     /// Measured, skipped, not reached or failed (serialized inline: `"status": "skipped",
     /// "reason": ...`).
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -692,6 +701,7 @@ impl CaseResult {
             bytes_per_load: case.bytes_per_load(),
             unit: case.work().unit.name().to_string(),
             ops_per_group: Some(case.ops_per_group()).filter(|&n| n != ORIGINAL_OPS_PER_GROUP),
+            threads_per_group: Some(case.threads()).filter(|&n| n != ORIGINAL_THREADS_PER_GROUP),
             status,
             measurement,
             shader_stats: Vec::new(),
