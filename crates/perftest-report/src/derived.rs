@@ -67,7 +67,8 @@ pub struct Derived {
     /// The original's `x` column: baseline `original_ms` / this case's `original_ms`
     /// (higher is faster). `None` when the baseline was not measured.
     pub relative: Option<f64>,
-    /// CV above [`NOISY_CV`].
+    /// CV above [`NOISY_CV`]: of the samples, or for a chain measured at two sizes of either
+    /// size's.
     pub noisy: bool,
 }
 
@@ -146,7 +147,7 @@ impl Derived {
             bytes_per_s,
             original_ms,
             relative,
-            noisy: summary.cv > NOISY_CV,
+            noisy: summary.cv > NOISY_CV || short_cv(measurement, marginal) > NOISY_CV,
         })
     }
 }
@@ -198,6 +199,16 @@ pub fn marginal_ns_per_group(measurement: &Measurement, median_ns: f64) -> Optio
         .checked_sub(short.groups)
         .filter(|&g| g > 0)?;
     finite_positive((median_ns - short_median) / extra_groups as f64)
+}
+
+/// The CV of a chain's smaller dispatches, where its figure is the difference of the two sizes
+/// (`marginal`); 0 otherwise. Its figure rests on both medians, so either set's spread makes
+/// it noisy.
+fn short_cv(measurement: &Measurement, marginal: Option<f64>) -> f64 {
+    marginal
+        .and(measurement.short.as_ref())
+        .and_then(|short| Summary::of(&short.samples_ns))
+        .map_or(0.0, |s| s.cv)
 }
 
 /// Where a case's true figure (nanoseconds per workgroup) lies with 95% confidence: the
@@ -460,6 +471,12 @@ mod tests {
         let d = Derived::compute(&chase, None).unwrap();
         assert!((d.ns_per_group - 1000.0).abs() < 1e-9);
         assert!((d.loads_per_s.unwrap() - 256e6).abs() < 1.0);
+        assert!(!d.noisy);
+        // Steady large dispatches beside small ones that vary by 15%: the figure is noisy.
+        let mut shaky = chase.clone();
+        let short = shaky.measurement.as_mut().unwrap().short.as_mut().unwrap();
+        short.samples_ns = vec![1.15e6, 0.95e6, 1.3e6, 1.0e6];
+        assert!(Derived::compute(&shaky, None).unwrap().noisy);
         // Noise larger than the work: no marginal figure, the plain median per group instead.
         m.short.as_mut().unwrap().samples_ns = vec![2.2e6];
         assert_eq!(marginal_ns_per_group(&m, 2.15e6), None);
