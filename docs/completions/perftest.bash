@@ -52,7 +52,7 @@ _perftest() {
                     return 0
                     ;;
                 --suite)
-                    COMPREPLY=($(compgen -W "original modern texture memory graphics transfer all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "original modern texture memory graphics transfer answers all" -- "${cur}"))
                     return 0
                     ;;
                 --filter)

@@ -31,6 +31,7 @@ texture\t''
 memory\t''
 graphics\t''
 transfer\t''
+answers\t''
 all\t''"
 complete -c perftest -n "__fish_perftest_needs_command" -l filter -d 'Run only cases whose id or name contains TEXT; repeat for a union' -r
 complete -c perftest -n "__fish_perftest_needs_command" -l max-working-set -d 'Leave out cases whose working set is larger than SIZE (e.g. 64MB)' -r
