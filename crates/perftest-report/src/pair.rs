@@ -437,13 +437,7 @@ mod tests {
     /// overlap, and the summary counts such cases among those with intervals in both.
     #[test]
     fn changes_beyond_noise() {
-        let (mut a, mut b) = changed_pair();
-        let six = |ns: f64| [0.0, 1.0, 2.0, 3.0, 4.0, 5.0].map(|i| ns + i * 1e3);
-        // R8: 20.000-20.005 ms against 20.006-20.011 ms; RGBA8: overlapping.
-        a.cases[0].measurement = Some(measurement(4000, &six(20.000e6)));
-        b.cases[0].measurement = Some(measurement(4000, &six(20.006e6)));
-        a.cases[1].measurement = Some(measurement(1000, &six(20.000e6)));
-        b.cases[1].measurement = Some(measurement(1000, &six(20.005e6)));
+        let (a, b) = crate::samples::six_sample_pair();
         let c = compare(&a, &b);
         assert_eq!(c.cases[0].beyond_noise, Some(true));
         assert_eq!(c.cases[1].beyond_noise, Some(false));

@@ -158,6 +158,18 @@ pub fn changed_pair() -> (Report, Report) {
     (a, b)
 }
 
+/// [`changed_pair`] with six samples a side on its first two cases: the R8 case moves from
+/// 20.000-20.005 ms to 20.006-20.011 ms (beyond the noise), the RGBA8 case within it.
+pub fn six_sample_pair() -> (Report, Report) {
+    let (mut a, mut b) = changed_pair();
+    let six = |ns: f64| [0.0, 1.0, 2.0, 3.0, 4.0, 5.0].map(|i| ns + i * 1e3);
+    a.cases[0].measurement = Some(measurement(4000, &six(20.000e6)));
+    b.cases[0].measurement = Some(measurement(4000, &six(20.006e6)));
+    a.cases[1].measurement = Some(measurement(1000, &six(20.000e6)));
+    b.cases[1].measurement = Some(measurement(1000, &six(20.005e6)));
+    (a, b)
+}
+
 /// A modal case's measurement: 36 samples at two levels, `fast` of them at the faster one
 /// (125.7 ms against 126.7 ms).
 pub fn two_levels(fast: usize) -> Measurement {

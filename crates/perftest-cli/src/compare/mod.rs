@@ -99,7 +99,7 @@ pub fn render(comparison: &Comparison, a_label: &str, b_label: &str) -> String {
 mod tests {
     use super::*;
     use perftest_report::pair::compare;
-    use perftest_report::samples::{changed_pair, measurement, placed, sample_report, two_levels};
+    use perftest_report::samples::{changed_pair, placed, sample_report, two_levels};
 
     /// A modal case whose runs reported other levels is named in the table, the totals and
     /// the HTML page; the same runs at one level are not.
@@ -144,12 +144,7 @@ mod tests {
     /// intervals there is no such line.
     #[test]
     fn changes_beyond_noise() {
-        let (mut a, mut b) = changed_pair();
-        let six = |ns: f64| [0.0, 1.0, 2.0, 3.0, 4.0, 5.0].map(|i| ns + i * 1e3);
-        a.cases[0].measurement = Some(measurement(4000, &six(20.000e6)));
-        b.cases[0].measurement = Some(measurement(4000, &six(20.006e6)));
-        a.cases[1].measurement = Some(measurement(1000, &six(20.000e6)));
-        b.cases[1].measurement = Some(measurement(1000, &six(20.005e6)));
+        let (a, b) = perftest_report::samples::six_sample_pair();
         let text = render(&compare(&a, &b), "a.json", "b.json");
         assert!(text.contains("-0.03%  beyond\n"), "{text}");
         assert!(text.contains("Beyond noise: 1 of 2 "), "{text}");
