@@ -1,5 +1,5 @@
 //! The building blocks families make their resources from: a creation that cleans up after
-//! itself, modern-suite buffers, the nine 32x32 textures, samplers, and the resources of a
+//! itself, modern-suite buffers (and a family's one such buffer bound whole), the nine 32x32 textures, samplers, and the resources of a
 //! family that binds the shared input buffer as a whole.
 
 use ash::vk;
@@ -55,6 +55,41 @@ pub(crate) fn modern_buffer(
         ctx.filled(buffer, &perftest_cases::modern_bytes(bytes))
     } else {
         Ok(buffer)
+    }
+}
+
+/// The resources of a family whose every kernel binds one [`modern_buffer`], filled, whole at
+/// binding 0 as a storage buffer.
+pub(crate) struct ModernStorageBuffer(Option<Buffer>);
+
+impl ModernStorageBuffer {
+    /// Creates the family's buffer of `bytes`, named `what`.
+    pub(crate) fn create(
+        ctx: &mut Context,
+        what: &'static str,
+        bytes: u64,
+    ) -> Result<Box<dyn FamilyResources>> {
+        create_family(ctx, ModernStorageBuffer(None), |r, ctx| {
+            r.0 = Some(modern_buffer(ctx, what, bytes, true)?);
+            Ok(())
+        })
+    }
+}
+
+impl FamilyResources for ModernStorageBuffer {
+    fn bindings(&self, _case: &Case) -> Option<Vec<Bind>> {
+        let buffer = self.0.as_ref()?;
+        Some(vec![Bind::buffer(
+            0,
+            vk::DescriptorType::STORAGE_BUFFER,
+            buffer.buffer,
+        )])
+    }
+
+    fn destroy(&mut self, ctx: &mut Context) {
+        if let Some(mut buffer) = self.0.take() {
+            ctx.destroy_buffer(&mut buffer);
+        }
     }
 }
 

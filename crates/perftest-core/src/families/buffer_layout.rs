@@ -2,15 +2,13 @@
 //! binding 0 for every layout (each kernel views it through its own structure, or as a
 //! `uint[]`).
 
-use ash::vk;
 use perftest_cases::families::buffer_layout::{kernel, Layout, BUFFER_BYTES};
 use perftest_cases::Case;
 
-use crate::building_blocks::{create_family, modern_buffer};
+use crate::building_blocks::ModernStorageBuffer;
 use crate::context::Context;
 use crate::error::Result;
-use crate::memory::Buffer;
-use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
+use crate::plan::{FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
@@ -38,34 +36,6 @@ fn spirv(case: &Case) -> &'static [u8] {
     }
 }
 
-/// The buffer every layout views.
-struct LayoutBuffer(Option<Buffer>);
-
 fn create(ctx: &mut Context, _: &Shared<'_>) -> Result<Box<dyn FamilyResources>> {
-    create_family(ctx, LayoutBuffer(None), |r, ctx| {
-        r.0 = Some(modern_buffer(
-            ctx,
-            "buffer-layout data",
-            BUFFER_BYTES,
-            true,
-        )?);
-        Ok(())
-    })
-}
-
-impl FamilyResources for LayoutBuffer {
-    fn bindings(&self, _case: &Case) -> Option<Vec<Bind>> {
-        let buffer = self.0.as_ref()?;
-        Some(vec![Bind::buffer(
-            0,
-            vk::DescriptorType::STORAGE_BUFFER,
-            buffer.buffer,
-        )])
-    }
-
-    fn destroy(&mut self, ctx: &mut Context) {
-        if let Some(mut buffer) = self.0.take() {
-            ctx.destroy_buffer(&mut buffer);
-        }
-    }
+    ModernStorageBuffer::create(ctx, "buffer-layout data", BUFFER_BYTES)
 }
