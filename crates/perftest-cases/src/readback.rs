@@ -125,3 +125,15 @@ pub fn check_words(
     }
     outcome
 }
+
+/// The read-back of four workgroups of 256 threads whose words are `model(group, local)`
+/// (for the families' tests of their models).
+#[cfg(test)]
+pub(crate) fn words_readback(model: impl Fn(u32, u32) -> [u32; 4]) -> Readback {
+    Readback {
+        sums: (0..1024u32)
+            .map(|t| model(t / 256, t % 256).map(f32::from_bits))
+            .collect(),
+        written: Vec::new(),
+    }
+}

@@ -397,13 +397,7 @@ mod tests {
     #[test]
     fn verification_accepts_the_model_and_rejects_a_flipped_bit_or_another_layout() {
         let c = case("mem.layout.stride20.random");
-        let sums: Vec<[f32; 4]> = (0..1024u32)
-            .map(|t| thread_sum(&c, 0, t / 256, t % 256).map(f32::from_bits))
-            .collect();
-        let mut readback = Readback {
-            sums,
-            written: Vec::new(),
-        };
+        let mut readback = crate::readback::words_readback(|g, l| thread_sum(&c, 0, g, l));
         assert!(BufferLayout.verify(&c, &readback).passed());
         assert!(!BufferLayout
             .verify(&case("mem.layout.stride32.random"), &readback)

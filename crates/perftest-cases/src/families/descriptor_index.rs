@@ -225,12 +225,8 @@ mod tests {
     fn word_check_accepts_the_model_and_rejects_a_flipped_bit() {
         let c = case("modern.slot.uniform.load4.random");
         let params = KernelParams::for_case(&c);
-        let mut readback = Readback {
-            sums: (0..1024u32)
-                .map(|t| DescriptorIndex::model(&c, params, t / 256, t % 256).map(f32::from_bits))
-                .collect(),
-            written: Vec::new(),
-        };
+        let mut readback =
+            crate::readback::words_readback(|g, l| DescriptorIndex::model(&c, params, g, l));
         assert!(DescriptorIndex.verify(&c, &readback).passed());
         readback.sums[700][3] = f32::from_bits(readback.sums[700][3].to_bits() ^ 1);
         assert_eq!(DescriptorIndex.verify(&c, &readback).mismatches, 1);

@@ -204,13 +204,7 @@ mod tests {
     #[test]
     fn verification_checks_every_thread() {
         let c = case("xfer.memload.bar.16kb.linear");
-        let sums: Vec<[f32; 4]> = (0..1024u32)
-            .map(|t| thread_sum(&c, 0, t / 256, t % 256).map(f32::from_bits))
-            .collect();
-        let mut readback = Readback {
-            sums,
-            written: Vec::new(),
-        };
+        let mut readback = crate::readback::words_readback(|g, l| thread_sum(&c, 0, g, l));
         assert!(MemoryLoads.verify(&c, &readback).passed());
         readback.sums[1000][1] = f32::from_bits(readback.sums[1000][1].to_bits() ^ 1);
         assert_eq!(MemoryLoads.verify(&c, &readback).mismatches, 1);

@@ -265,13 +265,7 @@ mod tests {
     #[test]
     fn verification_accepts_the_model_and_rejects_a_flipped_bit() {
         let c = case("modern.ws.16kb.structured.wave-coherent");
-        let sums: Vec<[f32; 4]> = (0..1024u32)
-            .map(|t| thread_sum(&c, 0, t / 256, t % 256).map(f32::from_bits))
-            .collect();
-        let mut readback = Readback {
-            sums,
-            written: Vec::new(),
-        };
+        let mut readback = crate::readback::words_readback(|g, l| thread_sum(&c, 0, g, l));
         assert!(WorkingSet.verify(&c, &readback).passed());
         readback.sums[700][3] = f32::from_bits(readback.sums[700][3].to_bits() ^ 1);
         assert_eq!(WorkingSet.verify(&c, &readback).mismatches, 1);
