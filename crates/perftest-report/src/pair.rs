@@ -383,10 +383,7 @@ mod tests {
     /// level too rarely, by its slower one: the change is a level; no other case is one.
     #[test]
     fn runs_that_reported_other_levels() {
-        let mut a = sample_report();
-        let mut b = sample_report();
-        a.cases[0].measurement = Some(two_levels(14));
-        b.cases[0].measurement = Some(two_levels(5));
+        let (a, mut b) = crate::samples::other_levels_pair();
         let c = compare(&a, &b);
         assert!(c.cases[0].other_level, "{:?}", c.cases[0]);
         assert_eq!(c.cases[0].noise_label(), "level");

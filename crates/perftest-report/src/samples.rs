@@ -158,6 +158,17 @@ pub fn changed_pair() -> (Report, Report) {
     (a, b)
 }
 
+/// Two sample reports whose first case took two levels: one run reported it by its faster
+/// level (14 of its samples there), the other, which took that level too rarely (5), by its
+/// slower one.
+pub fn other_levels_pair() -> (Report, Report) {
+    let mut a = sample_report();
+    let mut b = sample_report();
+    a.cases[0].measurement = Some(two_levels(14));
+    b.cases[0].measurement = Some(two_levels(5));
+    (a, b)
+}
+
 /// [`changed_pair`] with six samples a side on its first two cases: the R8 case moves from
 /// 20.000-20.005 ms to 20.006-20.011 ms (beyond the noise), the RGBA8 case within it.
 pub fn six_sample_pair() -> (Report, Report) {

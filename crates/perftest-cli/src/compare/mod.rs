@@ -105,10 +105,7 @@ mod tests {
     /// the HTML page; the same runs at one level are not.
     #[test]
     fn runs_that_reported_other_levels() {
-        let mut a = sample_report();
-        let mut b = sample_report();
-        a.cases[0].measurement = Some(two_levels(14));
-        b.cases[0].measurement = Some(two_levels(5));
+        let (a, mut b) = perftest_report::samples::other_levels_pair();
         let c = compare(&a, &b);
         let text = render(&c, "a.json", "b.json");
         assert!(
