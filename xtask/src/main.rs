@@ -49,8 +49,8 @@ commands:
                    release archives in the target folder's dist/ (the host's .tar.gz and,
                    on x86_64 Linux, the Windows .zip), each opened again and its binary run
   fuzz [SECONDS]   build the libFuzzer targets and run each for SECONDS (30)
-  structure        the ten longest functions, those over 100 lines, and the largest import
-                   cycle between the files of each package (a report; never fails on it)
+  structure        the largest import cycle between the files of each package (a report;
+                   never fails on it; function length is clippy's too_many_lines)
   book, cross, fleet, windows
                    one step of `test` on its own
   help             print this message

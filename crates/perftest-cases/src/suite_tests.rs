@@ -165,16 +165,21 @@ mod support {
         assert!(extended.missing(&with).is_none());
     }
 
-    #[test]
-    fn device_needs_name_what_is_missing() {
-        let full = DeviceCaps {
+    /// A device with every feature, 1 GB of device-local memory and 48 KB of shared memory.
+    fn full_caps() -> DeviceCaps {
+        DeviceCaps {
             features: FeatureSet::all(),
             subgroup_ballot: true,
             max_storage_buffer_range: u64::from(u32::MAX),
             device_local_bytes: 1 << 30,
             max_compute_shared_memory: 48 << 10,
             ..caps(|_| ALL)
-        };
+        }
+    }
+
+    #[test]
+    fn device_needs_name_what_is_missing() {
+        let full = full_caps();
         let needs = [
             DeviceNeed::Feature(Feature::SampledImageDynamic),
             DeviceNeed::Feature(Feature::StorageBufferDynamic),
@@ -208,7 +213,45 @@ mod support {
         assert!(reasons[13].contains("shaderInt16"));
         assert!(reasons[14].contains("shaderFloat16"));
         assert!(reasons[15].contains("maxComputeSharedMemorySize"));
-        // Each narrow-storage feature is named on its own when it alone is missing.
+        // Shared memory: exactly the limit fits, one byte more does not.
+        assert!(DeviceNeed::SharedMemory(48 << 10).missing(&full).is_none());
+        assert!(DeviceNeed::SharedMemory((48 << 10) + 1)
+            .missing(&full)
+            .is_some_and(|r| r.contains("49153")));
+        // Device addresses also need shaderInt64 (the kernels add 64-bit offsets).
+        let no_int64 = DeviceCaps {
+            features: full.features.with(Feature::ShaderInt64, false),
+            ..full
+        };
+        assert!(DeviceNeed::Feature(Feature::BufferDeviceAddress)
+            .missing(&no_int64)
+            .is_some_and(|r| r.contains("shaderInt64")));
+        // A working set may take a quarter of the largest device-local heap: 256 MB fits 1 GB,
+        // 512 MB does not, and a 128 MB storage range limit refuses a 256 MB binding.
+        assert!(DeviceNeed::DeviceMemory(512 << 20).missing(&full).is_some());
+        let small_range = DeviceCaps {
+            max_storage_buffer_range: 128 << 20,
+            ..full
+        };
+        assert!(DeviceNeed::StorageBufferRange(256 << 20)
+            .missing(&small_range)
+            .is_some());
+        assert!(DeviceNeed::StorageBufferRange(128 << 20)
+            .missing(&small_range)
+            .is_none());
+    }
+
+    /// Each narrow-storage feature is named on its own when it alone is missing.
+    #[test]
+    fn each_narrow_storage_feature_is_named_alone() {
+        let full = full_caps();
+        let narrow = [
+            DeviceNeed::Feature(Feature::StorageBuffer8Bit),
+            DeviceNeed::Feature(Feature::ShaderInt8),
+            DeviceNeed::Feature(Feature::StorageBuffer16Bit),
+            DeviceNeed::Feature(Feature::ShaderInt16),
+            DeviceNeed::Feature(Feature::ShaderFloat16),
+        ];
         for (need, name) in [
             (
                 DeviceNeed::Feature(Feature::StorageBuffer8Bit),
@@ -242,38 +285,12 @@ mod support {
                 need.missing(&without).is_some_and(|r| r.contains(name)),
                 "{name}"
             );
-            let others_missing = needs[10..15]
+            let others_missing = narrow
                 .iter()
                 .filter(|n| n.missing(&without).is_some())
                 .count();
             assert_eq!(others_missing, 1, "{name}");
         }
-        // Shared memory: exactly the limit fits, one byte more does not.
-        assert!(DeviceNeed::SharedMemory(48 << 10).missing(&full).is_none());
-        assert!(DeviceNeed::SharedMemory((48 << 10) + 1)
-            .missing(&full)
-            .is_some_and(|r| r.contains("49153")));
-        // Device addresses also need shaderInt64 (the kernels add 64-bit offsets).
-        let no_int64 = DeviceCaps {
-            features: full.features.with(Feature::ShaderInt64, false),
-            ..full
-        };
-        assert!(DeviceNeed::Feature(Feature::BufferDeviceAddress)
-            .missing(&no_int64)
-            .is_some_and(|r| r.contains("shaderInt64")));
-        // A working set may take a quarter of the largest device-local heap: 256 MB fits 1 GB,
-        // 512 MB does not, and a 128 MB storage range limit refuses a 256 MB binding.
-        assert!(DeviceNeed::DeviceMemory(512 << 20).missing(&full).is_some());
-        let small_range = DeviceCaps {
-            max_storage_buffer_range: 128 << 20,
-            ..full
-        };
-        assert!(DeviceNeed::StorageBufferRange(256 << 20)
-            .missing(&small_range)
-            .is_some());
-        assert!(DeviceNeed::StorageBufferRange(128 << 20)
-            .missing(&small_range)
-            .is_none());
     }
 
     #[test]

@@ -1,33 +1,24 @@
-//! `cargo xtask structure`: the workspace's longest functions and largest import cycles.
+//! `cargo xtask structure`: the workspace's largest import cycles. (Function length is
+//! clippy's `too_many_lines`, denied in the workspace's lints.)
 //!
 //! Every non-test source file of the workspace's packages is parsed with `syn` (the module tree
 //! of each library, binary, example and build script, from its root file through its `mod`
 //! declarations; `#[cfg(test)]` modules, `#[test]` functions and the `tests/` targets are left
-//! out). It prints:
-//! - the ten longest functions and every one over [`LONG_FUNCTION`] lines (from the `fn`
-//!   signature to the closing brace, doc comments and attributes not counted);
-//! - per package, the largest import cycle between its files: the strongly connected
-//!   components of the graph in which a file points at every other file of the same crate it
-//!   names through `crate::`, `super::`, `self::` or a child module's name, in `use` items,
-//!   paths and macro arguments alike.
+//! out). It prints, per package, the largest import cycle between its files: the strongly
+//! connected components of the graph in which a file points at every other file of the same
+//! crate it names through `crate::`, `super::`, `self::` or a child module's name, in `use`
+//! items, paths and macro arguments alike.
 //!
 //! `--edges` adds, under each file of a largest cycle, the files of the cycle it imports. It
 //! reports only: the exit code is 0 whatever it finds.
 
 mod cycles;
-mod functions;
 mod modules;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::workspace;
-
-/// Functions longer than this are listed whatever their rank.
-pub const LONG_FUNCTION: usize = 100;
-
-/// How many of the longest functions are listed.
-const TOP: usize = 10;
 
 /// One build target of a package, as `cargo metadata` describes it.
 struct Target {
@@ -58,17 +49,6 @@ pub fn command(args: &[String]) -> Result<(), String> {
             .or_default()
             .extend(files);
     }
-    let mut all_functions = Vec::new();
-    for files in packages.values() {
-        for file in unique_files(files) {
-            all_functions.extend(functions::collect(file));
-        }
-    }
-    print!(
-        "{}",
-        functions::report(&all_functions, &root, TOP, LONG_FUNCTION)
-    );
-    println!();
     println!("largest import cycle per package (files that import each other, directly or not):");
     for (package, files) in &packages {
         let graph = modules::import_graph(files);
@@ -80,15 +60,6 @@ pub fn command(args: &[String]) -> Result<(), String> {
         );
     }
     Ok(())
-}
-
-/// The files of a package once each (a file in two targets' trees is measured once).
-fn unique_files(files: &[modules::SourceFile]) -> Vec<&modules::SourceFile> {
-    let mut seen = std::collections::BTreeSet::new();
-    files
-        .iter()
-        .filter(|file| seen.insert(file.path.clone()))
-        .collect()
 }
 
 /// The root files of every library, binary, example and build script of the workspace's
