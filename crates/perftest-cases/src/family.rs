@@ -154,11 +154,12 @@ pub trait Family: Send + Sync {
         None
     }
 
-    /// The case whose family's resources and bindings `case` uses, when not its own: its
-    /// [`Family::twin`] by default (a family whose kernels sample another family's textures
-    /// names that family's case).
-    fn resource_case(&self, case: &Case) -> Option<Case> {
-        self.twin(case)
+    /// The id of the case whose family's resources and bindings `case` uses, when not its own:
+    /// its [`Family::twin`]'s by default (a family whose kernels sample another family's
+    /// textures names that family's case). An id, not a case, so that a family needs no look-up
+    /// in the registry: the caller resolves it ([`crate::case_for_id`]).
+    fn resource_case_id(&self, case: &Case) -> Option<String> {
+        self.twin(case).map(|twin| twin.id)
     }
 
     /// Checks what a verification dispatch of `case` left behind against the CPU model.

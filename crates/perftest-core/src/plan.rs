@@ -184,7 +184,7 @@ impl Stages {
 pub(crate) type CreateResources = fn(&mut Context, &Shared<'_>) -> Result<Box<dyn FamilyResources>>;
 
 /// The `create` of a family whose cases use another family's resources (their
-/// [`perftest_cases::Family::resource_case`]): never called, since `Resources` looks the other
+/// [`perftest_cases::Family::resource_case_id`]): never called, since `Resources` looks the other
 /// family up instead.
 pub(crate) fn borrowed(_: &mut Context, _: &Shared<'_>) -> Result<Box<dyn FamilyResources>> {
     Err(Error::InvalidArgument(

@@ -30,11 +30,12 @@ pub(crate) struct Resources {
 }
 
 /// The case whose family's resources `case` uses: the one its family names
-/// ([`perftest_cases::Family::resource_case`]: a fragment-shader case's compute twin), else
+/// ([`perftest_cases::Family::resource_case_id`]: a fragment-shader case's compute twin), else
 /// itself.
 fn resource_case(case: &Case) -> Case {
     case.family
-        .resource_case(case)
+        .resource_case_id(case)
+        .and_then(|id| perftest_cases::case_for_id(&id))
         .unwrap_or_else(|| case.clone())
 }
 

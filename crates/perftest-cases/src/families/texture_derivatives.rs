@@ -32,7 +32,6 @@
 
 use crate::case::{Case, Params, Pattern, SampleFilter};
 use crate::check::{check_sums, Readback, VerifyOutcome};
-use crate::families::case_for_id;
 use crate::family::{Family, FamilyRef};
 use crate::feature::Feature;
 use crate::format::Format;
@@ -94,12 +93,6 @@ fn mip_case_id(case: &Case) -> String {
     };
     let format = case.params.format.unwrap_or(Format::Rgba8);
     format!("tex.mip.{mode}.{}.linear", format.id_token())
-}
-
-/// The mip family's case whose texture and sampler a case uses, found by its id in the
-/// registry.
-fn mip_case(case: &Case) -> Option<Case> {
-    case_for_id(&mip_case_id(case))
 }
 
 impl Family for TextureDerivatives {
@@ -187,8 +180,8 @@ impl Family for TextureDerivatives {
         [case.params.variant, case.params.count, 0]
     }
 
-    fn resource_case(&self, case: &Case) -> Option<Case> {
-        mip_case(case)
+    fn resource_case_id(&self, case: &Case) -> Option<String> {
+        Some(mip_case_id(case))
     }
 
     fn reference(&self, case: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum {
@@ -235,7 +228,13 @@ impl Family for TextureDerivatives {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::case_for_id;
     use crate::families::texture_mips::{self, MipMode};
+
+    /// The mip family's case whose texture and sampler a case uses.
+    fn mip_case(case: &Case) -> Option<Case> {
+        case_for_id(&mip_case_id(case))
+    }
 
     #[test]
     fn cases_use_the_mip_family_textures() {
