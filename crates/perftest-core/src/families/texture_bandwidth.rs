@@ -63,9 +63,12 @@ fn slices(format: BandwidthFormat, width: u32, height: u32) -> ImageSlices {
     }
 }
 
+/// What tells the images apart: the format and the size (width, height).
+type ImageKey = (BandwidthFormat, (u32, u32));
+
 /// The images prepared so far, by (format, size), and the sampler they are bound with.
 struct Images {
-    images: Vec<((BandwidthFormat, (u32, u32)), Image)>,
+    images: Vec<(ImageKey, Image)>,
     nearest: vk::Sampler,
 }
 
