@@ -48,11 +48,13 @@ pub enum Feature {
     /// `scalarBlockLayout` (Vulkan 1.2): buffer blocks laid out with scalar alignment
     /// (`GL_EXT_scalar_block_layout`), e.g. structures of a 20-byte stride.
     ScalarBlockLayout,
+    /// `textureCompressionASTC_LDR`: the ASTC LDR block-compressed formats can be sampled.
+    TextureCompressionAstcLdr,
 }
 
 impl Feature {
     /// Every feature, in declaration order.
-    pub const ALL: [Feature; 19] = [
+    pub const ALL: [Feature; 20] = [
         Feature::ShaderInt64,
         Feature::ShaderInt16,
         Feature::SampledImageDynamic,
@@ -72,6 +74,7 @@ impl Feature {
         Feature::ShaderSubgroupClock,
         Feature::TimelineSemaphore,
         Feature::ScalarBlockLayout,
+        Feature::TextureCompressionAstcLdr,
     ];
 
     /// The feature's member name in Vulkan's feature structures.
@@ -96,6 +99,7 @@ impl Feature {
             Feature::ShaderSubgroupClock => "shaderSubgroupClock",
             Feature::TimelineSemaphore => "timelineSemaphore",
             Feature::ScalarBlockLayout => "scalarBlockLayout",
+            Feature::TextureCompressionAstcLdr => "textureCompressionASTC_LDR",
         }
     }
 

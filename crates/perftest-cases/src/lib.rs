@@ -13,6 +13,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bandwidth_format;
 mod bc;
 mod bc7;
 mod case;

@@ -265,4 +265,147 @@ impl Context {
         }
         Ok(image)
     }
+
+    /// Creates a single-mip 2D image as `desc` says and fills it slice by slice, leaving it in
+    /// `layout` for compute shaders: slice `k` is texel rows `k * slice.rows ..` (the image's
+    /// height a multiple of `slice.rows`, itself a multiple of the block height), whose
+    /// `slice.bytes` bytes `write(first_row, rows, bytes)` writes straight into a staging
+    /// buffer. A large image so needs one slice of host-visible memory at a time, and no copy
+    /// of it on the host. On failure nothing is left allocated (unless an upload may still be
+    /// running).
+    pub(crate) fn create_sliced_image(
+        &mut self,
+        desc: &ImageDesc,
+        slice: ImageSlices,
+        layout: vk::ImageLayout,
+        mut write: impl FnMut(u32, u32, &mut [u8]),
+    ) -> Result<Image> {
+        let (width, height) = (desc.extent.width, desc.extent.height);
+        if slice.rows == 0 || height % slice.rows != 0 {
+            return Err(Error::InvalidArgument(format!(
+                "slices of {} rows do not divide an image {height} rows tall",
+                slice.rows
+            )));
+        }
+        let desc = ImageDesc { levels: 1, ..*desc };
+        let mut image = self.create_shaped_image(&desc)?;
+        let range = all_layers(1, 1);
+        let count = height / slice.rows;
+        for k in 0..count {
+            let first_row = k * slice.rows;
+            let region = vk::BufferImageCopy::default()
+                .image_subresource(vk::ImageSubresourceLayers {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: 0,
+                    base_array_layer: 0,
+                    layer_count: 1,
+                })
+                .image_offset(vk::Offset3D {
+                    x: 0,
+                    y: i32::try_from(first_row).unwrap_or(i32::MAX),
+                    z: 0,
+                })
+                .image_extent(vk::Extent3D {
+                    width,
+                    height: slice.rows,
+                    depth: 1,
+                });
+            let (first, last) = (k == 0, k + 1 == count);
+            let target = image.image;
+            let uploaded = self.with_staging_written(
+                slice.bytes,
+                |bytes| write(first_row, slice.rows, bytes),
+                |device, cb, src| {
+                    // SAFETY: recording into a command buffer in the recording state; the
+                    // image is alive, `range` within it, and `src` holds the slice's bytes.
+                    unsafe {
+                        record_slice(
+                            device,
+                            cb,
+                            (src, target, range),
+                            region,
+                            (first, last),
+                            layout,
+                        )
+                    }
+                },
+            );
+            if let Err(e) = uploaded {
+                if self.settle() {
+                    self.destroy_image(&mut image);
+                }
+                return Err(e);
+            }
+        }
+        Ok(image)
+    }
+}
+
+/// How [`Context::create_sliced_image`] cuts an image: texel rows and bytes per slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ImageSlices {
+    /// Texel rows in one slice.
+    pub(crate) rows: u32,
+    /// Bytes of one slice, tightly packed.
+    pub(crate) bytes: u64,
+}
+
+/// Records the copy of one slice from `src` into `image`: the first slice moves the whole
+/// image from UNDEFINED to TRANSFER_DST_OPTIMAL before it, the last moves it to `layout`,
+/// visible to compute shaders, after it (a barrier's first scope holds every earlier
+/// submission's copies too).
+///
+/// # Safety
+/// `cb` is recording; `src`, `image` and `range` are alive and valid for the copy.
+unsafe fn record_slice(
+    device: &ash::Device,
+    cb: vk::CommandBuffer,
+    (src, image, range): (vk::Buffer, vk::Image, vk::ImageSubresourceRange),
+    region: vk::BufferImageCopy,
+    (first, last): (bool, bool),
+    layout: vk::ImageLayout,
+) {
+    let transfer = (
+        vk::PipelineStageFlags::TRANSFER,
+        vk::AccessFlags::TRANSFER_WRITE,
+    );
+    // SAFETY: the caller's contract.
+    unsafe {
+        if first {
+            image_transition(
+                device,
+                cb,
+                (image, range),
+                (
+                    vk::ImageLayout::UNDEFINED,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                ),
+                (
+                    vk::PipelineStageFlags::TOP_OF_PIPE,
+                    vk::AccessFlags::empty(),
+                ),
+                transfer,
+            );
+        }
+        device.cmd_copy_buffer_to_image(
+            cb,
+            src,
+            image,
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            &[region],
+        );
+        if last {
+            image_transition(
+                device,
+                cb,
+                (image, range),
+                (vk::ImageLayout::TRANSFER_DST_OPTIMAL, layout),
+                transfer,
+                (
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::AccessFlags::SHADER_READ,
+                ),
+            );
+        }
+    }
 }

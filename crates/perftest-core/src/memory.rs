@@ -238,15 +238,30 @@ impl Context {
         bytes: &[u8],
         record: impl FnOnce(&ash::Device, vk::CommandBuffer, vk::Buffer),
     ) -> Result<()> {
+        self.with_staging_written(
+            bytes.len() as u64,
+            |slice| slice.copy_from_slice(bytes),
+            record,
+        )
+    }
+
+    /// Makes a staging buffer of `len` bytes, lets `write` fill them in place (so that large
+    /// uploads need no second copy on the host) and runs `record` to copy from it on the GPU.
+    pub(crate) fn with_staging_written(
+        &mut self,
+        len: u64,
+        write: impl FnOnce(&mut [u8]),
+        record: impl FnOnce(&ash::Device, vk::CommandBuffer, vk::Buffer),
+    ) -> Result<()> {
         let mut staging = self.create_buffer(
             "staging",
-            bytes.len() as u64,
+            len,
             vk::BufferUsageFlags::TRANSFER_SRC,
             MemoryLocation::CpuToGpu,
         )?;
         let filled = match staging.mapped_mut() {
-            Some(slice) if slice.len() >= bytes.len() => {
-                slice[..bytes.len()].copy_from_slice(bytes);
+            Some(slice) if slice.len() as u64 >= len => {
+                write(&mut slice[..len as usize]);
                 true
             }
             _ => false,

@@ -13,19 +13,21 @@ use perftest_cases::{cases_in, verify, Case, Feature, Suite, Support};
 /// is skipped for another reason, or when a listed skip no longer happens.
 /// Lavapipe (Mesa 22.3) binds at most 128 MB of storage buffer, so the bandwidth sweep stops
 /// there (the latency sweep uses device addresses and runs to 512 MB); and it offers 32 KB of
-/// shared memory, so the carve-out family's 48, 64 and 128 KB declarations are skipped.
+/// shared memory, so the carve-out family's 48, 64 and 128 KB declarations are skipped; it
+/// has no ASTC, so the texture-bandwidth family's ASTC 4x4 images are skipped.
 const EXPECTED_SKIPS: &[(&str, &str)] = &[
     ("mem.sweep.bandwidth.256mb", "maxStorageBufferRange"),
     ("mem.sweep.bandwidth.512mb", "maxStorageBufferRange"),
     ("mem.carveout.shared48kb.", "maxComputeSharedMemorySize"),
     ("mem.carveout.shared64kb.", "maxComputeSharedMemorySize"),
     ("mem.carveout.shared128kb.", "maxComputeSharedMemorySize"),
+    (".astc4x4", "textureCompressionASTC_LDR"),
 ];
 
 // One test per family: `every_case_verifies::narrow_loads` and so on.
 every_case_verifies!(Suite::Memory, EXPECTED_SKIPS, |_, _| {};
     narrow_loads, buffer_layout, constant_paths, shared_memory, workgroup_shape, pointer_chase,
-    cache_sweep, cache_carveout, shader_clock);
+    cache_sweep, cache_carveout, shader_clock, texture_bandwidth);
 
 #[test]
 fn lavapipe_offers_what_the_memory_suite_needs() {

@@ -30,6 +30,7 @@ pub mod store;
 pub mod structured_buffer;
 pub mod texel_buffer_formats;
 pub mod texture_address;
+pub mod texture_bandwidth;
 pub mod texture_derivatives;
 pub mod texture_formats;
 pub mod texture_gather;
@@ -76,6 +77,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &cache_sweep::CacheSweep,
     &cache_carveout::CacheCarveout,
     &shader_clock::ShaderClock,
+    &texture_bandwidth::TextureBandwidth,
     &texture_shape::TextureShape,
     &texture_storage::TextureStorage,
     &texel_buffer_formats::TexelBufferFormats,

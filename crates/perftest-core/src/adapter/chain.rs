@@ -70,6 +70,9 @@ impl FeatureChain {
                 (Level::Core, &mut core.shader_storage_image_extended_formats)
             }
             Feature::TextureCompressionBc => (Level::Core, &mut core.texture_compression_bc),
+            Feature::TextureCompressionAstcLdr => {
+                (Level::Core, &mut core.texture_compression_astc_ldr)
+            }
             Feature::SamplerAnisotropy => (Level::Core, &mut core.sampler_anisotropy),
             Feature::VertexPipelineStores => {
                 (Level::Core, &mut core.vertex_pipeline_stores_and_atomics)

@@ -36,6 +36,7 @@ mod store;
 mod structured_buffer;
 mod texel_buffer_formats;
 mod texture_address;
+mod texture_bandwidth;
 mod texture_derivatives;
 mod texture_formats;
 mod texture_gather;
@@ -83,6 +84,7 @@ pub(crate) static PLANS: &[Plan] = &[
     cache_sweep::PLAN,
     cache_carveout::PLAN,
     shader_clock::PLAN,
+    texture_bandwidth::PLAN,
     texture_shape::PLAN,
     texture_storage::PLAN,
     texel_buffer_formats::PLAN,

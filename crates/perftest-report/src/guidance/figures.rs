@@ -94,3 +94,40 @@ pub fn shared_takes_l1(ctx: &Context) -> Result<Measured, String> {
         _ => Err("the carve-out curves show no L1 level".to_string()),
     }
 }
+
+/// The texture-bandwidth cases [`compressed_over_rgba8`] reads: the compressed formats of the
+/// 8192x4096 image, then `RGBA8`'s.
+pub const COMPRESSED_AND_RGBA8: [&str; 4] = [
+    "mem.texbw.8192x4096.astc4x4",
+    "mem.texbw.8192x4096.bc7",
+    "mem.texbw.8192x4096.bc1",
+    "mem.texbw.8192x4096.rgba8",
+];
+
+/// The geometric mean, over the compressed formats the report measured (ASTC 4x4 where the
+/// device has `textureCompressionASTC_LDR`, BC7 and BC1 where it has `textureCompressionBC`),
+/// of the 8192x4096 image's texel rate in that format over its rate in `RGBA8`; the cases read
+/// name the formats it was judged on.
+pub fn compressed_over_rgba8(ctx: &Context) -> Result<Measured, String> {
+    let (compressed, rgba8) = COMPRESSED_AND_RGBA8.split_at(3);
+    let Some(reference) = ctx.rates.get(rgba8[0]) else {
+        return Err(absent(ctx, rgba8));
+    };
+    let measured: Vec<(&str, f64)> = compressed
+        .iter()
+        .filter_map(|id| Some((*id, ctx.rates.get(id)?.per_s)))
+        .collect();
+    if measured.is_empty() {
+        return Err(absent(ctx, compressed));
+    }
+    let logs: f64 = measured
+        .iter()
+        .map(|(_, per_s)| (per_s / reference.per_s).ln())
+        .sum();
+    let mut cases: Vec<&str> = measured.iter().map(|(id, _)| *id).collect();
+    cases.push(rgba8[0]);
+    Ok(Measured::plain(
+        (logs / measured.len() as f64).exp(),
+        &cases,
+    ))
+}

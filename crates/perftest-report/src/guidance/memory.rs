@@ -1,45 +1,73 @@
 //! Claims about bandwidth and caches, shared memory, and transfers.
 
-use super::figures::{l2_partitions, shared_takes_l1};
-use super::rule::{faster, near, not_slower, Claim, Figure, Rule, Test};
+use super::figures::{compressed_over_rgba8, l2_partitions, shared_takes_l1, COMPRESSED_AND_RGBA8};
+use super::rule::{faster, near, not_slower, Claim, Figure, Rule, Test, MARGIN};
 use super::sources::*;
 
-/// `nvidia.32bit_formats`: no case yet.
+/// `nvidia.32bit_formats`: the same 8192x4096 image in the 32-bit formats (`B10G11R11F`,
+/// `RGBA8`, 128 MB) against `RGBA16F` (256 MB), every one beyond the L2: texels per second
+/// (the family's loads, a pair of texels each), geometric mean of the two pairs; holds when
+/// the 32-bit formats read the image at least [`MARGIN`] (1.2x) faster.
 pub const FORMATS_32BIT: Claim = Claim {
     id: "nvidia.32bit_formats",
     vendor: "NVIDIA",
     source: NV_MEMORY,
     claim: "Prefer 32-bit formats such as R11G11B10 float to 64-bit ones to save bandwidth.",
-    rule: Rule::NoCase(
-        "no case measures this yet: texture cases stay in L1; it needs a texture working-set \
-         sweep by format beyond the L2",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            (
+                "mem.texbw.8192x4096.b10g11r11f",
+                "mem.texbw.8192x4096.rgba16f",
+            ),
+            ("mem.texbw.8192x4096.rgba8", "mem.texbw.8192x4096.rgba16f"),
+        ]),
+        band: faster(MARGIN),
+    }]),
 };
 
-/// `intel.block_compression`: no case yet.
+/// `intel.block_compression`: the same 8192x4096 image in `BC1` (16 MB) and `BC7` (32 MB)
+/// against `RGBA8` (128 MB, beyond the L2): texels per second, geometric mean of the two
+/// pairs; holds when the compressed formats read the image at least [`MARGIN`] faster (a
+/// compressed image that fits in the L2 is part of what compression buys: "locality").
 pub const BLOCK_COMPRESSION: Claim = Claim {
     id: "intel.block_compression",
     vendor: "Intel",
     source: INTEL_SAMPLING,
     claim: "Block-compressed formats (BC1-BC7) improve bandwidth and locality on large \
             textures.",
-    rule: Rule::NoCase(
-        "no case measures this yet: compressed-format cases stay in L1; it needs textures \
-         larger than the L2",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            ("mem.texbw.8192x4096.bc1", "mem.texbw.8192x4096.rgba8"),
+            ("mem.texbw.8192x4096.bc7", "mem.texbw.8192x4096.rgba8"),
+        ]),
+        band: faster(MARGIN),
+    }]),
 };
 
-/// `arm.texture_compression`: no case yet.
+/// `arm.texture_compression`: two tests on the same 8192x4096 image. Compression: the
+/// compressed formats the device has (`ASTC4x4`, `BC7`, `BC1`: those the report measured)
+/// against `RGBA8`, texels per second, geometric mean ([`compressed_over_rgba8`]); narrower
+/// formats: `RGBA8` against `RGBA16F` and `RGBA16F` against `RGBA32F`. Each holds at
+/// [`MARGIN`] faster. Mipmaps and ASTC's decode mode are not measured here.
 pub const TEXTURE_COMPRESSION: Claim = Claim {
     id: "arm.texture_compression",
     vendor: "Arm",
     source: ARM_HIGH_TEXTURE,
     claim: "Texture compression, mipmaps and narrower formats cut texture bandwidth (ASTC \
             with a decode mode).",
-    rule: Rule::NoCase(
-        "no case measures this yet: it needs textures larger than the L2 by format, ASTC with \
-         and without its decode mode",
-    ),
+    rule: Rule::Tests(&[
+        Test {
+            figure: Figure::Custom(&COMPRESSED_AND_RGBA8, compressed_over_rgba8),
+            band: faster(MARGIN),
+        },
+        Test {
+            figure: Figure::Ratio(&[
+                ("mem.texbw.8192x4096.rgba8", "mem.texbw.8192x4096.rgba16f"),
+                ("mem.texbw.8192x4096.rgba16f", "mem.texbw.8192x4096.rgba32f"),
+            ]),
+            band: faster(MARGIN),
+        },
+    ]),
 };
 
 /// `nvidia.coalescing`: linear against random 16-byte loads with working sets beyond the L2

@@ -65,11 +65,11 @@ fn every_claim_has_one_verdict_with_a_stable_id() {
 }
 
 #[test]
-fn fifty_three_claims_have_a_rule_and_the_rest_name_what_would_measure_them() {
+fn fifty_six_claims_have_a_rule_and_the_rest_name_what_would_measure_them() {
     let with_rule = claims()
         .filter(|c| matches!(c.rule, Rule::Tests(_)))
         .count();
-    assert_eq!(with_rule, 53);
+    assert_eq!(with_rule, 56);
     for claim in claims() {
         if let Rule::NoCase(why) = claim.rule {
             assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
@@ -632,4 +632,105 @@ fn a_size_the_device_skips_leaves_the_workgroup_rules_to_the_others() {
         .reason
         .unwrap_or_default()
         .contains("mem.wg.raw.load4.64x1.random"));
+}
+
+/// A report of the 8192x4096 texture-bandwidth cases at `(format, ns per workgroup)`: every
+/// case's workgroup reads the same texels, so a shorter time is a higher texel rate.
+fn texture_bandwidth_report(times: &[(&str, f64)]) -> Report {
+    let ids: Vec<(String, f64)> = times
+        .iter()
+        .map(|(f, ns)| (format!("mem.texbw.8192x4096.{f}"), *ns))
+        .collect();
+    let refs: Vec<(&str, f64)> = ids.iter().map(|(id, ns)| (id.as_str(), *ns)).collect();
+    report(&refs, 0.0)
+}
+
+const TEXTURE_BANDWIDTH_CLAIMS: [&str; 3] = [
+    "nvidia.32bit_formats",
+    "intel.block_compression",
+    "arm.texture_compression",
+];
+
+#[test]
+fn texture_bandwidth_claims_hold_when_texel_rates_follow_the_bytes() {
+    // Time in proportion to the bytes a texel takes (memory-bound): every claim holds.
+    let by_bytes = [
+        ("rgba32f", 16.0),
+        ("rgba16f", 8.0),
+        ("rgba8", 4.0),
+        ("b10g11r11f", 4.0),
+        ("bc7", 1.0),
+        ("bc1", 0.5),
+    ];
+    let r = texture_bandwidth_report(&by_bytes);
+    for id in TEXTURE_BANDWIDTH_CLAIMS {
+        assert_eq!(verdict(&r, id).verdict, Outcome::Holds, "{id}");
+    }
+    assert!((verdict(&r, "nvidia.32bit_formats").value.unwrap_or(0.0) - 2.0).abs() < 1e-9);
+    // BC1 8x and BC7 4x faster than RGBA8: sqrt(32).
+    let bc = verdict(&r, "intel.block_compression");
+    assert!((bc.value.unwrap_or(0.0) - 32f64.sqrt()).abs() < 1e-9);
+    // Without ASTC (NVIDIA's desktop GPUs), Arm's claim is judged on the BC formats, and the
+    // cases it read say so.
+    let arm = verdict(&r, "arm.texture_compression");
+    assert!((arm.value.unwrap_or(0.0) - 32f64.sqrt()).abs() < 1e-9);
+    assert!(arm.cases.iter().any(|c| c.ends_with(".bc1")));
+    // With ASTC only (a Mali), it is judged on ASTC.
+    let astc = texture_bandwidth_report(&[
+        ("rgba32f", 16.0),
+        ("rgba16f", 8.0),
+        ("rgba8", 4.0),
+        ("astc4x4", 1.0),
+    ]);
+    let v = verdict(&astc, "arm.texture_compression");
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 4.0).abs() < 1e-9);
+}
+
+#[test]
+fn texture_bandwidth_claims_fail_at_equal_texel_rates_and_name_what_is_missing() {
+    // Every format at one texel rate (bound by the texture units, not the memory): a tie.
+    let flat: Vec<(&str, f64)> = [
+        "rgba32f",
+        "rgba16f",
+        "rgba8",
+        "b10g11r11f",
+        "bc7",
+        "astc4x4",
+        "bc1",
+    ]
+    .iter()
+    .map(|f| (*f, 4.0))
+    .collect();
+    let r = texture_bandwidth_report(&flat);
+    for id in TEXTURE_BANDWIDTH_CLAIMS {
+        let v = verdict(&r, id);
+        assert_eq!(v.verdict, Outcome::DoesNotHold, "{id}");
+        assert!(
+            v.reason.is_some_and(|r| r.contains("at least 1.20")),
+            "{id}"
+        );
+    }
+    // 1.1x is within the margin: still no.
+    let near = texture_bandwidth_report(&[("rgba16f", 4.4), ("rgba8", 4.0), ("b10g11r11f", 4.0)]);
+    assert_eq!(
+        verdict(&near, "nvidia.32bit_formats").verdict,
+        Outcome::DoesNotHold
+    );
+    // No compressed format measured: Arm's compression test is not measured, and says which
+    // cases it lacks.
+    let v = verdict(&near, "arm.texture_compression");
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v
+        .reason
+        .is_some_and(|r| r.contains("mem.texbw.8192x4096.bc7")));
+    // The memory suite's other sizes do not stand in for the image beyond the L2.
+    let small = report(
+        &[("mem.texbw.64x64.bc1", 1.0), ("mem.texbw.64x64.rgba8", 4.0)],
+        0.0,
+    );
+    assert_eq!(
+        verdict(&small, "intel.block_compression").verdict,
+        Outcome::NotMeasured
+    );
 }
