@@ -48,11 +48,22 @@ pub enum Feature {
     /// `scalarBlockLayout` (Vulkan 1.2): buffer blocks laid out with scalar alignment
     /// (`GL_EXT_scalar_block_layout`), e.g. structures of a 20-byte stride.
     ScalarBlockLayout,
+    /// `pipelineRobustness` (`VK_EXT_pipeline_robustness`, core in Vulkan 1.4): robust buffer
+    /// access asked for per pipeline, the device's own robustness features left off. Counted
+    /// as offered only where `robustBufferAccess` is supported too (what such a pipeline asks
+    /// for).
+    PipelineRobustness,
+    /// `descriptorBindingStorageBufferUpdateAfterBind` (Vulkan 1.2): storage-buffer
+    /// descriptors that may be written after their set is bound.
+    StorageBufferUpdateAfterBind,
+    /// `descriptorBindingSampledImageUpdateAfterBind` (Vulkan 1.2): sampled-image (and
+    /// combined image-sampler) descriptors that may be written after their set is bound.
+    SampledImageUpdateAfterBind,
 }
 
 impl Feature {
     /// Every feature, in declaration order.
-    pub const ALL: [Feature; 19] = [
+    pub const ALL: [Feature; 22] = [
         Feature::ShaderInt64,
         Feature::ShaderInt16,
         Feature::SampledImageDynamic,
@@ -72,6 +83,9 @@ impl Feature {
         Feature::ShaderSubgroupClock,
         Feature::TimelineSemaphore,
         Feature::ScalarBlockLayout,
+        Feature::PipelineRobustness,
+        Feature::StorageBufferUpdateAfterBind,
+        Feature::SampledImageUpdateAfterBind,
     ];
 
     /// The feature's member name in Vulkan's feature structures.
@@ -96,6 +110,11 @@ impl Feature {
             Feature::ShaderSubgroupClock => "shaderSubgroupClock",
             Feature::TimelineSemaphore => "timelineSemaphore",
             Feature::ScalarBlockLayout => "scalarBlockLayout",
+            Feature::PipelineRobustness => "pipelineRobustness",
+            Feature::StorageBufferUpdateAfterBind => {
+                "descriptorBindingStorageBufferUpdateAfterBind"
+            }
+            Feature::SampledImageUpdateAfterBind => "descriptorBindingSampledImageUpdateAfterBind",
         }
     }
 

@@ -12,6 +12,7 @@ pub mod atomic;
 pub mod bindless_texture;
 pub mod buffer_layout;
 pub mod buffer_path;
+pub mod buffer_robustness;
 pub mod cache_carveout;
 pub mod cache_sweep;
 pub mod constant_paths;
@@ -69,6 +70,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &texture_gather::TextureGather,
     &narrow_loads::NarrowLoads,
     &buffer_layout::BufferLayout,
+    &buffer_robustness::BufferRobustness,
     &constant_paths::ConstantPaths,
     &shared_memory::SharedMemory,
     &workgroup_shape::WorkgroupShape,

@@ -100,6 +100,8 @@ impl Adapter {
         Levels {
             vulkan12,
             shader_clock: vulkan12 && self.has_extension(ash::khr::shader_clock::NAME),
+            pipeline_robustness: vulkan12
+                && self.has_extension(ash::ext::pipeline_robustness::NAME),
         }
     }
 

@@ -15,6 +15,7 @@ mod atomic;
 mod bindless_texture;
 mod buffer_layout;
 mod buffer_path;
+mod buffer_robustness;
 mod cache_carveout;
 mod cache_sweep;
 mod chains;
@@ -76,6 +77,7 @@ pub(crate) static PLANS: &[Plan] = &[
     texture_gather::PLAN,
     narrow_loads::PLAN,
     buffer_layout::PLAN,
+    buffer_robustness::PLAN,
     constant_paths::PLAN,
     shared_memory::PLAN,
     workgroup_shape::PLAN,
