@@ -4,8 +4,9 @@
 //! that one flag costs anything.
 //!
 //! A twin family lists the cases it copies ([`Twins::originals`], by family label and id). A
-//! twin is its original with its own id (`{prefix}.{original id}`), name (`{original name}
-//! ({word})`), suite and family; its parameters and pattern are the original's, and every
+//! twin is its original with its own id (`{prefix}.{original id}`, the original's first word
+//! dropped where it is [`Twins::replaces`]), name (`{original name} ({word})`), suite and
+//! family; its parameters and pattern are the original's, and every
 //! answer about what the kernel loads (workgroup, trip count, work, constants, runtime values,
 //! CPU model, verification) is the original's, asked of the original through the registry.
 
@@ -21,6 +22,10 @@ use crate::support::DeviceNeed;
 pub struct Twins {
     /// The id prefix (`mem.robust`): a twin's id is `{prefix}.{original id}`.
     pub prefix: &'static str,
+    /// The first word of the originals' ids that the prefix replaces (`modern`, so that the
+    /// twin of `modern.slot.uniform.load.linear` is `modern.uab.slot.uniform.load.linear`);
+    /// empty for none.
+    pub replaces: &'static str,
     /// The word a twin's name adds in parentheses (`robust`).
     pub word: &'static str,
     /// The suite of the twins.
@@ -39,7 +44,7 @@ impl Twins {
             .filter_map(|&(label, id)| {
                 let original = family(label)?.cases().into_iter().find(|c| c.id == id)?;
                 Some(Case {
-                    id: format!("{}.{id}", self.prefix),
+                    id: self.twin_id(id),
                     name: format!("{} ({})", original.name, self.word),
                     suite: self.suite,
                     family: family_ref,
@@ -49,10 +54,24 @@ impl Twins {
             .collect()
     }
 
+    /// The id of the twin of the case `original`.
+    pub fn twin_id(&self, original: &str) -> String {
+        let rest = original
+            .strip_prefix(self.replaces)
+            .and_then(|r| r.strip_prefix('.'))
+            .filter(|_| !self.replaces.is_empty())
+            .unwrap_or(original);
+        format!("{}.{rest}", self.prefix)
+    }
+
     /// The case `twin` copies (`None` for a case that is not one of these twins).
     pub fn original(&self, twin: &Case) -> Option<Case> {
-        let id = twin.id.strip_prefix(self.prefix)?.strip_prefix('.')?;
-        case_for_id(id)
+        let rest = twin.id.strip_prefix(self.prefix)?.strip_prefix('.')?;
+        if self.replaces.is_empty() {
+            case_for_id(rest)
+        } else {
+            case_for_id(&format!("{}.{rest}", self.replaces))
+        }
     }
 
     /// `answer` of the case `twin` copies, or `otherwise` for a case that is not a twin.

@@ -138,42 +138,9 @@ fn every_buffer_layout_case_verifies_and_fails_against_another_model() {
     assert!(messages.is_empty(), "validation reported: {messages:#?}");
 }
 
-/// The robust-buffer-access twins, on a device with `pipelineRobustness` (lavapipe 22.3 has
-/// none: there the test only checks that each twin is skipped, naming it): every twin verifies
-/// against its original's model, a one-bit change fails, and each read-back fails against the
-/// model of the twin of the other pattern; the twins' pipelines ask for robust access without a
-/// validation message.
+/// The robust-buffer-access twins verify against their originals' models where the device
+/// offers `pipelineRobustness`, and are skipped naming it where not (lavapipe 22.3).
 #[test]
 fn every_buffer_robustness_case_verifies_and_fails_against_another_model() {
-    let (instance, mut bench) = bench();
-    let cases: Vec<Case> = cases_in(&[Suite::Memory])
-        .into_iter()
-        .filter(|c| c.family.label() == "buffer_robustness")
-        .collect();
-    assert_eq!(cases.len(), 8);
-    if !bench.context().caps().has(Feature::PipelineRobustness) {
-        for case in &cases {
-            let support = perftest_cases::support(case, bench.context().caps());
-            assert!(matches!(&support, Support::Skipped(r) if r.contains("pipelineRobustness")));
-        }
-        return;
-    }
-    for (i, case) in cases.iter().enumerate() {
-        let readback = bench
-            .prepare(case)
-            .and_then(|k| bench.verify(k))
-            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
-        assert!(verify(case, &readback).passed(), "{}", case.id);
-        assert!(!verify(case, &corrupted(&readback)).passed(), "{}", case.id);
-        let other = &cases[i ^ 1];
-        assert!(
-            !verify(other, &readback).passed(),
-            "{} as {}",
-            case.id,
-            other.id
-        );
-    }
-    drop(bench);
-    let messages = instance.validation_messages();
-    assert!(messages.is_empty(), "validation reported: {messages:#?}");
+    common::check_twins(Suite::Memory, "buffer_robustness", 8, "pipelineRobustness");
 }

@@ -28,6 +28,7 @@ pub struct BufferRobustness;
 /// The cases the family copies, and how its twins are named.
 pub const TWINS: Twins = Twins {
     prefix: "mem.robust",
+    replaces: "",
     word: "robust",
     suite: Suite::Memory,
     originals: &[

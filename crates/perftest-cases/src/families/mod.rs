@@ -44,6 +44,7 @@ pub mod texture_unnormalized;
 pub mod typed_alias;
 pub mod typed_buffer;
 pub mod uniform_buffer;
+pub mod update_after_bind;
 pub mod vertex_fetch;
 pub mod workgroup_shape;
 pub mod working_set;
@@ -60,6 +61,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &working_set::WorkingSet,
     &buffer_path::BufferPath,
     &descriptor_index::DescriptorIndex,
+    &update_after_bind::UpdateAfterBind,
     &typed_alias::TypedAlias,
     &eight_regions::EightRegions,
     &store::Store,

@@ -50,6 +50,7 @@ mod texture_unnormalized;
 mod typed_alias;
 mod typed_buffer;
 mod uniform_buffer;
+mod update_after_bind;
 mod vertex_fetch;
 mod workgroup_shape;
 mod working_set;
@@ -67,6 +68,7 @@ pub(crate) static PLANS: &[Plan] = &[
     working_set::PLAN,
     buffer_path::PLAN,
     descriptor_index::PLAN,
+    update_after_bind::PLAN,
     typed_alias::PLAN,
     eight_regions::PLAN,
     store::PLAN,

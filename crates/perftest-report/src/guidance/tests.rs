@@ -69,7 +69,7 @@ fn claims_with_a_rule_are_counted_and_the_rest_name_what_would_measure_them() {
     let with_rule = claims()
         .filter(|c| matches!(c.rule, Rule::Tests(_)))
         .count();
-    assert_eq!(with_rule, 54);
+    assert_eq!(with_rule, 55);
     for claim in claims() {
         if let Rule::NoCase(why) = claim.rule {
             assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
@@ -670,4 +670,37 @@ fn robust_buffer_access_holds_when_the_plain_loads_are_a_fifth_faster() {
     // Without the twins (a device without pipelineRobustness): not measured.
     let v = verdict(&report(&[("raw.load4.linear", 10.0)], 0.0), id);
     assert_eq!(v.verdict, Outcome::NotMeasured, "{:?}", v.reason);
+}
+
+#[test]
+fn update_after_bind_holds_when_the_twins_tie() {
+    let pairs = [
+        "modern.slot.uniform.load4.linear",
+        "modern.slot.uniform.load4.random",
+        "modern.slot.uniform.load.linear",
+        "modern.slot.nonuniform.load4.random",
+        "modern.tex.uniform",
+        "modern.tex.nonuniform.n4",
+    ];
+    let at = |twin: f64| {
+        let ids: Vec<(String, f64)> = pairs
+            .iter()
+            .flat_map(|id| {
+                let uab = id.replacen("modern.", "modern.uab.", 1);
+                [(id.to_string(), 10.0), (uab, twin)]
+            })
+            .collect();
+        let refs: Vec<(&str, f64)> = ids.iter().map(|(id, ns)| (id.as_str(), *ns)).collect();
+        verdict(&report(&refs, 0.0), "arm.update_after_bind")
+    };
+    // 11 ns per workgroup against 10: within the margin, a tie, holds.
+    let v = at(11.0);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.1).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 12);
+    // Update-after-bind 1.5x slower, or 1.5x faster: does not hold.
+    for twin in [15.0, 10.0 / 1.5] {
+        let v = at(twin);
+        assert_eq!(v.verdict, Outcome::DoesNotHold, "{twin}: {:?}", v.reason);
+    }
 }
