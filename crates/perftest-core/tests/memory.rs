@@ -14,9 +14,11 @@ use perftest_cases::{cases_in, verify, Case, Feature, Suite, Support};
 /// Lavapipe (Mesa 22.3) binds at most 128 MB of storage buffer, so the bandwidth sweep stops
 /// there (the latency sweep uses device addresses and runs to 512 MB); and it offers 32 KB of
 /// shared memory, so the carve-out family's 48, 64 and 128 KB declarations are skipped. It
-/// offers no `VK_EXT_pipeline_robustness`, so the robust-buffer-access twins are skipped.
+/// offers no `VK_EXT_pipeline_robustness`, so the robust-buffer-access twins are skipped, and
+/// has one queue family, so the concurrent-sharing twins are too.
 const EXPECTED_SKIPS: &[(&str, &str)] = &[
     ("mem.robust.", "pipelineRobustness"),
+    ("mem.concurrent.", "one queue family"),
     ("mem.sweep.bandwidth.256mb", "maxStorageBufferRange"),
     ("mem.sweep.bandwidth.512mb", "maxStorageBufferRange"),
     ("mem.carveout.shared48kb.", "maxComputeSharedMemorySize"),
@@ -26,7 +28,7 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
 
 // One test per family: `every_case_verifies::narrow_loads` and so on.
 every_case_verifies!(Suite::Memory, EXPECTED_SKIPS, |_, _| {};
-    narrow_loads, buffer_layout, buffer_robustness, constant_paths, shared_memory, workgroup_shape, pointer_chase,
+    narrow_loads, buffer_layout, buffer_robustness, buffer_sharing, constant_paths, shared_memory, workgroup_shape, pointer_chase,
     cache_sweep, cache_carveout, shader_clock);
 
 #[test]
@@ -143,4 +145,11 @@ fn every_buffer_layout_case_verifies_and_fails_against_another_model() {
 #[test]
 fn every_buffer_robustness_case_verifies_and_fails_against_another_model() {
     common::check_twins(Suite::Memory, "buffer_robustness", 8, "pipelineRobustness");
+}
+
+/// The concurrent-sharing twins verify against their originals' models on a device of two or
+/// more queue families, and are skipped saying so on one of a single family (lavapipe).
+#[test]
+fn every_buffer_sharing_case_verifies_and_fails_against_another_model() {
+    common::check_twins(Suite::Memory, "buffer_sharing", 8, "one queue family");
 }

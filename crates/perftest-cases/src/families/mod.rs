@@ -13,6 +13,7 @@ pub mod bindless_texture;
 pub mod buffer_layout;
 pub mod buffer_path;
 pub mod buffer_robustness;
+pub mod buffer_sharing;
 pub mod cache_carveout;
 pub mod cache_sweep;
 pub mod constant_paths;
@@ -73,6 +74,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &narrow_loads::NarrowLoads,
     &buffer_layout::BufferLayout,
     &buffer_robustness::BufferRobustness,
+    &buffer_sharing::BufferSharing,
     &constant_paths::ConstantPaths,
     &shared_memory::SharedMemory,
     &workgroup_shape::WorkgroupShape,

@@ -16,6 +16,7 @@ mod bindless_texture;
 mod buffer_layout;
 mod buffer_path;
 mod buffer_robustness;
+mod buffer_sharing;
 mod cache_carveout;
 mod cache_sweep;
 mod chains;
@@ -80,6 +81,7 @@ pub(crate) static PLANS: &[Plan] = &[
     narrow_loads::PLAN,
     buffer_layout::PLAN,
     buffer_robustness::PLAN,
+    buffer_sharing::PLAN,
     constant_paths::PLAN,
     shared_memory::PLAN,
     workgroup_shape::PLAN,

@@ -69,7 +69,7 @@ fn claims_with_a_rule_are_counted_and_the_rest_name_what_would_measure_them() {
     let with_rule = claims()
         .filter(|c| matches!(c.rule, Rule::Tests(_)))
         .count();
-    assert_eq!(with_rule, 55);
+    assert_eq!(with_rule, 56);
     for claim in claims() {
         if let Rule::NoCase(why) = claim.rule {
             assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
@@ -701,6 +701,27 @@ fn update_after_bind_holds_when_the_twins_tie() {
     // Update-after-bind 1.5x slower, or 1.5x faster: does not hold.
     for twin in [15.0, 10.0 / 1.5] {
         let v = at(twin);
+        assert_eq!(v.verdict, Outcome::DoesNotHold, "{twin}: {:?}", v.reason);
+    }
+}
+
+#[test]
+fn concurrent_sharing_holds_when_the_twins_tie() {
+    let ids = [
+        "raw.load",
+        "raw.load4",
+        "structured.float4",
+        "cbuffer.float4",
+    ];
+    let id = "nvidia.concurrent_sharing";
+    // Concurrent at 11 ns per workgroup against 10: within the margin, a tie, holds.
+    let v = verdict(&twin_report("mem.concurrent", &ids, 10.0, 11.0), id);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.1).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 16);
+    // Concurrent 1.5x slower, or 1.5x faster: does not hold.
+    for twin in [15.0, 10.0 / 1.5] {
+        let v = verdict(&twin_report("mem.concurrent", &ids, 10.0, twin), id);
         assert_eq!(v.verdict, Outcome::DoesNotHold, "{twin}: {:?}", v.reason);
     }
 }
