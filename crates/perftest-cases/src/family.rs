@@ -3,6 +3,7 @@
 //! the check of [`Family::verify`] by default.
 
 use crate::case::Case;
+use crate::kernel_options::KernelOptions;
 use crate::kernel_params::{KernelParams, ReferenceSum, Tolerance};
 use crate::readback::{thread_at, Readback, VerifyOutcome};
 use crate::support::DeviceNeed;
@@ -129,6 +130,12 @@ pub trait Family: Send + Sync {
     /// `shaders/common.glsl`).
     fn constants(&self, _case: &Case) -> [u32; 3] {
         [0; 3]
+    }
+
+    /// How `case`'s pipeline and descriptor set are created beyond its SPIR-V and bindings
+    /// (robust buffer access, update-after-bind descriptors); default: [`KernelOptions::PLAIN`].
+    fn kernel_options(&self, _case: &Case) -> KernelOptions {
+        KernelOptions::PLAIN
     }
 
     /// The runtime values (push constants) the kernel of `case` reads.

@@ -50,11 +50,22 @@ pub enum Feature {
     ScalarBlockLayout,
     /// `textureCompressionASTC_LDR`: the ASTC LDR block-compressed formats can be sampled.
     TextureCompressionAstcLdr,
+    /// `pipelineRobustness` (`VK_EXT_pipeline_robustness`, core in Vulkan 1.4): robust buffer
+    /// access asked for per pipeline, the device's own robustness features left off. Counted
+    /// as offered only where `robustBufferAccess` is supported too (what such a pipeline asks
+    /// for).
+    PipelineRobustness,
+    /// `descriptorBindingStorageBufferUpdateAfterBind` (Vulkan 1.2): storage-buffer
+    /// descriptors that may be written after their set is bound.
+    StorageBufferUpdateAfterBind,
+    /// `descriptorBindingSampledImageUpdateAfterBind` (Vulkan 1.2): sampled-image (and
+    /// combined image-sampler) descriptors that may be written after their set is bound.
+    SampledImageUpdateAfterBind,
 }
 
 impl Feature {
     /// Every feature, in declaration order.
-    pub const ALL: [Feature; 20] = [
+    pub const ALL: [Feature; 23] = [
         Feature::ShaderInt64,
         Feature::ShaderInt16,
         Feature::SampledImageDynamic,
@@ -75,6 +86,9 @@ impl Feature {
         Feature::TimelineSemaphore,
         Feature::ScalarBlockLayout,
         Feature::TextureCompressionAstcLdr,
+        Feature::PipelineRobustness,
+        Feature::StorageBufferUpdateAfterBind,
+        Feature::SampledImageUpdateAfterBind,
     ];
 
     /// The feature's member name in Vulkan's feature structures.
@@ -100,6 +114,11 @@ impl Feature {
             Feature::TimelineSemaphore => "timelineSemaphore",
             Feature::ScalarBlockLayout => "scalarBlockLayout",
             Feature::TextureCompressionAstcLdr => "textureCompressionASTC_LDR",
+            Feature::PipelineRobustness => "pipelineRobustness",
+            Feature::StorageBufferUpdateAfterBind => {
+                "descriptorBindingStorageBufferUpdateAfterBind"
+            }
+            Feature::SampledImageUpdateAfterBind => "descriptorBindingSampledImageUpdateAfterBind",
         }
     }
 

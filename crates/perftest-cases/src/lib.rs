@@ -27,6 +27,7 @@ mod family;
 mod feature;
 mod format;
 pub mod format_models;
+mod kernel_options;
 mod kernel_params;
 mod matrix;
 pub mod memory_kind;
@@ -41,6 +42,7 @@ mod suite;
 #[cfg(test)]
 mod suite_tests;
 mod support;
+pub mod twins;
 pub mod working_sets;
 
 pub use bc::{decode_bc1, decode_bc4, decode_bc5, BlockTexel};
@@ -62,6 +64,7 @@ pub use families::{all_cases, case_for_id, case_index, cases_in, family, CaseInd
 pub use family::{Curve, CurvePoint, Family, FamilyRef, Unit, Work};
 pub use feature::{Feature, FeatureSet};
 pub use format::{half_to_f32, ChannelKind, Format};
+pub use kernel_options::KernelOptions;
 pub use matrix::{
     find_case, original_cases, quick_cases, select_cases, SelectError, BASELINE_CASE_ID,
     QUICK_PROFILE,

@@ -104,6 +104,11 @@ pub struct DeviceCaps {
     /// One thread may signal a timeline semaphore on the host while another waits for it there:
     /// false only under a validation layer that deadlocks on it (before 1.3.296).
     pub host_timeline_threads: bool,
+    /// A queue family of the device other than the one perftest submits to (its transfer-only
+    /// family where it has one), which a buffer shared concurrently
+    /// (`VK_SHARING_MODE_CONCURRENT`) names beside the compute family; `None` on a device of one
+    /// queue family.
+    pub concurrent_family: Option<u32>,
 }
 
 impl DeviceCaps {
@@ -159,6 +164,9 @@ pub enum DeviceNeed {
     /// A timeline semaphore signalled on the host in one thread while another waits for it
     /// there ([`DeviceCaps::host_timeline_threads`]).
     HostTimelineThreads,
+    /// A second queue family, so that a buffer can be shared concurrently between two
+    /// ([`DeviceCaps::concurrent_family`]).
+    ConcurrentSharing,
 }
 
 /// The largest share of the largest device-local heap one working set may take: a quarter, so
@@ -258,6 +266,9 @@ impl DeviceNeed {
                 "the device has no transfer-only queue family with timestamps (or perftest \
                  runs on a borrowed device)"
                     .to_string()
+            }),
+            DeviceNeed::ConcurrentSharing => caps.concurrent_family.is_none().then(|| {
+                "the device has one queue family: concurrent sharing needs two".to_string()
             }),
             DeviceNeed::HostTimelineThreads => (!caps.host_timeline_threads).then(|| {
                 "the validation layer in use (before 1.3.296) deadlocks when one thread signals \

@@ -66,6 +66,8 @@ fn moltenvk_like() -> DeviceCaps {
         memory_kinds: MemoryKind::ALL.map(|kind| kind.resolve(&UNIFIED_TYPES, u32::MAX)),
         transfer_queue: false,
         host_timeline_threads: true,
+        // One queue family: no buffer can be shared concurrently.
+        concurrent_family: None,
         portability: Some(PortabilitySubset {
             events: true,
             image_view_format_reinterpretation: true,
@@ -79,13 +81,14 @@ fn moltenvk_like() -> DeviceCaps {
 }
 
 /// The reasons a MoltenVK-like device may give, each naming what it lacks.
-const EXPECTED_REASONS: [&[&str]; 6] = [
+const EXPECTED_REASONS: [&[&str]; 7] = [
     &["SAMPLED_IMAGE_FILTER_LINEAR"],
     &["textureCompressionBC", "_BLOCK does not support"],
     &["shaderBufferInt64Atomics"],
     &["maxComputeSharedMemorySize"],
     &["shaderSubgroupClock"],
     &["no transfer-only queue"],
+    &["one queue family"],
 ];
 
 #[test]
@@ -116,7 +119,8 @@ fn a_moltenvk_like_device_skips_only_what_it_lacks() {
                 2 => fixed.features = fixed.features.with(Feature::Int64Atomics, true),
                 3 => fixed.max_compute_shared_memory = 128 << 10,
                 4 => fixed.features = fixed.features.with(Feature::ShaderSubgroupClock, true),
-                _ => fixed.transfer_queue = true,
+                5 => fixed.transfer_queue = true,
+                _ => fixed.concurrent_family = Some(1),
             }
             assert_eq!(support(case, &fixed), Support::Supported, "{}", case.id);
         }

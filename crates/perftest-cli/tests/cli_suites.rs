@@ -177,8 +177,12 @@ fn reports_record_the_suites_and_each_case_suite() {
         report["settings"]["suites"],
         serde_json::json!(["original", "modern", "texture", "memory", "graphics", "transfer"])
     );
-    let cases = report["cases"].as_array().unwrap();
-    // The three original cases, then their fragment-shader twins in the graphics suite.
+    // The three original cases, then their fragment-shader twins in the graphics suite (the
+    // memory suite's robust and concurrent twins of the linear and random ones left aside).
+    let all = report["cases"].as_array().unwrap();
+    let twins = all.iter().filter(|c| c["suite"] == "memory").count();
+    assert_eq!(twins, 4, "{run}");
+    let cases: Vec<&Value> = all.iter().filter(|c| c["suite"] != "memory").collect();
     assert_eq!(cases.len(), 6, "{run}");
     assert!(cases[..3].iter().all(|c| c["suite"] == "original"), "{run}");
     assert!(cases[3..].iter().all(|c| c["suite"] == "graphics"), "{run}");

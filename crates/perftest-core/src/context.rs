@@ -87,7 +87,9 @@ impl Context {
         let levels = adapter.levels();
         let statistics = vulkan11 && enabled.pipeline_executable_info;
         let clock = levels.shader_clock && enabled.features.has(Feature::ShaderSubgroupClock);
-        let extensions = device_extensions(&enabled, statistics, clock);
+        let robustness =
+            levels.pipeline_robustness && enabled.features.has(Feature::PipelineRobustness);
+        let extensions = device_extensions(&enabled, statistics, clock, robustness);
         let mut feature = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
             .pipeline_executable_info(true);
         let offered = enabled.portability.unwrap_or_default();
@@ -118,6 +120,9 @@ impl Context {
         }
         if clock {
             info = info.push_next(&mut chain.clock);
+        }
+        if robustness {
+            info = info.push_next(&mut chain.robustness);
         }
         if enabled.dynamic_rendering.core {
             info = info.push_next(&mut v13);
@@ -453,11 +458,12 @@ impl Context {
 
 /// The device extensions perftest enables: pipeline statistics (`statistics`), the portability
 /// subset wherever the device offers it (the specification requires it), dynamic rendering by
-/// extension, and the shader clock (`clock`).
+/// extension, the shader clock (`clock`) and per-pipeline robustness (`robustness`).
 fn device_extensions(
     enabled: &Enabled,
     statistics: bool,
     clock: bool,
+    robustness: bool,
 ) -> Vec<*const std::ffi::c_char> {
     [
         (statistics, ash::khr::pipeline_executable_properties::NAME),
@@ -470,6 +476,7 @@ fn device_extensions(
             ash::khr::dynamic_rendering::NAME,
         ),
         (clock, ash::khr::shader_clock::NAME),
+        (robustness, ash::ext::pipeline_robustness::NAME),
     ]
     .into_iter()
     .filter(|(on, _)| *on)

@@ -4,7 +4,7 @@
 use std::io::Cursor;
 
 use ash::vk;
-use perftest_cases::Case;
+use perftest_cases::{Case, KernelOptions};
 
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
@@ -272,22 +272,40 @@ impl Kernel {
             .collect()
     }
 
-    /// Creates the descriptor set layout of `bindings` and the pipeline layout with it and
-    /// `push_bytes` of push constants.
+    /// How the case's family asks for its pipeline and set to be created.
+    fn options(&self) -> KernelOptions {
+        self.case.family.kernel_options(&self.case)
+    }
+
+    /// Creates the descriptor set layout of `bindings` (its family bindings updatable after
+    /// bind where the case asks for it) and the pipeline layout with it and `push_bytes` of
+    /// push constants.
     fn create_layouts(
         &mut self,
         device: &ash::Device,
         bindings: &[vk::DescriptorSetLayoutBinding<'_>],
         push_bytes: u32,
     ) -> Result<()> {
-        // SAFETY: valid device; the create info points at live locals.
-        self.set_layout = unsafe {
-            device.create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(bindings),
-                None,
-            )
+        let after_bind = self.options().update_after_bind;
+        let flags: Vec<vk::DescriptorBindingFlags> = bindings
+            .iter()
+            .map(|b| match after_bind && b.binding != 1 {
+                true => vk::DescriptorBindingFlags::UPDATE_AFTER_BIND,
+                false => vk::DescriptorBindingFlags::empty(),
+            })
+            .collect();
+        let mut binding_flags =
+            vk::DescriptorSetLayoutBindingFlagsCreateInfo::default().binding_flags(&flags);
+        let mut info = vk::DescriptorSetLayoutCreateInfo::default().bindings(bindings);
+        if after_bind {
+            info = info
+                .flags(vk::DescriptorSetLayoutCreateFlags::UPDATE_AFTER_BIND_POOL)
+                .push_next(&mut binding_flags);
         }
-        .call("vkCreateDescriptorSetLayout")?;
+        // SAFETY: valid device; the create info points at live locals; update-after-bind
+        // flags are asked for only by cases that need their features, enabled where offered.
+        self.set_layout = unsafe { device.create_descriptor_set_layout(&info, None) }
+            .call("vkCreateDescriptorSetLayout")?;
         let push = [vk::PushConstantRange::default()
             .stage_flags(self.stage_flags())
             .offset(0)
@@ -307,7 +325,9 @@ impl Kernel {
         Ok(())
     }
 
-    /// Builds the compute pipeline of a [`Stages::Compute`] kernel from its module.
+    /// Builds the compute pipeline of a [`Stages::Compute`] kernel from its module, asking for
+    /// robust access to its storage and uniform buffers where the case does (the device's own
+    /// robustness features stay off).
     fn build_compute(
         &self,
         builder: &PipelineBuilder,
@@ -319,10 +339,18 @@ impl Kernel {
             .module(self.module)
             .name(c"main")
             .specialization_info(spec);
-        let info = [vk::ComputePipelineCreateInfo::default()
+        let robust = vk::PipelineRobustnessBufferBehaviorEXT::ROBUST_BUFFER_ACCESS;
+        let mut robustness = vk::PipelineRobustnessCreateInfoEXT::default()
+            .storage_buffers(robust)
+            .uniform_buffers(robust);
+        let mut create = vk::ComputePipelineCreateInfo::default()
             .flags(flags)
             .stage(stage)
-            .layout(self.layout)];
+            .layout(self.layout);
+        if self.options().robust_buffer_access {
+            create = create.push_next(&mut robustness);
+        }
+        let info = [create];
         // SAFETY: valid device; the module and layout were created on it; the create info
         // points at live locals.
         let pipelines = unsafe {
@@ -335,7 +363,8 @@ impl Kernel {
         Ok(pipelines.first().copied().unwrap_or_default())
     }
 
-    /// Creates a descriptor pool sized for `bindings` and allocates the kernel's one set.
+    /// Creates a descriptor pool sized for `bindings` (for update-after-bind sets where the
+    /// case asks for them) and allocates the kernel's one set.
     fn allocate_set(
         &mut self,
         device: &ash::Device,
@@ -348,10 +377,15 @@ impl Kernel {
                 descriptor_count: b.descriptor_count,
             })
             .collect();
+        let pool_flags = match self.options().update_after_bind {
+            true => vk::DescriptorPoolCreateFlags::UPDATE_AFTER_BIND,
+            false => vk::DescriptorPoolCreateFlags::empty(),
+        };
         // SAFETY: valid device; the create info points at a live local.
         self.pool = unsafe {
             device.create_descriptor_pool(
                 &vk::DescriptorPoolCreateInfo::default()
+                    .flags(pool_flags)
                     .max_sets(1)
                     .pool_sizes(&sizes),
                 None,

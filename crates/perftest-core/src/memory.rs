@@ -58,7 +58,9 @@ pub(crate) struct Image {
 }
 
 impl Context {
-    /// Creates a buffer bound to fresh memory at `location`.
+    /// Creates a buffer bound to fresh memory at `location`, owned by one queue family at a
+    /// time (`VK_SHARING_MODE_EXCLUSIVE`): how every buffer a kernel reads is made unless its
+    /// family says otherwise.
     pub(crate) fn create_buffer(
         &mut self,
         what: &'static str,
@@ -66,10 +68,27 @@ impl Context {
         usage: vk::BufferUsageFlags,
         location: MemoryLocation,
     ) -> Result<Buffer> {
-        let info = vk::BufferCreateInfo::default()
-            .size(size)
-            .usage(usage)
-            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        self.create_shared_buffer(what, size, usage, location, &[])
+    }
+
+    /// [`Context::create_buffer`], shared concurrently (`VK_SHARING_MODE_CONCURRENT`) by the
+    /// queue families `families` where they are two or more (distinct families of the device),
+    /// else exclusive.
+    pub(crate) fn create_shared_buffer(
+        &mut self,
+        what: &'static str,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        location: MemoryLocation,
+        families: &[u32],
+    ) -> Result<Buffer> {
+        let info = vk::BufferCreateInfo::default().size(size).usage(usage);
+        let info = if families.len() > 1 {
+            info.sharing_mode(vk::SharingMode::CONCURRENT)
+                .queue_family_indices(families)
+        } else {
+            info.sharing_mode(vk::SharingMode::EXCLUSIVE)
+        };
         // SAFETY: valid device and create info.
         let buffer = unsafe { self.device.create_buffer(&info, None) }.call("vkCreateBuffer")?;
         // SAFETY: `buffer` was just created on this device.

@@ -14,8 +14,12 @@ use perftest_cases::{cases_in, verify, Case, Feature, Suite, Support};
 /// Lavapipe (Mesa 22.3) binds at most 128 MB of storage buffer, so the bandwidth sweep stops
 /// there (the latency sweep uses device addresses and runs to 512 MB); and it offers 32 KB of
 /// shared memory, so the carve-out family's 48, 64 and 128 KB declarations are skipped; it
-/// has no ASTC, so the texture-bandwidth family's ASTC 4x4 images are skipped.
+/// has no ASTC, so the texture-bandwidth family's ASTC 4x4 images are skipped. It offers no
+/// `VK_EXT_pipeline_robustness`, so the robust-buffer-access twins are skipped, and has one
+/// queue family, so the concurrent-sharing twins are too.
 const EXPECTED_SKIPS: &[(&str, &str)] = &[
+    ("mem.robust.", "pipelineRobustness"),
+    ("mem.concurrent.", "one queue family"),
     ("mem.sweep.bandwidth.256mb", "maxStorageBufferRange"),
     ("mem.sweep.bandwidth.512mb", "maxStorageBufferRange"),
     ("mem.carveout.shared48kb.", "maxComputeSharedMemorySize"),
@@ -26,8 +30,8 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
 
 // One test per family: `every_case_verifies::narrow_loads` and so on.
 every_case_verifies!(Suite::Memory, EXPECTED_SKIPS, |_, _| {};
-    narrow_loads, buffer_layout, constant_paths, shared_memory, workgroup_shape, pointer_chase,
-    cache_sweep, cache_carveout, shader_clock, texture_bandwidth);
+    narrow_loads, buffer_layout, buffer_robustness, buffer_sharing, constant_paths, shared_memory,
+    workgroup_shape, pointer_chase, cache_sweep, cache_carveout, shader_clock, texture_bandwidth);
 
 #[test]
 fn lavapipe_offers_what_the_memory_suite_needs() {
@@ -136,4 +140,18 @@ fn every_buffer_layout_case_verifies_and_fails_against_another_model() {
     drop(bench);
     let messages = instance.validation_messages();
     assert!(messages.is_empty(), "validation reported: {messages:#?}");
+}
+
+/// The robust-buffer-access twins verify against their originals' models where the device
+/// offers `pipelineRobustness`, and are skipped naming it where not (lavapipe 22.3).
+#[test]
+fn every_buffer_robustness_case_verifies_and_fails_against_another_model() {
+    common::check_twins(Suite::Memory, "buffer_robustness", 8, "pipelineRobustness");
+}
+
+/// The concurrent-sharing twins verify against their originals' models on a device of two or
+/// more queue families, and are skipped saying so on one of a single family (lavapipe).
+#[test]
+fn every_buffer_sharing_case_verifies_and_fails_against_another_model() {
+    common::check_twins(Suite::Memory, "buffer_sharing", 8, "one queue family");
 }

@@ -12,6 +12,8 @@ pub mod atomic;
 pub mod bindless_texture;
 pub mod buffer_layout;
 pub mod buffer_path;
+pub mod buffer_robustness;
+pub mod buffer_sharing;
 pub mod cache_carveout;
 pub mod cache_sweep;
 pub mod constant_paths;
@@ -44,6 +46,7 @@ pub mod texture_unnormalized;
 pub mod typed_alias;
 pub mod typed_buffer;
 pub mod uniform_buffer;
+pub mod update_after_bind;
 pub mod vertex_fetch;
 pub mod workgroup_shape;
 pub mod working_set;
@@ -60,6 +63,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &working_set::WorkingSet,
     &buffer_path::BufferPath,
     &descriptor_index::DescriptorIndex,
+    &update_after_bind::UpdateAfterBind,
     &typed_alias::TypedAlias,
     &eight_regions::EightRegions,
     &store::Store,
@@ -70,6 +74,8 @@ pub static FAMILIES: &[&dyn Family] = &[
     &texture_gather::TextureGather,
     &narrow_loads::NarrowLoads,
     &buffer_layout::BufferLayout,
+    &buffer_robustness::BufferRobustness,
+    &buffer_sharing::BufferSharing,
     &constant_paths::ConstantPaths,
     &shared_memory::SharedMemory,
     &workgroup_shape::WorkgroupShape,

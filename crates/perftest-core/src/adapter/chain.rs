@@ -4,8 +4,8 @@
 use ash::vk;
 use perftest_cases::{Feature, FeatureSet};
 
-/// The feature structures perftest reads and enables: core, Vulkan 1.1 and 1.2, and
-/// `VK_KHR_shader_clock`'s.
+/// The feature structures perftest reads and enables: core, Vulkan 1.1 and 1.2,
+/// `VK_KHR_shader_clock`'s and `VK_EXT_pipeline_robustness`'s.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct FeatureChain {
     /// `VkPhysicalDeviceFeatures`.
@@ -16,6 +16,9 @@ pub(crate) struct FeatureChain {
     pub(crate) v12: vk::PhysicalDeviceVulkan12Features<'static>,
     /// `VkPhysicalDeviceShaderClockFeaturesKHR` (chained where the device has the extension).
     pub(crate) clock: vk::PhysicalDeviceShaderClockFeaturesKHR<'static>,
+    /// `VkPhysicalDevicePipelineRobustnessFeaturesEXT` (chained where the device has the
+    /// extension).
+    pub(crate) robustness: vk::PhysicalDevicePipelineRobustnessFeaturesEXT<'static>,
 }
 
 /// Which of the structures a device can have queried and enabled.
@@ -25,6 +28,8 @@ pub(crate) struct Levels {
     pub(crate) vulkan12: bool,
     /// `VK_KHR_shader_clock`'s (offered, on a Vulkan 1.2 instance and device).
     pub(crate) shader_clock: bool,
+    /// `VK_EXT_pipeline_robustness`'s (offered, on a Vulkan 1.2 instance and device).
+    pub(crate) pipeline_robustness: bool,
 }
 
 impl Levels {
@@ -34,6 +39,7 @@ impl Levels {
             Level::Core => true,
             Level::Vulkan12 => self.vulkan12,
             Level::ShaderClock => self.shader_clock,
+            Level::PipelineRobustness => self.pipeline_robustness,
         }
     }
 }
@@ -48,13 +54,15 @@ pub(crate) enum Level {
     Vulkan12,
     /// `VK_KHR_shader_clock`'s structure, where the device has the extension.
     ShaderClock,
+    /// `VK_EXT_pipeline_robustness`'s structure, where the device has the extension.
+    PipelineRobustness,
 }
 
 impl FeatureChain {
     /// The member of the structures that holds `feature`, and which structure it is in.
     pub(crate) fn flag(&mut self, feature: Feature) -> (Level, &mut vk::Bool32) {
         let (core, v11, v12) = (&mut self.core, &mut self.v11, &mut self.v12);
-        let clock = &mut self.clock;
+        let (clock, robustness) = (&mut self.clock, &mut self.robustness);
         match feature {
             Feature::ShaderInt64 => (Level::Core, &mut core.shader_int64),
             Feature::ShaderInt16 => (Level::Core, &mut core.shader_int16),
@@ -94,6 +102,18 @@ impl FeatureChain {
             Feature::TimelineSemaphore => (Level::Vulkan12, &mut v12.timeline_semaphore),
             Feature::ScalarBlockLayout => (Level::Vulkan12, &mut v12.scalar_block_layout),
             Feature::ShaderSubgroupClock => (Level::ShaderClock, &mut clock.shader_subgroup_clock),
+            Feature::PipelineRobustness => (
+                Level::PipelineRobustness,
+                &mut robustness.pipeline_robustness,
+            ),
+            Feature::StorageBufferUpdateAfterBind => (
+                Level::Vulkan12,
+                &mut v12.descriptor_binding_storage_buffer_update_after_bind,
+            ),
+            Feature::SampledImageUpdateAfterBind => (
+                Level::Vulkan12,
+                &mut v12.descriptor_binding_sampled_image_update_after_bind,
+            ),
         }
     }
 
@@ -132,6 +152,7 @@ mod tests {
         let every = Levels {
             vulkan12: true,
             shader_clock: true,
+            pipeline_robustness: true,
         };
         for feature in Feature::ALL {
             let one = FeatureSet::NONE.with(feature, true);
@@ -142,6 +163,7 @@ mod tests {
         let core = Levels {
             vulkan12: false,
             shader_clock: false,
+            pipeline_robustness: false,
         };
         let core_only = FeatureChain::enabling(all, core).features(every);
         assert!(core_only.has(Feature::ShaderInt64) && core_only.has(Feature::SamplerAnisotropy));

@@ -100,6 +100,8 @@ impl Adapter {
         Levels {
             vulkan12,
             shader_clock: vulkan12 && self.has_extension(ash::khr::shader_clock::NAME),
+            pipeline_robustness: vulkan12
+                && self.has_extension(ash::ext::pipeline_robustness::NAME),
         }
     }
 
@@ -190,7 +192,17 @@ impl Adapter {
             memory_kinds: self.memory_kinds(),
             transfer_queue: false,
             host_timeline_threads: true,
+            concurrent_family: self.other_family(queue_family),
         }
+    }
+
+    /// A queue family other than `queue_family` for concurrent sharing: the transfer-only
+    /// family where there is one, else the first other family.
+    pub fn other_family(&self, queue_family: u32) -> Option<u32> {
+        let families = 0..self.queue_families.len() as u32;
+        self.transfer_family()
+            .filter(|&f| f != queue_family)
+            .or_else(|| families.into_iter().find(|&f| f != queue_family))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The Vulkan calls that fill an [`Adapter`]: every query perftest makes of a physical device.
 
 use ash::vk;
-use perftest_cases::PortabilitySubset;
+use perftest_cases::{Feature, PortabilitySubset};
 
 use super::{Adapter, DynamicRendering, FeatureChain, ShaderUnits};
 use crate::formats::{query_extra_support, query_support};
@@ -163,6 +163,9 @@ impl Adapter {
         if levels.shader_clock {
             features = features.push_next(&mut chain.clock);
         }
+        if levels.pipeline_robustness {
+            features = features.push_next(&mut chain.robustness);
+        }
         if vulkan13 {
             features = features.push_next(&mut v13);
         } else if khr {
@@ -176,7 +179,12 @@ impl Adapter {
         chain.v11.p_next = std::ptr::null_mut();
         chain.v12.p_next = std::ptr::null_mut();
         chain.clock.p_next = std::ptr::null_mut();
-        self.features = chain.features(levels);
+        chain.robustness.p_next = std::ptr::null_mut();
+        // A pipeline asking for robust buffer access needs `robustBufferAccess` supported.
+        let robust = chain.core.robust_buffer_access == vk::TRUE;
+        let offered = chain.features(levels);
+        let per_pipeline = robust && offered.has(Feature::PipelineRobustness);
+        self.features = offered.with(Feature::PipelineRobustness, per_pipeline);
         self.dynamic_rendering = DynamicRendering {
             core: vulkan13 && v13.dynamic_rendering == vk::TRUE,
             khr: khr && rendering.dynamic_rendering == vk::TRUE,

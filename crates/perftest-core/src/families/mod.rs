@@ -15,6 +15,8 @@ mod atomic;
 mod bindless_texture;
 mod buffer_layout;
 mod buffer_path;
+mod buffer_robustness;
+mod buffer_sharing;
 mod cache_carveout;
 mod cache_sweep;
 mod chains;
@@ -50,6 +52,7 @@ mod texture_unnormalized;
 mod typed_alias;
 mod typed_buffer;
 mod uniform_buffer;
+mod update_after_bind;
 mod vertex_fetch;
 mod workgroup_shape;
 mod working_set;
@@ -67,6 +70,7 @@ pub(crate) static PLANS: &[Plan] = &[
     working_set::PLAN,
     buffer_path::PLAN,
     descriptor_index::PLAN,
+    update_after_bind::PLAN,
     typed_alias::PLAN,
     eight_regions::PLAN,
     store::PLAN,
@@ -77,6 +81,8 @@ pub(crate) static PLANS: &[Plan] = &[
     texture_gather::PLAN,
     narrow_loads::PLAN,
     buffer_layout::PLAN,
+    buffer_robustness::PLAN,
+    buffer_sharing::PLAN,
     constant_paths::PLAN,
     shared_memory::PLAN,
     workgroup_shape::PLAN,

@@ -198,3 +198,45 @@ macro_rules! every_case_verifies {
     };
 }
 pub(crate) use every_case_verifies;
+
+/// The twins of family `label` in `suite` (`count` of them), each with the model of the case it
+/// copies: every twin the device can run verifies, a one-bit change fails, and its read-back
+/// fails against the model of the twin beside it (the other pattern, or another width); every
+/// other twin is skipped with a reason naming `missing`. Either way, no validation message.
+pub fn check_twins(suite: Suite, label: &str, count: usize, missing: &str) {
+    let (instance, mut bench) = bench();
+    let cases: Vec<Case> = cases_in(&[suite])
+        .into_iter()
+        .filter(|c| c.family.label() == label)
+        .collect();
+    assert_eq!(cases.len(), count);
+    let caps = *bench.context().caps();
+    let runs = |c: &Case| perftest_cases::support(c, &caps) == Support::Supported;
+    for (i, case) in cases.iter().enumerate() {
+        if !runs(case) {
+            let support = perftest_cases::support(case, &caps);
+            assert!(
+                matches!(&support, Support::Skipped(r) if r.contains(missing)),
+                "{}: {support:?}",
+                case.id
+            );
+            continue;
+        }
+        let readback = bench
+            .prepare(case)
+            .and_then(|k| bench.verify(k))
+            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        assert!(verify(case, &readback).passed(), "{}", case.id);
+        assert!(!verify(case, &corrupted(&readback)).passed(), "{}", case.id);
+        let other = &cases[i ^ 1];
+        assert!(
+            !verify(other, &readback).passed(),
+            "{} as {}",
+            case.id,
+            other.id
+        );
+    }
+    drop(bench);
+    let messages = instance.validation_messages();
+    assert!(messages.is_empty(), "validation reported: {messages:#?}");
+}

@@ -1,6 +1,6 @@
 //! Claims about buffer loads: typed, raw, structured, device addresses, widths and layouts.
 
-use super::rule::{faster, near, not_slower, Claim, Figure, Rule, Test};
+use super::rule::{faster, near, not_slower, Claim, Figure, Rule, Test, MARGIN};
 use super::sources::*;
 
 /// `amd.typed_channels`: one-channel 32-bit typed loads against four-channel 8-bit ones of
@@ -205,17 +205,36 @@ pub const READONLY_BUFFERS: Claim = Claim {
     }]),
 };
 
-/// `arm.robust_buffer_access`: no case yet.
+/// `arm.robust_buffer_access`: original buffer loads (`ByteAddressBuffer.Load` and `Load4`,
+/// `StructuredBuffer<float4>`, `cbuffer{float4}`, linear and random) against their twins whose
+/// pipeline asks for robust buffer access (`mem.robust.*`, `VK_EXT_pipeline_robustness`),
+/// loads per second, geometric mean over the eight pairs; holds when the plain loads are at
+/// least [`MARGIN`] (1.2x) faster, and does not hold otherwise.
 pub const ROBUST_BUFFER_ACCESS: Claim = Claim {
     id: "arm.robust_buffer_access",
     vendor: "Arm",
     source: ARM_ROBUST,
     claim: "Robust buffer access costs performance on uniform and storage buffer loads; turn \
             it off in release builds.",
-    rule: Rule::NoCase(
-        "no case measures this yet: it needs the buffer cases run with robustBufferAccess (and \
-         robustness2) on and off",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            ("raw.load.linear", "mem.robust.raw.load.linear"),
+            ("raw.load.random", "mem.robust.raw.load.random"),
+            ("raw.load4.linear", "mem.robust.raw.load4.linear"),
+            ("raw.load4.random", "mem.robust.raw.load4.random"),
+            (
+                "structured.float4.linear",
+                "mem.robust.structured.float4.linear",
+            ),
+            (
+                "structured.float4.random",
+                "mem.robust.structured.float4.random",
+            ),
+            ("cbuffer.float4.linear", "mem.robust.cbuffer.float4.linear"),
+            ("cbuffer.float4.random", "mem.robust.cbuffer.float4.random"),
+        ]),
+        band: faster(MARGIN),
+    }]),
 };
 
 /// `arm.specialization_constants`: the constant-buffer loads whose mask the compiler sees

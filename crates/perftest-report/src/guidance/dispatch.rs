@@ -1,6 +1,6 @@
 //! Claims about descriptors, pipeline layouts and dispatch shape.
 
-use super::rule::{faster, not_slower, Claim, Figure, Rule, Test, MARGIN};
+use super::rule::{faster, not_slower, same, Claim, Figure, Rule, Test, MARGIN};
 use super::sources::*;
 use super::workgroups::{
     eight_by_eight, row_of_64_linear, sixty_four_of_best, small_groups_linear,
@@ -51,16 +51,40 @@ pub const BINDLESS: Claim = Claim {
     }]),
 };
 
-/// `arm.update_after_bind`: no case yet.
+/// `arm.update_after_bind`: descriptor-indexed loads (eight storage-buffer slots: `Load4`
+/// linear and random and `Load` linear with a uniform index, `Load4` random with a non-uniform
+/// one; 32 textures sampled with a uniform index and four per wave) against their twins whose
+/// set layout, bindings and pool are created for update-after-bind descriptors
+/// (`modern.uab.*`), loads per second, geometric mean over the six pairs; holds when the two
+/// are within [`MARGIN`] (1.2x) of each other, a tie, and does not hold otherwise.
 pub const UPDATE_AFTER_BIND: Claim = Claim {
     id: "arm.update_after_bind",
     vendor: "Arm",
     source: ARM_CONSTANT_DATA,
     claim: "Update-after-bind descriptors cost nothing on the GPU.",
-    rule: Rule::NoCase(
-        "no case measures this yet: it needs an update-after-bind twin of a descriptor-indexed \
-         case",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            (
+                "modern.slot.uniform.load4.linear",
+                "modern.uab.slot.uniform.load4.linear",
+            ),
+            (
+                "modern.slot.uniform.load4.random",
+                "modern.uab.slot.uniform.load4.random",
+            ),
+            (
+                "modern.slot.uniform.load.linear",
+                "modern.uab.slot.uniform.load.linear",
+            ),
+            (
+                "modern.slot.nonuniform.load4.random",
+                "modern.uab.slot.nonuniform.load4.random",
+            ),
+            ("modern.tex.uniform", "modern.uab.tex.uniform"),
+            ("modern.tex.nonuniform.n4", "modern.uab.tex.nonuniform.n4"),
+        ]),
+        band: same(),
+    }]),
 };
 
 /// `intel.workgroup_8x8`: RGBA8 texel loads from 8x8 groups against the fastest texture

@@ -1,7 +1,7 @@
 //! Claims about bandwidth and caches, shared memory, and transfers.
 
 use super::figures::{compressed_over_rgba8, l2_partitions, shared_takes_l1, COMPRESSED_AND_RGBA8};
-use super::rule::{faster, near, not_slower, Claim, Figure, Rule, Test, MARGIN};
+use super::rule::{faster, near, not_slower, same, Claim, Figure, Rule, Test, MARGIN};
 use super::sources::*;
 
 /// `nvidia.32bit_formats`: the same 8192x4096 image in the 32-bit formats (`B10G11R11F`,
@@ -192,16 +192,42 @@ pub const CLEAR_COMMAND: Claim = Claim {
     ),
 };
 
-/// `nvidia.concurrent_sharing`: no case yet.
+/// `nvidia.concurrent_sharing`: original buffer loads (`ByteAddressBuffer.Load` and `Load4`,
+/// `StructuredBuffer<float4>`, `cbuffer{float4}`, linear and random), whose buffers are
+/// shared exclusively, against their twins reading the same data from a buffer shared
+/// concurrently by two queue families (`mem.concurrent.*`), loads per second, geometric mean
+/// over the eight pairs; holds when the two are within [`super::MARGIN`] (1.2x) of each other,
+/// a tie, and does not hold otherwise.
 pub const CONCURRENT_SHARING: Claim = Claim {
     id: "nvidia.concurrent_sharing",
     vendor: "NVIDIA",
     source: NV_DOS,
     claim: "Concurrent sharing mode costs nothing extra.",
-    rule: Rule::NoCase(
-        "no case measures this yet: perftest always shares concurrently; it needs \
-         exclusive-sharing twins",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            ("raw.load.linear", "mem.concurrent.raw.load.linear"),
+            ("raw.load.random", "mem.concurrent.raw.load.random"),
+            ("raw.load4.linear", "mem.concurrent.raw.load4.linear"),
+            ("raw.load4.random", "mem.concurrent.raw.load4.random"),
+            (
+                "structured.float4.linear",
+                "mem.concurrent.structured.float4.linear",
+            ),
+            (
+                "structured.float4.random",
+                "mem.concurrent.structured.float4.random",
+            ),
+            (
+                "cbuffer.float4.linear",
+                "mem.concurrent.cbuffer.float4.linear",
+            ),
+            (
+                "cbuffer.float4.random",
+                "mem.concurrent.cbuffer.float4.random",
+            ),
+        ]),
+        band: same(),
+    }]),
 };
 
 /// The bandwidth, cache and transfer claims, in the research order.

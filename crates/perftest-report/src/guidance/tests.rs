@@ -65,11 +65,11 @@ fn every_claim_has_one_verdict_with_a_stable_id() {
 }
 
 #[test]
-fn fifty_six_claims_have_a_rule_and_the_rest_name_what_would_measure_them() {
+fn claims_with_a_rule_are_counted_and_the_rest_name_what_would_measure_them() {
     let with_rule = claims()
         .filter(|c| matches!(c.rule, Rule::Tests(_)))
         .count();
-    assert_eq!(with_rule, 56);
+    assert_eq!(with_rule, 59);
     for claim in claims() {
         if let Rule::NoCase(why) = claim.rule {
             assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
@@ -733,4 +733,96 @@ fn texture_bandwidth_claims_fail_at_equal_texel_rates_and_name_what_is_missing()
         verdict(&small, "intel.block_compression").verdict,
         Outcome::NotMeasured
     );
+}
+
+/// A report of each original case `ids` (`raw.load4`, ...), linear and random, at `plain` ns
+/// per workgroup, and of its twin under `prefix` (`mem.robust`) at `twin`.
+fn twin_report(prefix: &str, ids: &[&str], plain: f64, twin: f64) -> Report {
+    let mut cases = Vec::new();
+    for id in ids {
+        for pattern in ["linear", "random"] {
+            cases.push((format!("{id}.{pattern}"), plain));
+            cases.push((format!("{prefix}.{id}.{pattern}"), twin));
+        }
+    }
+    let refs: Vec<(&str, f64)> = cases.iter().map(|(id, ns)| (id.as_str(), *ns)).collect();
+    report(&refs, 0.0)
+}
+
+#[test]
+fn robust_buffer_access_holds_when_the_plain_loads_are_a_fifth_faster() {
+    let ids = [
+        "raw.load",
+        "raw.load4",
+        "structured.float4",
+        "cbuffer.float4",
+    ];
+    let id = "arm.robust_buffer_access";
+    // Robust loads at 13 ns per workgroup against 10: the plain ones 1.3x faster, holds.
+    let v = verdict(&twin_report("mem.robust", &ids, 10.0, 13.0), id);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.3).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 16);
+    // 1.1x: within the margin, a tie, does not hold; robust faster does not hold either.
+    for twin in [11.0, 9.0] {
+        let v = verdict(&twin_report("mem.robust", &ids, 10.0, twin), id);
+        assert_eq!(v.verdict, Outcome::DoesNotHold, "{twin}: {:?}", v.reason);
+    }
+    // Without the twins (a device without pipelineRobustness): not measured.
+    let v = verdict(&report(&[("raw.load4.linear", 10.0)], 0.0), id);
+    assert_eq!(v.verdict, Outcome::NotMeasured, "{:?}", v.reason);
+}
+
+#[test]
+fn update_after_bind_holds_when_the_twins_tie() {
+    let pairs = [
+        "modern.slot.uniform.load4.linear",
+        "modern.slot.uniform.load4.random",
+        "modern.slot.uniform.load.linear",
+        "modern.slot.nonuniform.load4.random",
+        "modern.tex.uniform",
+        "modern.tex.nonuniform.n4",
+    ];
+    let at = |twin: f64| {
+        let ids: Vec<(String, f64)> = pairs
+            .iter()
+            .flat_map(|id| {
+                let uab = id.replacen("modern.", "modern.uab.", 1);
+                [(id.to_string(), 10.0), (uab, twin)]
+            })
+            .collect();
+        let refs: Vec<(&str, f64)> = ids.iter().map(|(id, ns)| (id.as_str(), *ns)).collect();
+        verdict(&report(&refs, 0.0), "arm.update_after_bind")
+    };
+    // 11 ns per workgroup against 10: within the margin, a tie, holds.
+    let v = at(11.0);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.1).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 12);
+    // Update-after-bind 1.5x slower, or 1.5x faster: does not hold.
+    for twin in [15.0, 10.0 / 1.5] {
+        let v = at(twin);
+        assert_eq!(v.verdict, Outcome::DoesNotHold, "{twin}: {:?}", v.reason);
+    }
+}
+
+#[test]
+fn concurrent_sharing_holds_when_the_twins_tie() {
+    let ids = [
+        "raw.load",
+        "raw.load4",
+        "structured.float4",
+        "cbuffer.float4",
+    ];
+    let id = "nvidia.concurrent_sharing";
+    // Concurrent at 11 ns per workgroup against 10: within the margin, a tie, holds.
+    let v = verdict(&twin_report("mem.concurrent", &ids, 10.0, 11.0), id);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.1).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 16);
+    // Concurrent 1.5x slower, or 1.5x faster: does not hold.
+    for twin in [15.0, 10.0 / 1.5] {
+        let v = verdict(&twin_report("mem.concurrent", &ids, 10.0, twin), id);
+        assert_eq!(v.verdict, Outcome::DoesNotHold, "{twin}: {:?}", v.reason);
+    }
 }

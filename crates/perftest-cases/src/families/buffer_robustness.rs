@@ -1,0 +1,163 @@
+//! Robust buffer access (memory suite): twins of original buffer-load cases whose pipeline
+//! asks for robust buffer access to its storage and uniform buffers
+//! (`VkPipelineRobustnessCreateInfo` with `ROBUST_BUFFER_ACCESS`, from
+//! `VK_EXT_pipeline_robustness`, core in Vulkan 1.4), while the device keeps its own
+//! robustness features off, as for every other case.
+//!
+//! Each twin ([`crate::twins`]) runs its original's SPIR-V on its original's resources
+//! (`mem.robust.raw.load4.linear`, `ByteAddressBuffer.Load4 linear (robust)`, reads the
+//! 16 KB input buffer as `raw.load4.linear` does) and is checked against its original's CPU
+//! model: in bounds, robust access loads the same values, so only the time may differ. The
+//! originals: `ByteAddressBuffer.Load` and `Load4`, `StructuredBuffer<float4>.Load`,
+//! `cbuffer{float4} load`, linear and random. A device without `pipelineRobustness` (or
+//! without `robustBufferAccess`) skips them, naming it.
+
+use crate::case::Case;
+use crate::check::{Readback, VerifyOutcome};
+use crate::family::{Family, FamilyRef, Work};
+use crate::feature::Feature;
+use crate::kernel_options::KernelOptions;
+use crate::kernel_params::{KernelParams, ReferenceSum};
+use crate::suite::Suite;
+use crate::support::DeviceNeed;
+use crate::twins::Twins;
+
+/// The robust-buffer-access family.
+pub struct BufferRobustness;
+
+/// The cases the family copies, and how its twins are named.
+pub const TWINS: Twins = Twins {
+    prefix: "mem.robust",
+    replaces: "",
+    word: "robust",
+    suite: Suite::Memory,
+    originals: &[
+        ("raw_buffer", "raw.load.linear"),
+        ("raw_buffer", "raw.load.random"),
+        ("raw_buffer", "raw.load4.linear"),
+        ("raw_buffer", "raw.load4.random"),
+        ("structured_buffer", "structured.float4.linear"),
+        ("structured_buffer", "structured.float4.random"),
+        ("uniform_buffer", "cbuffer.float4.linear"),
+        ("uniform_buffer", "cbuffer.float4.random"),
+    ],
+};
+
+impl Family for BufferRobustness {
+    fn label(&self) -> &'static str {
+        "buffer_robustness"
+    }
+
+    fn title(&self) -> &'static str {
+        "Buffer loads, robust buffer access"
+    }
+
+    fn cases(&self) -> Vec<Case> {
+        TWINS.cases(FamilyRef(&BufferRobustness))
+    }
+
+    fn case_workgroup_size(&self, case: &Case) -> [u32; 2] {
+        TWINS.workgroup_size(case)
+    }
+
+    fn case_loop_trip(&self, case: &Case) -> u32 {
+        TWINS.loop_trip(case)
+    }
+
+    fn bytes_per_load(&self, case: &Case) -> u32 {
+        TWINS.bytes_per_load(case)
+    }
+
+    fn work(&self, case: &Case) -> Work {
+        TWINS.work(case)
+    }
+
+    fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
+        TWINS.needs(case, &[DeviceNeed::Feature(Feature::PipelineRobustness)])
+    }
+
+    fn constants(&self, case: &Case) -> [u32; 3] {
+        TWINS.constants(case)
+    }
+
+    fn kernel_options(&self, _case: &Case) -> KernelOptions {
+        KernelOptions {
+            robust_buffer_access: true,
+            ..KernelOptions::PLAIN
+        }
+    }
+
+    fn kernel_params(&self, case: &Case) -> KernelParams {
+        TWINS.kernel_params(case)
+    }
+
+    fn reference(&self, case: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum {
+        TWINS.reference(case, params, local)
+    }
+
+    fn resource_case_id(&self, case: &Case) -> Option<String> {
+        TWINS.original(case).map(|original| original.id)
+    }
+
+    fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
+        TWINS.verify(case, readback)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::case_for_id;
+    use crate::reference::reference_sum;
+
+    #[test]
+    fn eight_twins_of_the_original_buffer_loads() {
+        let cases = BufferRobustness.cases();
+        assert_eq!(cases.len(), 8);
+        assert_eq!(cases[2].id, "mem.robust.raw.load4.linear");
+        assert_eq!(cases[2].name, "ByteAddressBuffer.Load4 linear (robust)");
+        assert_eq!(cases[7].id, "mem.robust.cbuffer.float4.random");
+        assert_eq!(cases[7].name, "cbuffer{float4} load random (robust)");
+        let robust = DeviceNeed::Feature(Feature::PipelineRobustness);
+        for c in &cases {
+            assert_eq!(c.suite, Suite::Memory);
+            assert!(c.needs().contains(&robust), "{}", c.id);
+            assert!(BufferRobustness.kernel_options(c).robust_buffer_access);
+            let original = TWINS
+                .original(c)
+                .unwrap_or_else(|| unreachable!("{}", c.id));
+            assert_eq!(original.suite, Suite::Original);
+            assert!(
+                !original
+                    .family
+                    .kernel_options(&original)
+                    .robust_buffer_access
+            );
+            assert_eq!(BufferRobustness.resource_case_id(c), Some(original.id));
+        }
+    }
+
+    #[test]
+    fn model_matches_the_original_cases() {
+        for c in BufferRobustness.cases() {
+            let id = c.id.trim_start_matches("mem.robust.");
+            let original = case_for_id(id).unwrap_or_else(|| unreachable!("{id}"));
+            assert_eq!(c.params, original.params);
+            assert_eq!(c.pattern, original.pattern);
+            assert_eq!(c.bytes_per_load(), original.bytes_per_load());
+            assert_eq!(c.work(), original.work());
+            assert_eq!(c.workgroup_size(), original.workgroup_size());
+            assert_eq!(
+                KernelParams::for_case(&c),
+                KernelParams::for_case(&original)
+            );
+            for local in [[0, 0], [255, 0], [77, 0]] {
+                let params = KernelParams::for_case(&c);
+                assert_eq!(
+                    reference_sum(&c, params, local),
+                    reference_sum(&original, params, local)
+                );
+            }
+        }
+    }
+}
