@@ -30,6 +30,7 @@ pub mod store;
 pub mod structured_buffer;
 pub mod texel_buffer_formats;
 pub mod texture_address;
+pub mod texture_chain;
 pub mod texture_derivatives;
 pub mod texture_formats;
 pub mod texture_gather;
@@ -73,6 +74,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &shared_memory::SharedMemory,
     &workgroup_shape::WorkgroupShape,
     &pointer_chase::PointerChase,
+    &texture_chain::TextureChain,
     &cache_sweep::CacheSweep,
     &cache_carveout::CacheCarveout,
     &shader_clock::ShaderClock,

@@ -36,6 +36,7 @@ mod store;
 mod structured_buffer;
 mod texel_buffer_formats;
 mod texture_address;
+mod texture_chain;
 mod texture_derivatives;
 mod texture_formats;
 mod texture_gather;
@@ -80,6 +81,7 @@ pub(crate) static PLANS: &[Plan] = &[
     shared_memory::PLAN,
     workgroup_shape::PLAN,
     pointer_chase::PLAN,
+    texture_chain::PLAN,
     cache_sweep::PLAN,
     cache_carveout::PLAN,
     shader_clock::PLAN,

@@ -69,7 +69,7 @@ fn fifty_three_claims_have_a_rule_and_the_rest_name_what_would_measure_them() {
     let with_rule = claims()
         .filter(|c| matches!(c.rule, Rule::Tests(_)))
         .count();
-    assert_eq!(with_rule, 53);
+    assert_eq!(with_rule, 54);
     for claim in claims() {
         if let Rule::NoCase(why) = claim.rule {
             assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
@@ -417,6 +417,50 @@ fn layout_claims_hold_beyond_a_fifth_and_fail_within_it() {
     let v = verdict(&r, "nvidia.structured_stride");
     assert_eq!(v.verdict, Outcome::NotMeasured);
     assert!(v.reason.is_some_and(|r| r.contains("scalarBlockLayout")));
+}
+
+/// A report of the texture chains at `texture` ns per workgroup (256 steps) and the pointer
+/// chase at the same working sets at `buffer`.
+fn chain_report(buffer: f64, texture: f64) -> Report {
+    let mut cases = Vec::new();
+    for size in ["16kb", "4mb"] {
+        cases.push((format!("mem.sweep.latency.{size}"), buffer));
+        for kind in ["fetch", "sample"] {
+            cases.push((format!("mem.texchain.{kind}.{size}"), texture));
+        }
+    }
+    let refs: Vec<(&str, f64)> = cases.iter().map(|(id, ns)| (id.as_str(), *ns)).collect();
+    report(&refs, 0.0)
+}
+
+#[test]
+fn dependent_texture_reads_hold_when_a_texture_step_costs_a_fifth_more() {
+    let id = "intel.dependent_reads";
+    // A texture step takes 1.5x a buffer step: the buffer chain walks 1.5x the steps per second.
+    let v = verdict(&chain_report(1000.0, 1500.0), id);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.5).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 6, "each buffer chain once");
+    // 1.1x: within the margin.
+    let v = verdict(&chain_report(1000.0, 1100.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold, "{:?}", v.reason);
+    assert!(v.reason.is_some_and(|r| r.contains("at least 1.20")));
+    // Texture steps cheaper than buffer steps: does not hold.
+    let v = verdict(&chain_report(1500.0, 1000.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    // A chain the device skips: not measured, and why.
+    let mut r = chain_report(1000.0, 1500.0);
+    for c in &mut r.cases {
+        if c.id == "mem.texchain.sample.4mb" {
+            c.measurement = None;
+            c.status = crate::schema::CaseStatus::Skipped {
+                reason: "VK_FORMAT_R32G32_SFLOAT does not support SAMPLED_IMAGE".to_string(),
+            };
+        }
+    }
+    let v = verdict(&r, id);
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v.reason.is_some_and(|r| r.contains("SAMPLED_IMAGE")));
 }
 
 #[test]

@@ -228,17 +228,29 @@ pub const SRGB_ANISO: Claim = Claim {
     ),
 };
 
-/// `intel.dependent_reads`: no case yet.
+/// `intel.dependent_reads`: one step of a texture chain (each read's coordinates from the
+/// texel the read before returned: `texelFetch` of `R32_UINT` indices and nearest samples of
+/// `RG32F` coordinates, `mem.texchain.*`) against one step of the buffer pointer chase at the
+/// same working set (`mem.sweep.latency.*`), 16 KB (first-level cache) and 4 MB (second level);
+/// the figure is the buffer chain's steps per second over the texture chain's (the texture
+/// step's latency over the buffer step's, geometric mean of the four pairs); holds when a
+/// texture step costs at least 1.2x a buffer step. The chains measure what a dependent read
+/// costs against a dependent load, not a dependent texture read against an independent one.
 pub const DEPENDENT_READS: Claim = Claim {
     id: "intel.dependent_reads",
     vendor: "Intel",
     source: INTEL_SAMPLING,
     claim: "Texture reads whose coordinates come from an earlier texture read serialize the \
             sampler; avoid them.",
-    rule: Rule::NoCase(
-        "no case measures this yet: it needs a texture fetch chain (each coordinate from the \
-         previous texel) beside the buffer pointer chase",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            ("mem.sweep.latency.16kb", "mem.texchain.fetch.16kb"),
+            ("mem.sweep.latency.4mb", "mem.texchain.fetch.4mb"),
+            ("mem.sweep.latency.16kb", "mem.texchain.sample.16kb"),
+            ("mem.sweep.latency.4mb", "mem.texchain.sample.4mb"),
+        ]),
+        band: faster(1.2),
+    }]),
 };
 
 /// `qualcomm.image_vs_buffer`: texture loads against structured-buffer loads of the same
