@@ -40,6 +40,7 @@ pub mod texture_offcentre;
 pub mod texture_sample;
 pub mod texture_shape;
 pub mod texture_storage;
+pub mod texture_tiling;
 pub mod texture_unnormalized;
 pub mod typed_alias;
 pub mod typed_buffer;
@@ -80,6 +81,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &shader_clock::ShaderClock,
     &texture_shape::TextureShape,
     &texture_storage::TextureStorage,
+    &texture_tiling::TextureTiling,
     &texel_buffer_formats::TexelBufferFormats,
     &texture_formats::TextureFormats,
     &texture_mips::TextureMips,

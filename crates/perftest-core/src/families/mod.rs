@@ -46,6 +46,7 @@ mod texture_offcentre;
 mod texture_sample;
 mod texture_shape;
 mod texture_storage;
+mod texture_tiling;
 mod texture_unnormalized;
 mod typed_alias;
 mod typed_buffer;
@@ -87,6 +88,7 @@ pub(crate) static PLANS: &[Plan] = &[
     shader_clock::PLAN,
     texture_shape::PLAN,
     texture_storage::PLAN,
+    texture_tiling::PLAN,
     texel_buffer_formats::PLAN,
     texture_formats::PLAN,
     texture_mips::PLAN,
