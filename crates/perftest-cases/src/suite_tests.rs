@@ -15,6 +15,8 @@ mod support {
         sampled_image: true,
         linear_filter: true,
         storage_image: true,
+        linear_sampled_image: true,
+        linear_tiling_filter: true,
     };
 
     fn caps(table: impl Fn(Format) -> FormatSupport) -> DeviceCaps {

@@ -7,7 +7,7 @@ use crate::memory_kind::{MemoryKind, MemoryTypeInfo};
 use crate::portability::{PortabilityFeature, PortabilitySubset};
 
 /// What a device supports for one format (read from `vkGetPhysicalDeviceFormatProperties`:
-/// buffer features and optimal-tiling features).
+/// buffer features, optimal-tiling features and the linear-tiling ones the tiling cases need).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FormatSupport {
     /// `UNIFORM_TEXEL_BUFFER` in the buffer features (needed by `Buffer<FMT>.Load`).
@@ -18,6 +18,12 @@ pub struct FormatSupport {
     pub linear_filter: bool,
     /// `STORAGE_IMAGE` in the optimal-tiling features (needed by storage-image loads).
     pub storage_image: bool,
+    /// `SAMPLED_IMAGE` and `TRANSFER_DST` (its upload) in the linear-tiling features (needed by
+    /// the linearly tiled textures of the tiling cases).
+    pub linear_sampled_image: bool,
+    /// `SAMPLED_IMAGE_FILTER_LINEAR` in the linear-tiling features (bilinear from a linearly
+    /// tiled texture).
+    pub linear_tiling_filter: bool,
 }
 
 /// The decision for one case on one device.
@@ -40,6 +46,10 @@ pub enum FormatFeature {
     SampledImageFilterLinear,
     /// `STORAGE_IMAGE` in the optimal-tiling features.
     StorageImage,
+    /// `SAMPLED_IMAGE` and `TRANSFER_DST` in the linear-tiling features.
+    LinearSampledImage,
+    /// `SAMPLED_IMAGE_FILTER_LINEAR` in the linear-tiling features.
+    LinearSampledImageFilterLinear,
 }
 
 impl FormatFeature {
@@ -50,6 +60,8 @@ impl FormatFeature {
             FormatFeature::SampledImage => support.sampled_image,
             FormatFeature::SampledImageFilterLinear => support.linear_filter,
             FormatFeature::StorageImage => support.storage_image,
+            FormatFeature::LinearSampledImage => support.linear_sampled_image,
+            FormatFeature::LinearSampledImageFilterLinear => support.linear_tiling_filter,
         }
     }
 
@@ -62,6 +74,10 @@ impl FormatFeature {
                 "SAMPLED_IMAGE_FILTER_LINEAR (optimal tiling)"
             }
             FormatFeature::StorageImage => "STORAGE_IMAGE (optimal tiling)",
+            FormatFeature::LinearSampledImage => "SAMPLED_IMAGE and TRANSFER_DST (linear tiling)",
+            FormatFeature::LinearSampledImageFilterLinear => {
+                "SAMPLED_IMAGE_FILTER_LINEAR (linear tiling)"
+            }
         }
     }
 }

@@ -31,6 +31,8 @@ fn moltenvk_like() -> DeviceCaps {
         sampled_image: true,
         linear_filter: true,
         storage_image: true,
+        linear_sampled_image: true,
+        linear_tiling_filter: true,
     };
     let no_filter = FormatSupport {
         linear_filter: false,

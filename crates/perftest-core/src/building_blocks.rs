@@ -1,5 +1,5 @@
 //! The building blocks families make their resources from: a creation that cleans up after
-//! itself, modern-suite buffers (and a family's one such buffer bound whole), the nine 32x32 textures, samplers, and the resources of a
+//! itself, modern-suite buffers (and a family's one such buffer bound whole), the nine 32x32 textures (optimally or linearly tiled), samplers, and the resources of a
 //! family that binds the shared input buffer as a whole.
 
 use ash::vk;
@@ -100,14 +100,35 @@ pub(crate) struct Textures {
 }
 
 impl Textures {
-    /// Creates and uploads every texture `support` allows.
+    /// Creates and uploads every texture `support` allows (optimally tiled).
     pub(crate) fn fill(&mut self, ctx: &mut Context, support: &[FormatSupport; 9]) -> Result<()> {
+        let sampled: Vec<Format> = Format::ALL
+            .into_iter()
+            .zip(support)
+            .filter(|(_, s)| s.sampled_image)
+            .map(|(f, _)| f)
+            .collect();
+        self.fill_tiled(ctx, &sampled, vk::ImageTiling::OPTIMAL)
+    }
+
+    /// Creates and uploads the textures of `formats` with `tiling` (the caller checked that
+    /// the device samples them so).
+    pub(crate) fn fill_tiled(
+        &mut self,
+        ctx: &mut Context,
+        formats: &[Format],
+        tiling: vk::ImageTiling,
+    ) -> Result<()> {
         for (i, format) in Format::ALL.into_iter().enumerate() {
-            if !support[i].sampled_image {
+            if !formats.contains(&format) {
                 continue;
             }
+            let desc = ImageDesc {
+                tiling,
+                ..ImageDesc::texture(vk_format(format), TEXTURE_SIZE, 1)
+            };
             self.images[i] = Some(ctx.create_filled_image(
-                &ImageDesc::texture(vk_format(format), TEXTURE_SIZE, 1),
+                &desc,
                 &[texture_bytes(format.texel_bytes())],
                 vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
             )?);

@@ -40,6 +40,7 @@ pub fn vk_extra_format(format: ExtraFormat) -> vk::Format {
 /// Turns Vulkan format properties into the plain data the skip rule reads.
 pub fn format_support(props: &vk::FormatProperties) -> FormatSupport {
     let optimal = props.optimal_tiling_features;
+    let linear = props.linear_tiling_features;
     FormatSupport {
         uniform_texel_buffer: props
             .buffer_features
@@ -47,6 +48,9 @@ pub fn format_support(props: &vk::FormatProperties) -> FormatSupport {
         sampled_image: optimal.contains(vk::FormatFeatureFlags::SAMPLED_IMAGE),
         linear_filter: optimal.contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR),
         storage_image: optimal.contains(vk::FormatFeatureFlags::STORAGE_IMAGE),
+        linear_sampled_image: linear
+            .contains(vk::FormatFeatureFlags::SAMPLED_IMAGE | vk::FormatFeatureFlags::TRANSFER_DST),
+        linear_tiling_filter: linear.contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR),
     }
 }
 

@@ -30,6 +30,9 @@ pub(crate) struct ImageDesc {
     pub(crate) usage: vk::ImageUsageFlags,
     /// The type of the view made with the image.
     pub(crate) view_type: vk::ImageViewType,
+    /// `OPTIMAL` (the driver's layout), or `LINEAR` (rows in order: 2D, one level, one layer
+    /// only, where the format's linear-tiling features allow its usage).
+    pub(crate) tiling: vk::ImageTiling,
 }
 
 impl ImageDesc {
@@ -48,6 +51,7 @@ impl ImageDesc {
             flags: vk::ImageCreateFlags::empty(),
             usage: vk::ImageUsageFlags::SAMPLED,
             view_type: vk::ImageViewType::TYPE_2D,
+            tiling: vk::ImageTiling::OPTIMAL,
         }
     }
 
@@ -86,7 +90,7 @@ impl Context {
             .mip_levels(desc.levels.max(1))
             .array_layers(desc.layers)
             .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
+            .tiling(desc.tiling)
             .usage(desc.usage | vk::ImageUsageFlags::TRANSFER_DST)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .initial_layout(vk::ImageLayout::UNDEFINED);
@@ -103,7 +107,7 @@ impl Context {
             name: "texture",
             requirements,
             location: MemoryLocation::GpuOnly,
-            linear: false,
+            linear: desc.tiling == vk::ImageTiling::LINEAR,
             allocation_scheme: AllocationScheme::GpuAllocatorManaged,
         }) {
             Ok(a) => made.allocation = Some(a),

@@ -31,7 +31,8 @@ const EXPECTED_SKIPS: &[(&str, &str)] = &[
 // One test per family: `every_case_verifies::narrow_loads` and so on.
 every_case_verifies!(Suite::Memory, EXPECTED_SKIPS, |_, _| {};
     narrow_loads, buffer_layout, buffer_robustness, buffer_sharing, constant_paths, shared_memory,
-    workgroup_shape, pointer_chase, cache_sweep, cache_carveout, shader_clock, texture_bandwidth);
+    workgroup_shape, pointer_chase, texture_chain, cache_sweep, cache_carveout, shader_clock,
+    texture_bandwidth);
 
 #[test]
 fn lavapipe_offers_what_the_memory_suite_needs() {
@@ -154,4 +155,40 @@ fn every_buffer_robustness_case_verifies_and_fails_against_another_model() {
 #[test]
 fn every_buffer_sharing_case_verifies_and_fails_against_another_model() {
     common::check_twins(Suite::Memory, "buffer_sharing", 8, "one queue family");
+}
+
+/// The texture chains on their own: each verifies, its read-back fails against the other
+/// chains' models (another size, the other way through the texture unit), timed dispatches walk
+/// on from where the last one stopped (verification still passes after them), and no
+/// validation message.
+#[test]
+fn every_texture_chain_verifies_and_fails_against_another_model() {
+    let (instance, mut bench) = bench();
+    let cases: Vec<Case> = cases_in(&[Suite::Memory])
+        .into_iter()
+        .filter(|c| c.family.label() == "texture_chain")
+        .collect();
+    assert_eq!(cases.len(), 4);
+    for (i, case) in cases.iter().enumerate() {
+        let kernel = bench
+            .prepare(case)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        let times = bench.time(kernel, [2, 1, 1], 3).unwrap();
+        assert_eq!(times.len(), 3);
+        let readback = bench.verify(kernel).unwrap();
+        let outcome = verify(case, &readback);
+        assert!(outcome.passed(), "{}: {:?}", case.id, outcome.first);
+        assert!(!verify(case, &corrupted(&readback)).passed(), "{}", case.id);
+        for other in cases.iter().skip(i + 1).chain(&cases[..i]) {
+            assert!(
+                !verify(other, &readback).passed(),
+                "{} passed as {}",
+                case.id,
+                other.id
+            );
+        }
+    }
+    drop(bench);
+    let messages = instance.validation_messages();
+    assert!(messages.is_empty(), "validation reported: {messages:#?}");
 }

@@ -50,4 +50,39 @@ fn inspect(case: &Case, readback: &Readback) {
 // One test per family: `every_case_verifies::texture_address` and so on.
 every_case_verifies!(Suite::Texture, EXPECTED_SKIPS, inspect;
     texture_address, texture_unnormalized, texture_offcentre, texture_gather, texture_shape,
-    texture_storage, texel_buffer_formats, texture_formats, texture_mips);
+    texture_storage, texture_tiling, texel_buffer_formats, texture_formats, texture_mips);
+
+/// The linear-tiling twins on their own: lavapipe samples linearly tiled R8, RGBA8 and RGBA32F,
+/// so each case runs and verifies; its read-back fails against the other pattern's model (a
+/// one-bit change fails too, in `every_case_verifies`), and no validation message.
+#[test]
+fn every_linear_tiling_case_verifies_and_fails_against_another_model() {
+    use perftest_cases::{cases_in, verify, Support};
+    let (instance, mut bench) = common::bench();
+    let cases: Vec<Case> = cases_in(&[Suite::Texture])
+        .into_iter()
+        .filter(|c| c.family.label() == "texture_tiling")
+        .collect();
+    assert_eq!(cases.len(), 18);
+    for (i, case) in cases.iter().enumerate() {
+        assert_eq!(bench.support(case), Support::Supported, "{}", case.id);
+        let readback = bench
+            .prepare(case)
+            .and_then(|k| bench.verify(k))
+            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        let outcome = verify(case, &readback);
+        assert!(outcome.passed(), "{}: {:?}", case.id, outcome.first);
+        // Cases come linear then random for each read and format.
+        let other = &cases[i ^ 1];
+        assert_ne!(other.pattern, case.pattern);
+        assert!(
+            !verify(other, &readback).passed(),
+            "{} passed as {}",
+            case.id,
+            other.id
+        );
+    }
+    drop(bench);
+    let messages = instance.validation_messages();
+    assert!(messages.is_empty(), "validation reported: {messages:#?}");
+}

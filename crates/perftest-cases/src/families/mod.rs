@@ -33,6 +33,7 @@ pub mod structured_buffer;
 pub mod texel_buffer_formats;
 pub mod texture_address;
 pub mod texture_bandwidth;
+pub mod texture_chain;
 pub mod texture_derivatives;
 pub mod texture_formats;
 pub mod texture_gather;
@@ -42,6 +43,7 @@ pub mod texture_offcentre;
 pub mod texture_sample;
 pub mod texture_shape;
 pub mod texture_storage;
+pub mod texture_tiling;
 pub mod texture_unnormalized;
 pub mod typed_alias;
 pub mod typed_buffer;
@@ -80,12 +82,14 @@ pub static FAMILIES: &[&dyn Family] = &[
     &shared_memory::SharedMemory,
     &workgroup_shape::WorkgroupShape,
     &pointer_chase::PointerChase,
+    &texture_chain::TextureChain,
     &cache_sweep::CacheSweep,
     &cache_carveout::CacheCarveout,
     &shader_clock::ShaderClock,
     &texture_bandwidth::TextureBandwidth,
     &texture_shape::TextureShape,
     &texture_storage::TextureStorage,
+    &texture_tiling::TextureTiling,
     &texel_buffer_formats::TexelBufferFormats,
     &texture_formats::TextureFormats,
     &texture_mips::TextureMips,

@@ -371,6 +371,8 @@ mod tests {
             sampled_image: true,
             linear_filter: true,
             storage_image: true,
+            linear_sampled_image: true,
+            linear_tiling_filter: true,
         };
         let caps = DeviceCaps {
             formats: [all; 9],

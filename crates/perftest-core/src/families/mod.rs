@@ -39,6 +39,7 @@ mod structured_buffer;
 mod texel_buffer_formats;
 mod texture_address;
 mod texture_bandwidth;
+mod texture_chain;
 mod texture_derivatives;
 mod texture_formats;
 mod texture_gather;
@@ -48,6 +49,7 @@ mod texture_offcentre;
 mod texture_sample;
 mod texture_shape;
 mod texture_storage;
+mod texture_tiling;
 mod texture_unnormalized;
 mod typed_alias;
 mod typed_buffer;
@@ -87,12 +89,14 @@ pub(crate) static PLANS: &[Plan] = &[
     shared_memory::PLAN,
     workgroup_shape::PLAN,
     pointer_chase::PLAN,
+    texture_chain::PLAN,
     cache_sweep::PLAN,
     cache_carveout::PLAN,
     shader_clock::PLAN,
     texture_bandwidth::PLAN,
     texture_shape::PLAN,
     texture_storage::PLAN,
+    texture_tiling::PLAN,
     texel_buffer_formats::PLAN,
     texture_formats::PLAN,
     texture_mips::PLAN,

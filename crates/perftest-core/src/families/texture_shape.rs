@@ -105,6 +105,7 @@ fn desc(shape: Shape, format: Format) -> ImageDesc {
         flags,
         usage: vk::ImageUsageFlags::SAMPLED,
         view_type,
+        tiling: vk::ImageTiling::OPTIMAL,
     }
 }
 

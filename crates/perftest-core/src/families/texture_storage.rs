@@ -52,6 +52,7 @@ fn desc(format: Format) -> ImageDesc {
         flags: vk::ImageCreateFlags::empty(),
         usage: vk::ImageUsageFlags::STORAGE,
         view_type: vk::ImageViewType::TYPE_2D,
+        tiling: vk::ImageTiling::OPTIMAL,
     }
 }
 

@@ -69,7 +69,7 @@ fn claims_with_a_rule_are_counted_and_the_rest_name_what_would_measure_them() {
     let with_rule = claims()
         .filter(|c| matches!(c.rule, Rule::Tests(_)))
         .count();
-    assert_eq!(with_rule, 59);
+    assert_eq!(with_rule, 61);
     for claim in claims() {
         if let Rule::NoCase(why) = claim.rule {
             assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
@@ -417,6 +417,102 @@ fn layout_claims_hold_beyond_a_fifth_and_fail_within_it() {
     let v = verdict(&r, "nvidia.structured_stride");
     assert_eq!(v.verdict, Outcome::NotMeasured);
     assert!(v.reason.is_some_and(|r| r.contains("scalarBlockLayout")));
+}
+
+/// A report of the texture chains at `texture` ns per workgroup (256 steps) and the pointer
+/// chase at the same working sets at `buffer`.
+fn chain_report(buffer: f64, texture: f64) -> Report {
+    let mut cases = Vec::new();
+    for size in ["16kb", "4mb"] {
+        cases.push((format!("mem.sweep.latency.{size}"), buffer));
+        for kind in ["fetch", "sample"] {
+            cases.push((format!("mem.texchain.{kind}.{size}"), texture));
+        }
+    }
+    let refs: Vec<(&str, f64)> = cases.iter().map(|(id, ns)| (id.as_str(), *ns)).collect();
+    report(&refs, 0.0)
+}
+
+#[test]
+fn dependent_texture_reads_hold_when_a_texture_step_costs_a_fifth_more() {
+    let id = "intel.dependent_reads";
+    // A texture step takes 1.5x a buffer step: the buffer chain walks 1.5x the steps per second.
+    let v = verdict(&chain_report(1000.0, 1500.0), id);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.5).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 6, "each buffer chain once");
+    // 1.1x: within the margin.
+    let v = verdict(&chain_report(1000.0, 1100.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold, "{:?}", v.reason);
+    assert!(v.reason.is_some_and(|r| r.contains("at least 1.20")));
+    // Texture steps cheaper than buffer steps: does not hold.
+    let v = verdict(&chain_report(1500.0, 1000.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    // A chain the device skips: not measured, and why.
+    let mut r = chain_report(1000.0, 1500.0);
+    for c in &mut r.cases {
+        if c.id == "mem.texchain.sample.4mb" {
+            c.measurement = None;
+            c.status = crate::schema::CaseStatus::Skipped {
+                reason: "VK_FORMAT_R32G32_SFLOAT does not support SAMPLED_IMAGE".to_string(),
+            };
+        }
+    }
+    let v = verdict(&r, id);
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v.reason.is_some_and(|r| r.contains("SAMPLED_IMAGE")));
+}
+
+/// A report of the original texture loads and samples (R8, RGBA8, RGBA32F; linear and random)
+/// at `optimal` ns per workgroup and their linear-tiling twins at `linear`.
+fn tiling_report(optimal: f64, linear: f64) -> Report {
+    let mut cases = Vec::new();
+    for (read, twin) in [
+        ("load", "tex.load"),
+        ("nearest", "tex.sample.nearest"),
+        ("bilinear", "tex.sample.bilinear"),
+    ] {
+        for format in ["r8", "rgba8", "rgba32f"] {
+            for pattern in ["linear", "random"] {
+                cases.push((format!("{twin}.{format}.{pattern}"), optimal));
+                cases.push((
+                    format!("tex.tiling.linear.{read}.{format}.{pattern}"),
+                    linear,
+                ));
+            }
+        }
+    }
+    let refs: Vec<(&str, f64)> = cases.iter().map(|(id, ns)| (id.as_str(), *ns)).collect();
+    report(&refs, 0.0)
+}
+
+#[test]
+fn optimal_tiling_holds_when_the_optimal_textures_are_a_fifth_faster() {
+    let id = "nvidia.optimal_tiling";
+    let v = verdict(&tiling_report(10.0, 13.0), id);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.3).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 36);
+    let v = verdict(&tiling_report(10.0, 11.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold, "{:?}", v.reason);
+    assert!(v.reason.is_some_and(|r| r.contains("at least 1.20")));
+    let v = verdict(&tiling_report(13.0, 10.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    // A device without linear filtering in linear tiling skips the bilinear twins.
+    let mut r = tiling_report(10.0, 13.0);
+    for c in &mut r.cases {
+        if c.id.starts_with("tex.tiling.linear.bilinear.") {
+            c.measurement = None;
+            c.status = crate::schema::CaseStatus::Skipped {
+                reason: "VK_FORMAT_R8_UNORM does not support SAMPLED_IMAGE_FILTER_LINEAR \
+                         (linear tiling)"
+                    .to_string(),
+            };
+        }
+    }
+    let v = verdict(&r, id);
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v.reason.is_some_and(|r| r.contains("linear tiling")));
 }
 
 #[test]

@@ -228,17 +228,29 @@ pub const SRGB_ANISO: Claim = Claim {
     ),
 };
 
-/// `intel.dependent_reads`: no case yet.
+/// `intel.dependent_reads`: one step of a texture chain (each read's coordinates from the
+/// texel the read before returned: `texelFetch` of `R32_UINT` indices and nearest samples of
+/// `RG32F` coordinates, `mem.texchain.*`) against one step of the buffer pointer chase at the
+/// same working set (`mem.sweep.latency.*`), 16 KB (first-level cache) and 4 MB (second level);
+/// the figure is the buffer chain's steps per second over the texture chain's (the texture
+/// step's latency over the buffer step's, geometric mean of the four pairs); holds when a
+/// texture step costs at least 1.2x a buffer step. The chains measure what a dependent read
+/// costs against a dependent load, not a dependent texture read against an independent one.
 pub const DEPENDENT_READS: Claim = Claim {
     id: "intel.dependent_reads",
     vendor: "Intel",
     source: INTEL_SAMPLING,
     claim: "Texture reads whose coordinates come from an earlier texture read serialize the \
             sampler; avoid them.",
-    rule: Rule::NoCase(
-        "no case measures this yet: it needs a texture fetch chain (each coordinate from the \
-         previous texel) beside the buffer pointer chase",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            ("mem.sweep.latency.16kb", "mem.texchain.fetch.16kb"),
+            ("mem.sweep.latency.4mb", "mem.texchain.fetch.4mb"),
+            ("mem.sweep.latency.16kb", "mem.texchain.sample.16kb"),
+            ("mem.sweep.latency.4mb", "mem.texchain.sample.4mb"),
+        ]),
+        band: faster(1.2),
+    }]),
 };
 
 /// `qualcomm.image_vs_buffer`: texture loads against structured-buffer loads of the same
@@ -364,16 +376,89 @@ pub const SAMPLE_PRECISION: Claim = Claim {
     ),
 };
 
-/// `nvidia.optimal_tiling`: no case yet.
+/// `nvidia.optimal_tiling`: the original suite's `Texture2D` loads and nearest and bilinear
+/// samples (R8, RGBA8, RGBA32F; linear and random) against their twins reading a linearly
+/// tiled copy of the same texture (`tex.tiling.linear.*`: same kernel, sampler and data, only
+/// `VK_IMAGE_TILING_LINEAR`); the figure is the optimal case's loads per second over its
+/// twin's, geometric mean of the 18 pairs; holds when the optimally tiled textures are at
+/// least 1.2x faster. The textures are the original's 32x32 (at most 16 KB), so the texels stay
+/// in the first-level cache: what tiling saves in memory traffic beyond it is not measured.
 pub const OPTIMAL_TILING: Claim = Claim {
     id: "nvidia.optimal_tiling",
     vendor: "NVIDIA",
     source: NV_LAYERS,
     claim: "Use optimally tiled images, not linearly tiled ones.",
-    rule: Rule::NoCase(
-        "no case measures this yet: every image is optimally tiled; it needs linear-tiling \
-         twins of the load and sample cases",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            ("tex.load.r8.linear", "tex.tiling.linear.load.r8.linear"),
+            ("tex.load.r8.random", "tex.tiling.linear.load.r8.random"),
+            (
+                "tex.load.rgba8.linear",
+                "tex.tiling.linear.load.rgba8.linear",
+            ),
+            (
+                "tex.load.rgba8.random",
+                "tex.tiling.linear.load.rgba8.random",
+            ),
+            (
+                "tex.load.rgba32f.linear",
+                "tex.tiling.linear.load.rgba32f.linear",
+            ),
+            (
+                "tex.load.rgba32f.random",
+                "tex.tiling.linear.load.rgba32f.random",
+            ),
+            (
+                "tex.sample.nearest.r8.linear",
+                "tex.tiling.linear.nearest.r8.linear",
+            ),
+            (
+                "tex.sample.nearest.r8.random",
+                "tex.tiling.linear.nearest.r8.random",
+            ),
+            (
+                "tex.sample.nearest.rgba8.linear",
+                "tex.tiling.linear.nearest.rgba8.linear",
+            ),
+            (
+                "tex.sample.nearest.rgba8.random",
+                "tex.tiling.linear.nearest.rgba8.random",
+            ),
+            (
+                "tex.sample.nearest.rgba32f.linear",
+                "tex.tiling.linear.nearest.rgba32f.linear",
+            ),
+            (
+                "tex.sample.nearest.rgba32f.random",
+                "tex.tiling.linear.nearest.rgba32f.random",
+            ),
+            (
+                "tex.sample.bilinear.r8.linear",
+                "tex.tiling.linear.bilinear.r8.linear",
+            ),
+            (
+                "tex.sample.bilinear.r8.random",
+                "tex.tiling.linear.bilinear.r8.random",
+            ),
+            (
+                "tex.sample.bilinear.rgba8.linear",
+                "tex.tiling.linear.bilinear.rgba8.linear",
+            ),
+            (
+                "tex.sample.bilinear.rgba8.random",
+                "tex.tiling.linear.bilinear.rgba8.random",
+            ),
+            (
+                "tex.sample.bilinear.rgba32f.linear",
+                "tex.tiling.linear.bilinear.rgba32f.linear",
+            ),
+            (
+                "tex.sample.bilinear.rgba32f.random",
+                "tex.tiling.linear.bilinear.rgba32f.random",
+            ),
+        ]),
+        band: faster(1.2),
+    }]),
 };
 
 /// `nvidia.combined_samplers`: no case yet.
