@@ -37,6 +37,7 @@ pub mod texture_load;
 pub mod texture_mips;
 pub mod texture_offcentre;
 pub mod texture_sample;
+pub mod texture_separate;
 pub mod texture_shape;
 pub mod texture_storage;
 pub mod texture_unnormalized;
@@ -81,6 +82,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &texel_buffer_formats::TexelBufferFormats,
     &texture_formats::TextureFormats,
     &texture_mips::TextureMips,
+    &texture_separate::TextureSeparate,
     &fragment_loads::FragmentLoads,
     &texture_derivatives::TextureDerivatives,
     &vertex_fetch::VertexFetch,

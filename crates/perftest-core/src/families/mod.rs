@@ -43,6 +43,7 @@ mod texture_load;
 mod texture_mips;
 mod texture_offcentre;
 mod texture_sample;
+mod texture_separate;
 mod texture_shape;
 mod texture_storage;
 mod texture_unnormalized;
@@ -88,6 +89,7 @@ pub(crate) static PLANS: &[Plan] = &[
     texel_buffer_formats::PLAN,
     texture_formats::PLAN,
     texture_mips::PLAN,
+    texture_separate::PLAN,
     fragment_loads::PLAN,
     texture_derivatives::PLAN,
     vertex_fetch::PLAN,
