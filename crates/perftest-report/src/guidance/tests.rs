@@ -65,11 +65,11 @@ fn every_claim_has_one_verdict_with_a_stable_id() {
 }
 
 #[test]
-fn fifty_three_claims_have_a_rule_and_the_rest_name_what_would_measure_them() {
+fn claims_with_a_rule_are_counted_and_the_rest_name_what_would_measure_them() {
     let with_rule = claims()
         .filter(|c| matches!(c.rule, Rule::Tests(_)))
         .count();
-    assert_eq!(with_rule, 53);
+    assert_eq!(with_rule, 54);
     for claim in claims() {
         if let Rule::NoCase(why) = claim.rule {
             assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
@@ -417,6 +417,50 @@ fn layout_claims_hold_beyond_a_fifth_and_fail_within_it() {
     let v = verdict(&r, "nvidia.structured_stride");
     assert_eq!(v.verdict, Outcome::NotMeasured);
     assert!(v.reason.is_some_and(|r| r.contains("scalarBlockLayout")));
+}
+
+/// A report of `(first, second)` pairs of ids, the first of each at `a` ns per workgroup and
+/// the second at `b`.
+fn pair_report(pairs: &[(String, String)], a: f64, b: f64) -> Report {
+    let cases: Vec<(&str, f64)> = pairs
+        .iter()
+        .flat_map(|(x, y)| [(x.as_str(), a), (y.as_str(), b)])
+        .collect();
+    report(&cases, 0.0)
+}
+
+#[test]
+fn combined_samplers_hold_from_three_percent_and_a_tie_does_not() {
+    let pairs: Vec<(String, String)> = ["nearest", "bilinear"]
+        .iter()
+        .flat_map(|f| ["rgba8", "rgba32f"].map(move |fmt| (f, fmt)))
+        .flat_map(|(f, fmt)| {
+            ["linear", "random"].map(|p| {
+                (
+                    format!("tex.sample.{f}.{fmt}.{p}"),
+                    format!("tex.separate.{f}.{fmt}.{p}"),
+                )
+            })
+        })
+        .collect();
+    let id = "nvidia.combined_samplers";
+    // Combined 5% faster: holds.
+    let v = verdict(&pair_report(&pairs, 100.0, 105.0), id);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.05).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 16);
+    // 2%: a tie, does not hold.
+    let v = verdict(&pair_report(&pairs, 100.0, 102.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    assert!(v.reason.is_some_and(|r| r.contains("at least 1.03")));
+    // Separate faster: does not hold.
+    let v = verdict(&pair_report(&pairs, 105.0, 100.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    // Without the separate cases (a report of the original suite): not measured.
+    let originals: Vec<(&str, f64)> = pairs.iter().map(|(a, _)| (a.as_str(), 100.0)).collect();
+    let v = verdict(&report(&originals, 0.0), id);
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v.reason.is_some_and(|r| r.contains("tex.separate.")));
 }
 
 #[test]
