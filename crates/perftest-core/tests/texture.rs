@@ -52,7 +52,8 @@ fn inspect(case: &Case, readback: &Readback) {
 // One test per family: `every_case_verifies::texture_address` and so on.
 every_case_verifies!(Suite::Texture, EXPECTED_SKIPS, inspect;
     texture_address, texture_unnormalized, texture_offcentre, texture_gather, texture_shape,
-    texture_storage, texel_buffer_formats, texture_formats, texture_mips, texture_separate);
+    texture_storage, texel_buffer_formats, texture_formats, texture_mips, texture_separate,
+    texture_precision);
 
 /// Verifies each case of `family` (`ids` starting with `prefix`), checks that a one-bit change
 /// fails, and that its read-back fails against the model of the case `wrong` names for it
@@ -102,6 +103,15 @@ fn other_pattern(id: &str) -> String {
 fn separate_samplers_verify_and_fail_against_another_model() {
     assert_eq!(
         verifies_and_fails_against_another_model("tex.separate.", other_pattern),
+        24
+    );
+}
+
+/// The medium-precision cases fail against the model of another pattern.
+#[test]
+fn medium_precision_samples_verify_and_fail_against_another_model() {
+    assert_eq!(
+        verifies_and_fails_against_another_model("tex.mediump.", other_pattern),
         24
     );
 }

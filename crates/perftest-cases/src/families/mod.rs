@@ -36,6 +36,7 @@ pub mod texture_gather;
 pub mod texture_load;
 pub mod texture_mips;
 pub mod texture_offcentre;
+pub mod texture_precision;
 pub mod texture_sample;
 pub mod texture_separate;
 pub mod texture_shape;
@@ -83,6 +84,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &texture_formats::TextureFormats,
     &texture_mips::TextureMips,
     &texture_separate::TextureSeparate,
+    &texture_precision::TexturePrecision,
     &fragment_loads::FragmentLoads,
     &texture_derivatives::TextureDerivatives,
     &vertex_fetch::VertexFetch,

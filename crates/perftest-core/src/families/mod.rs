@@ -42,6 +42,7 @@ mod texture_gather;
 mod texture_load;
 mod texture_mips;
 mod texture_offcentre;
+mod texture_precision;
 mod texture_sample;
 mod texture_separate;
 mod texture_shape;
@@ -90,6 +91,7 @@ pub(crate) static PLANS: &[Plan] = &[
     texture_formats::PLAN,
     texture_mips::PLAN,
     texture_separate::PLAN,
+    texture_precision::PLAN,
     fragment_loads::PLAN,
     texture_derivatives::PLAN,
     vertex_fetch::PLAN,
