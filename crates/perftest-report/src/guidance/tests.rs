@@ -69,7 +69,7 @@ fn claims_with_a_rule_are_counted_and_the_rest_name_what_would_measure_them() {
     let with_rule = claims()
         .filter(|c| matches!(c.rule, Rule::Tests(_)))
         .count();
-    assert_eq!(with_rule, 54);
+    assert_eq!(with_rule, 55);
     for claim in claims() {
         if let Rule::NoCase(why) = claim.rule {
             assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
@@ -461,6 +461,31 @@ fn combined_samplers_hold_from_three_percent_and_a_tie_does_not() {
     let v = verdict(&report(&originals, 0.0), id);
     assert_eq!(v.verdict, Outcome::NotMeasured);
     assert!(v.reason.is_some_and(|r| r.contains("tex.separate.")));
+}
+
+#[test]
+fn medium_precision_holds_from_a_fifth_faster() {
+    let pairs: Vec<(String, String)> = ["nearest", "bilinear"]
+        .iter()
+        .flat_map(|f| ["rgba8", "rgba16f"].map(move |fmt| (f, fmt)))
+        .flat_map(|(f, fmt)| {
+            ["linear", "random"].map(|p| {
+                (
+                    format!("tex.mediump.{f}.{fmt}.{p}"),
+                    format!("tex.sample.{f}.{fmt}.{p}"),
+                )
+            })
+        })
+        .collect();
+    let id = "arm.sample_precision";
+    let v = verdict(&pair_report(&pairs, 10.0, 15.0), id);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.5).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 16);
+    // 1.1x: a tie.
+    let v = verdict(&pair_report(&pairs, 10.0, 11.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    assert!(v.reason.is_some_and(|r| r.contains("at least 1.20")));
 }
 
 #[test]

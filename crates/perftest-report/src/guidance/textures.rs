@@ -351,17 +351,56 @@ pub const FILTER_COST_ORDER: Claim = Claim {
     ]),
 };
 
-/// `arm.sample_precision`: no case yet.
+/// `arm.sample_precision`: samples through a sampler declared `mediump` (RelaxedPrecision
+/// results) against their full-precision twins of the original suite (`tex.mediump.*`
+/// against `tex.sample.*`: nearest and bilinear, RGBA8 and RGBA16F, whose four channels fill
+/// the return path most, linear and random; loads per second, geometric mean); holds when
+/// the medium-precision samples are at least 1.2x faster. The claim is about the load on the
+/// texture path and names no factor: the rate shows it only where the return of results
+/// bounds the rate, and a gain below 1.2x counts as a tie.
 pub const SAMPLE_PRECISION: Claim = Claim {
     id: "arm.sample_precision",
     vendor: "Arm",
     source: ARM_HIGH_TEXTURE,
     claim: "Samplers returning medium (16-bit) precision load the texture path less than \
             full-precision ones.",
-    rule: Rule::NoCase(
-        "no case measures this yet: every sample returns 32-bit floats; it needs \
-         relaxed-precision twins of the sampling cases",
-    ),
+    rule: Rule::Tests(&[Test {
+        figure: Figure::Ratio(&[
+            (
+                "tex.mediump.nearest.rgba8.linear",
+                "tex.sample.nearest.rgba8.linear",
+            ),
+            (
+                "tex.mediump.nearest.rgba8.random",
+                "tex.sample.nearest.rgba8.random",
+            ),
+            (
+                "tex.mediump.nearest.rgba16f.linear",
+                "tex.sample.nearest.rgba16f.linear",
+            ),
+            (
+                "tex.mediump.nearest.rgba16f.random",
+                "tex.sample.nearest.rgba16f.random",
+            ),
+            (
+                "tex.mediump.bilinear.rgba8.linear",
+                "tex.sample.bilinear.rgba8.linear",
+            ),
+            (
+                "tex.mediump.bilinear.rgba8.random",
+                "tex.sample.bilinear.rgba8.random",
+            ),
+            (
+                "tex.mediump.bilinear.rgba16f.linear",
+                "tex.sample.bilinear.rgba16f.linear",
+            ),
+            (
+                "tex.mediump.bilinear.rgba16f.random",
+                "tex.sample.bilinear.rgba16f.random",
+            ),
+        ]),
+        band: faster(1.2),
+    }]),
 };
 
 /// `nvidia.optimal_tiling`: no case yet.
