@@ -40,6 +40,7 @@ pub mod texture_precision;
 pub mod texture_sample;
 pub mod texture_separate;
 pub mod texture_shape;
+pub mod texture_srgb;
 pub mod texture_storage;
 pub mod texture_unnormalized;
 pub mod typed_alias;
@@ -85,6 +86,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &texture_mips::TextureMips,
     &texture_separate::TextureSeparate,
     &texture_precision::TexturePrecision,
+    &texture_srgb::TextureSrgb,
     &fragment_loads::FragmentLoads,
     &texture_derivatives::TextureDerivatives,
     &vertex_fetch::VertexFetch,

@@ -46,6 +46,7 @@ mod texture_precision;
 mod texture_sample;
 mod texture_separate;
 mod texture_shape;
+mod texture_srgb;
 mod texture_storage;
 mod texture_unnormalized;
 mod typed_alias;
@@ -92,6 +93,7 @@ pub(crate) static PLANS: &[Plan] = &[
     texture_mips::PLAN,
     texture_separate::PLAN,
     texture_precision::PLAN,
+    texture_srgb::PLAN,
     fragment_loads::PLAN,
     texture_derivatives::PLAN,
     vertex_fetch::PLAN,
