@@ -1,6 +1,6 @@
 //! Claims about textures: loads, samples, filters, formats, shapes and samplers.
 
-use super::figures::texel_peak;
+use super::figures::{srgb_aniso_extra, texel_peak, SRGB_ANISO_CASES, SRGB_ANISO_PAIRS};
 use super::rule::{faster, near, slower, Band, Claim, Figure, Rule, Test};
 use super::sources::*;
 
@@ -216,16 +216,29 @@ pub const TEXTURE_SHAPE: Claim = Claim {
     }]),
 };
 
-/// `intel.srgb_aniso`: no case yet.
+/// `intel.srgb_aniso`: two tests, both of which must hold. (1) 16x anisotropic sampling of
+/// RGBA8 UNORM against the same data viewed as sRGB (`tex.mip.aniso16.rgba8.*` against
+/// `tex.srgb.aniso16.*`, linear and random, geometric mean): the UNORM texture at least 1.2x
+/// faster, i.e. sRGB anisotropic sampling slow. (2) That cost over what sRGB costs trilinear
+/// sampling (the same ratio of `tex.mip.trilinear.rgba8.*` against `tex.srgb.trilinear.*`,
+/// [`srgb_aniso_extra`]): at least 1.2, i.e. the combination is slow, not sRGB alone. A
+/// device without `samplerAnisotropy` skips the anisotropic cases: not measured, with that
+/// reason.
 pub const SRGB_ANISO: Claim = Claim {
     id: "intel.srgb_aniso",
     vendor: "Intel",
     source: INTEL_SAMPLING,
     claim: "Anisotropic filtering of sRGB textures is slow; avoid the combination.",
-    rule: Rule::NoCase(
-        "no case measures this yet: it needs anisotropic sampling of an sRGB texture beside \
-         the UNORM one",
-    ),
+    rule: Rule::Tests(&[
+        Test {
+            figure: Figure::Ratio(&SRGB_ANISO_PAIRS),
+            band: faster(1.2),
+        },
+        Test {
+            figure: Figure::Custom(&SRGB_ANISO_CASES, srgb_aniso_extra),
+            band: faster(1.2),
+        },
+    ]),
 };
 
 /// `intel.dependent_reads`: no case yet.
