@@ -71,8 +71,8 @@ pub use matrix::{
 };
 pub use memory_kind::{MemoryKind, MemoryTypeInfo};
 pub use mip::{
-    flat_numerator, level_size, mip_level_bytes, mip_texel, sample_mip, MipChain, MipSample,
-    MIP_LEVELS,
+    flat_numerator, level_size, mip_level_bytes, mip_texel, sample_mip, sample_mip_mapped,
+    MipChain, MipSample, TexelMap, MIP_LEVELS,
 };
 pub use one_line::one_line;
 pub use portability::{PortabilityFeature, PortabilitySubset};

@@ -129,13 +129,25 @@ pub fn mip_texel(chain: MipChain, format: Format, level: u32, i: i64, j: i64) ->
         .unwrap_or([f32::NAN; 4])
 }
 
-/// One level's bilinear sample at `(s, t)` in that level's texels: the value and, per
-/// channel, the sum of |weight x texel| (the scale of the filter's rounding).
-fn bilinear(chain: MipChain, format: Format, level: u32, s: f32, t: f32) -> [[f32; 4]; 2] {
+/// How a texel's decoded value becomes the value filtered: the identity for the formats the
+/// chains are made for; another view of the same bytes maps them (an sRGB view of RGBA8
+/// data decodes each code to linear).
+pub type TexelMap = fn([f32; 4]) -> [f32; 4];
+
+/// One level's bilinear sample at `(s, t)` in that level's texels of the texels mapped by
+/// `map`: the value and, per channel, the sum of |weight x texel| (the scale of the filter's
+/// rounding).
+fn bilinear(
+    chain: MipChain,
+    format: Format,
+    map: TexelMap,
+    level: u32,
+    [s, t]: [f32; 2],
+) -> [[f32; 4]; 2] {
     let ([i0, j0], [a, b]) = footprint(s, t);
     let w = [(1.0 - a) * (1.0 - b), a * (1.0 - b), (1.0 - a) * b, a * b];
     let texels = [(i0, j0), (i0 + 1, j0), (i0, j0 + 1), (i0 + 1, j0 + 1)]
-        .map(|(i, j)| mip_texel(chain, format, level, i, j));
+        .map(|(i, j)| map(mip_texel(chain, format, level, i, j)));
     let value = [0, 1, 2, 3].map(|c| (0..4).map(|k| w[k] * texels[k][c]).sum());
     let magnitude = [0, 1, 2, 3].map(|c| (0..4).map(|k| (w[k] * texels[k][c]).abs()).sum());
     [value, magnitude]
@@ -157,12 +169,24 @@ pub struct MipSample {
 /// detail `lod` (clamped to the chain): bilinear in levels `floor(lod)` and the next, blended
 /// with weights `1 - f` and `f`, `f = fract(lod)`.
 pub fn sample_mip(chain: MipChain, format: Format, s: f32, t: f32, lod: f32) -> MipSample {
+    sample_mip_mapped(chain, format, |v| v, [s, t], lod)
+}
+
+/// [`sample_mip`] of the texels as `map` makes them of the decoded ones (the same bytes seen
+/// through another view of the format).
+pub fn sample_mip_mapped(
+    chain: MipChain,
+    format: Format,
+    map: TexelMap,
+    [s, t]: [f32; 2],
+    lod: f32,
+) -> MipSample {
     let lod = lod.clamp(0.0, (MIP_LEVELS - 1) as f32);
     let l = lod.floor() as u32;
     let f = lod - lod.floor();
     let at = |level: u32| {
         let scale = (1u32 << level) as f32;
-        bilinear(chain, format, level, s / scale, t / scale)
+        bilinear(chain, format, map, level, [s / scale, t / scale])
     };
     let [a, a_mag] = at(l);
     if f == 0.0 {

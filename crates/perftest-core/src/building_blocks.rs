@@ -1,12 +1,12 @@
 //! The building blocks families make their resources from: a creation that cleans up after
-//! itself, modern-suite buffers (and a family's one such buffer bound whole), the nine 32x32 textures (optimally or linearly tiled), samplers, and the resources of a
+//! itself, modern-suite buffers (and a family's one such buffer bound whole), the nine 32x32 textures (optimally or linearly tiled), samplers (mip-chain ones too), and the resources of a
 //! family that binds the shared input buffer as a whole.
 
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 use perftest_cases::{
     texture_bytes, AddressMode, Case, Feature, Format, FormatSupport, SampleFilter, SamplerState,
-    TEXTURE_SIZE,
+    MIP_LEVELS, TEXTURE_SIZE,
 };
 
 use crate::context::Context;
@@ -210,6 +210,30 @@ pub(crate) fn create_sampler_state(ctx: &Context, state: SamplerState) -> Result
         .max_lod(0.0)
         .unnormalized_coordinates(state.unnormalized);
     // SAFETY: valid device and create info.
+    unsafe { ctx.device.create_sampler(&info, None) }.call("vkCreateSampler")
+}
+
+/// A sampler for the six-level mip chains: LINEAR min, mag and mipmap filters, REPEAT
+/// addressing, LOD 0 to the last level, no bias; with `max_anisotropy`, `anisotropyEnable`
+/// and that `maxAnisotropy` (the device must have `samplerAnisotropy` enabled and allow it).
+pub(crate) fn create_mip_sampler(
+    ctx: &Context,
+    max_anisotropy: Option<f32>,
+) -> Result<vk::Sampler> {
+    let info = vk::SamplerCreateInfo::default()
+        .mag_filter(vk::Filter::LINEAR)
+        .min_filter(vk::Filter::LINEAR)
+        .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
+        .address_mode_u(vk::SamplerAddressMode::REPEAT)
+        .address_mode_v(vk::SamplerAddressMode::REPEAT)
+        .address_mode_w(vk::SamplerAddressMode::REPEAT)
+        .mip_lod_bias(0.0)
+        .anisotropy_enable(max_anisotropy.is_some())
+        .max_anisotropy(max_anisotropy.unwrap_or(1.0))
+        .min_lod(0.0)
+        .max_lod((MIP_LEVELS - 1) as f32);
+    // SAFETY: valid device and create info; anisotropy only where the feature is enabled
+    // (the caller's check), within `maxSamplerAnisotropy` there.
     unsafe { ctx.device.create_sampler(&info, None) }.call("vkCreateSampler")
 }
 

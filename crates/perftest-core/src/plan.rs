@@ -19,8 +19,9 @@ pub(crate) enum Descriptors {
     Buffers(Vec<vk::DescriptorBufferInfo>),
     /// Texel buffer views (`UNIFORM_TEXEL_BUFFER`).
     TexelBuffers(Vec<vk::BufferView>),
-    /// Images with their samplers (`COMBINED_IMAGE_SAMPLER`), in `SHADER_READ_ONLY_OPTIMAL`,
-    /// or storage images (`STORAGE_IMAGE`, no sampler) in `GENERAL`.
+    /// Images with their samplers (`COMBINED_IMAGE_SAMPLER`), in `SHADER_READ_ONLY_OPTIMAL`;
+    /// sampled images alone (`SAMPLED_IMAGE`, no sampler) in the same layout; samplers alone
+    /// (`SAMPLER`, no image); or storage images (`STORAGE_IMAGE`, no sampler) in `GENERAL`.
     Images(Vec<vk::DescriptorImageInfo>),
 }
 
@@ -90,6 +91,33 @@ impl Bind {
             binding,
             ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
             descriptors: Descriptors::Images(infos),
+        }
+    }
+
+    /// One sampled image without a sampler (`SAMPLED_IMAGE`, a GLSL `texture2D`) at
+    /// `binding`.
+    pub(crate) fn sampled_image(binding: u32, view: vk::ImageView) -> Bind {
+        Bind {
+            binding,
+            ty: vk::DescriptorType::SAMPLED_IMAGE,
+            descriptors: Descriptors::Images(vec![vk::DescriptorImageInfo {
+                sampler: vk::Sampler::null(),
+                image_view: view,
+                image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            }]),
+        }
+    }
+
+    /// One sampler on its own (`SAMPLER`, a GLSL `sampler`) at `binding`.
+    pub(crate) fn sampler(binding: u32, sampler: vk::Sampler) -> Bind {
+        Bind {
+            binding,
+            ty: vk::DescriptorType::SAMPLER,
+            descriptors: Descriptors::Images(vec![vk::DescriptorImageInfo {
+                sampler,
+                image_view: vk::ImageView::null(),
+                image_layout: vk::ImageLayout::UNDEFINED,
+            }]),
         }
     }
 }

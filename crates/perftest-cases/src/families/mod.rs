@@ -40,8 +40,11 @@ pub mod texture_gather;
 pub mod texture_load;
 pub mod texture_mips;
 pub mod texture_offcentre;
+pub mod texture_precision;
 pub mod texture_sample;
+pub mod texture_separate;
 pub mod texture_shape;
+pub mod texture_srgb;
 pub mod texture_storage;
 pub mod texture_tiling;
 pub mod texture_unnormalized;
@@ -93,6 +96,9 @@ pub static FAMILIES: &[&dyn Family] = &[
     &texel_buffer_formats::TexelBufferFormats,
     &texture_formats::TextureFormats,
     &texture_mips::TextureMips,
+    &texture_separate::TextureSeparate,
+    &texture_precision::TexturePrecision,
+    &texture_srgb::TextureSrgb,
     &fragment_loads::FragmentLoads,
     &texture_derivatives::TextureDerivatives,
     &vertex_fetch::VertexFetch,

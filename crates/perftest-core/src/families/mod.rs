@@ -46,8 +46,11 @@ mod texture_gather;
 mod texture_load;
 mod texture_mips;
 mod texture_offcentre;
+mod texture_precision;
 mod texture_sample;
+mod texture_separate;
 mod texture_shape;
+mod texture_srgb;
 mod texture_storage;
 mod texture_tiling;
 mod texture_unnormalized;
@@ -100,6 +103,9 @@ pub(crate) static PLANS: &[Plan] = &[
     texel_buffer_formats::PLAN,
     texture_formats::PLAN,
     texture_mips::PLAN,
+    texture_separate::PLAN,
+    texture_precision::PLAN,
+    texture_srgb::PLAN,
     fragment_loads::PLAN,
     texture_derivatives::PLAN,
     vertex_fetch::PLAN,

@@ -3,12 +3,12 @@
 //! has `samplerAnisotropy`, an anisotropic one (16x).
 
 use ash::vk;
-use perftest_cases::families::texture_mips::{self, MipMode, MAX_ANISOTROPY, MAX_LOD};
+use perftest_cases::families::texture_mips::{self, MipMode, MAX_ANISOTROPY};
 use perftest_cases::{mip_level_bytes, Case, Feature, Format, MipChain, MIP_LEVELS, TEXTURE_SIZE};
 
-use crate::building_blocks::create_family;
+use crate::building_blocks::{create_family, create_mip_sampler};
 use crate::context::Context;
-use crate::error::{Result, VkResultExt};
+use crate::error::Result;
 use crate::formats::vk_format;
 use crate::image_shapes::ImageDesc;
 use crate::memory::Image;
@@ -65,33 +65,12 @@ fn create(ctx: &mut Context, shared: &Shared<'_>) -> Result<Box<dyn FamilyResour
                 )?);
             }
         }
-        r.trilinear = create_mip_sampler(ctx, false)?;
+        r.trilinear = create_mip_sampler(ctx, None)?;
         if anisotropy {
-            r.anisotropic = create_mip_sampler(ctx, true)?;
+            r.anisotropic = create_mip_sampler(ctx, Some(MAX_ANISOTROPY))?;
         }
         Ok(())
     })
-}
-
-/// A sampler with LINEAR min, mag and mipmap filters, REPEAT addressing, LOD 0 to the last
-/// level, no bias; with `anisotropic`, `anisotropyEnable` and `maxAnisotropy` 16 (the device
-/// must have `samplerAnisotropy` enabled).
-fn create_mip_sampler(ctx: &Context, anisotropic: bool) -> Result<vk::Sampler> {
-    let info = vk::SamplerCreateInfo::default()
-        .mag_filter(vk::Filter::LINEAR)
-        .min_filter(vk::Filter::LINEAR)
-        .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
-        .address_mode_u(vk::SamplerAddressMode::REPEAT)
-        .address_mode_v(vk::SamplerAddressMode::REPEAT)
-        .address_mode_w(vk::SamplerAddressMode::REPEAT)
-        .mip_lod_bias(0.0)
-        .anisotropy_enable(anisotropic)
-        .max_anisotropy(if anisotropic { MAX_ANISOTROPY } else { 1.0 })
-        .min_lod(0.0)
-        .max_lod(MAX_LOD);
-    // SAFETY: valid device and create info; anisotropy only where the feature is enabled
-    // (the caller's check), and 16 is within `maxSamplerAnisotropy` there.
-    unsafe { ctx.device.create_sampler(&info, None) }.call("vkCreateSampler")
 }
 
 impl FamilyResources for MipTextures {

@@ -3,7 +3,7 @@
 
 use crate::hierarchy::hierarchy;
 
-use super::rule::{absent, Context, Measured};
+use super::rule::{absent, Context, Figure, Measured};
 
 /// The cost of a constant-buffer load whose lanes each read their own address over a uniform
 /// one's, divided by the subgroup size: 1 when the cost grows in proportion to the number of
@@ -130,4 +130,51 @@ pub fn compressed_over_rgba8(ctx: &Context) -> Result<Measured, String> {
         (logs / measured.len() as f64).exp(),
         &cases,
     ))
+}
+
+/// Anisotropic sampling of RGBA8 UNORM against the same of its data viewed as sRGB (16x,
+/// linear and random).
+pub const SRGB_ANISO_PAIRS: [(&str, &str); 2] = [
+    ("tex.mip.aniso16.rgba8.linear", "tex.srgb.aniso16.linear"),
+    ("tex.mip.aniso16.rgba8.random", "tex.srgb.aniso16.random"),
+];
+
+/// Trilinear sampling of RGBA8 UNORM against the same viewed as sRGB (linear and random).
+pub const SRGB_TRILINEAR_PAIRS: [(&str, &str); 2] = [
+    (
+        "tex.mip.trilinear.rgba8.linear",
+        "tex.srgb.trilinear.linear",
+    ),
+    (
+        "tex.mip.trilinear.rgba8.random",
+        "tex.srgb.trilinear.random",
+    ),
+];
+
+/// The cases [`srgb_aniso_extra`] reads.
+pub const SRGB_ANISO_CASES: [&str; 8] = [
+    "tex.mip.aniso16.rgba8.linear",
+    "tex.srgb.aniso16.linear",
+    "tex.mip.aniso16.rgba8.random",
+    "tex.srgb.aniso16.random",
+    "tex.mip.trilinear.rgba8.linear",
+    "tex.srgb.trilinear.linear",
+    "tex.mip.trilinear.rgba8.random",
+    "tex.srgb.trilinear.random",
+];
+
+/// What sRGB costs with anisotropic filtering over what it costs with trilinear: the UNORM
+/// over sRGB ratio of [`SRGB_ANISO_PAIRS`] divided by that of [`SRGB_TRILINEAR_PAIRS`] (each
+/// a geometric mean); 1 when sRGB costs anisotropic sampling what it costs trilinear. Pairs
+/// within each other's noise count as equal in the figure's noise estimate, as in a ratio.
+pub fn srgb_aniso_extra(ctx: &Context) -> Result<Measured, String> {
+    let aniso = Figure::Ratio(&SRGB_ANISO_PAIRS).measure(ctx)?;
+    let trilinear = Figure::Ratio(&SRGB_TRILINEAR_PAIRS).measure(ctx)?;
+    let noisy = aniso.within_noise.is_some() || trilinear.within_noise.is_some();
+    let quiet = |m: &Measured| m.within_noise.unwrap_or(m.value);
+    Ok(Measured {
+        value: aniso.value / trilinear.value,
+        within_noise: noisy.then(|| quiet(&aniso) / quiet(&trilinear)),
+        cases: SRGB_ANISO_CASES.iter().map(|c| (*c).to_string()).collect(),
+    })
 }

@@ -69,7 +69,7 @@ fn claims_with_a_rule_are_counted_and_the_rest_name_what_would_measure_them() {
     let with_rule = claims()
         .filter(|c| matches!(c.rule, Rule::Tests(_)))
         .count();
-    assert_eq!(with_rule, 61);
+    assert_eq!(with_rule, 64);
     for claim in claims() {
         if let Rule::NoCase(why) = claim.rule {
             assert!(why.starts_with("no case measures this yet"), "{}", claim.id);
@@ -921,4 +921,117 @@ fn concurrent_sharing_holds_when_the_twins_tie() {
         let v = verdict(&twin_report("mem.concurrent", &ids, 10.0, twin), id);
         assert_eq!(v.verdict, Outcome::DoesNotHold, "{twin}: {:?}", v.reason);
     }
+}
+
+/// A report of `(first, second)` pairs of ids, the first of each at `a` ns per workgroup and
+/// the second at `b`.
+fn pair_report(pairs: &[(String, String)], a: f64, b: f64) -> Report {
+    let cases: Vec<(&str, f64)> = pairs
+        .iter()
+        .flat_map(|(x, y)| [(x.as_str(), a), (y.as_str(), b)])
+        .collect();
+    report(&cases, 0.0)
+}
+
+#[test]
+fn combined_samplers_hold_from_three_percent_and_a_tie_does_not() {
+    let pairs: Vec<(String, String)> = ["nearest", "bilinear"]
+        .iter()
+        .flat_map(|f| ["rgba8", "rgba32f"].map(move |fmt| (f, fmt)))
+        .flat_map(|(f, fmt)| {
+            ["linear", "random"].map(|p| {
+                (
+                    format!("tex.sample.{f}.{fmt}.{p}"),
+                    format!("tex.separate.{f}.{fmt}.{p}"),
+                )
+            })
+        })
+        .collect();
+    let id = "nvidia.combined_samplers";
+    // Combined 5% faster: holds.
+    let v = verdict(&pair_report(&pairs, 100.0, 105.0), id);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.05).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 16);
+    // 2%: a tie, does not hold.
+    let v = verdict(&pair_report(&pairs, 100.0, 102.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    assert!(v.reason.is_some_and(|r| r.contains("at least 1.03")));
+    // Separate faster: does not hold.
+    let v = verdict(&pair_report(&pairs, 105.0, 100.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    // Without the separate cases (a report of the original suite): not measured.
+    let originals: Vec<(&str, f64)> = pairs.iter().map(|(a, _)| (a.as_str(), 100.0)).collect();
+    let v = verdict(&report(&originals, 0.0), id);
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v.reason.is_some_and(|r| r.contains("tex.separate.")));
+}
+
+#[test]
+fn medium_precision_holds_from_a_fifth_faster() {
+    let pairs: Vec<(String, String)> = ["nearest", "bilinear"]
+        .iter()
+        .flat_map(|f| ["rgba8", "rgba16f"].map(move |fmt| (f, fmt)))
+        .flat_map(|(f, fmt)| {
+            ["linear", "random"].map(|p| {
+                (
+                    format!("tex.mediump.{f}.{fmt}.{p}"),
+                    format!("tex.sample.{f}.{fmt}.{p}"),
+                )
+            })
+        })
+        .collect();
+    let id = "arm.sample_precision";
+    let v = verdict(&pair_report(&pairs, 10.0, 15.0), id);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.5).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 16);
+    // 1.1x: a tie.
+    let v = verdict(&pair_report(&pairs, 10.0, 11.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    assert!(v.reason.is_some_and(|r| r.contains("at least 1.20")));
+}
+
+/// A report of the sRGB rule's cases: UNORM and sRGB trilinear at `tri` ns per workgroup
+/// each, UNORM anisotropic at 10 and sRGB anisotropic at `srgb_aniso`; the sRGB trilinear
+/// cases at `srgb_tri`.
+fn srgb_report(tri: f64, srgb_tri: f64, srgb_aniso: f64) -> Report {
+    let mut cases = Vec::new();
+    for p in ["linear", "random"] {
+        cases.push((format!("tex.mip.trilinear.rgba8.{p}"), tri));
+        cases.push((format!("tex.srgb.trilinear.{p}"), srgb_tri));
+        cases.push((format!("tex.mip.aniso16.rgba8.{p}"), 10.0));
+        cases.push((format!("tex.srgb.aniso16.{p}"), srgb_aniso));
+    }
+    let refs: Vec<(&str, f64)> = cases.iter().map(|(id, ns)| (id.as_str(), *ns)).collect();
+    report(&refs, 0.0)
+}
+
+#[test]
+fn srgb_aniso_holds_only_when_the_combination_costs_more_than_srgb_alone() {
+    let id = "intel.srgb_aniso";
+    // sRGB free at trilinear, 1.5x slower anisotropic: holds, the first test's figure.
+    let v = verdict(&srgb_report(5.0, 5.0, 15.0), id);
+    assert_eq!(v.verdict, Outcome::Holds, "{:?}", v.reason);
+    assert!((v.value.unwrap_or(0.0) - 1.5).abs() < 1e-9);
+    assert_eq!(v.cases.len(), 8);
+    // sRGB 1.5x slower everywhere: slow, but not the combination: does not hold.
+    let v = verdict(&srgb_report(5.0, 7.5, 15.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold, "{:?}", v.reason);
+    // sRGB free everywhere: does not hold.
+    let v = verdict(&srgb_report(5.0, 5.0, 10.0), id);
+    assert_eq!(v.verdict, Outcome::DoesNotHold);
+    // The anisotropic sRGB cases skipped: not measured, and why.
+    let mut r = srgb_report(5.0, 5.0, 15.0);
+    for c in &mut r.cases {
+        if c.id.starts_with("tex.srgb.aniso16.") {
+            c.measurement = None;
+            c.status = crate::schema::CaseStatus::Skipped {
+                reason: "the device lacks samplerAnisotropy".to_string(),
+            };
+        }
+    }
+    let v = verdict(&r, id);
+    assert_eq!(v.verdict, Outcome::NotMeasured);
+    assert!(v.reason.is_some_and(|r| r.contains("samplerAnisotropy")));
 }
