@@ -254,24 +254,7 @@ impl DeviceNeed {
                 )),
                 _ => None,
             },
-            DeviceNeed::Memory(kind, bytes) => match caps.memory_kinds[kind.index()] {
-                None => Some(format!(
-                    "the device has no {} memory type{}",
-                    kind.display(),
-                    match kind {
-                        MemoryKind::HostUncached => " (host-visible and coherent, not cached)",
-                        MemoryKind::DeviceLocalMapped => " (device-local, host-visible, coherent)",
-                        _ => "",
-                    }
-                )),
-                Some(t) if t.heap_bytes < bytes.saturating_mul(2) => Some(format!(
-                    "the {} memory heap has {} MB; a {} MB buffer needs twice that",
-                    kind.display(),
-                    t.heap_bytes >> 20,
-                    bytes >> 20
-                )),
-                Some(_) => None,
-            },
+            DeviceNeed::Memory(kind, bytes) => memory_missing(kind, bytes, caps),
             DeviceNeed::HostMemory => {
                 let host = [MemoryKind::HostUncached, MemoryKind::HostCached];
                 host.iter()
@@ -293,6 +276,29 @@ impl DeviceNeed {
                     .to_string()
             }),
         }
+    }
+}
+
+/// Why `caps` has no memory of `kind` for a `bytes` buffer (none of that type, or a heap under
+/// twice the buffer), or `None` when it has.
+fn memory_missing(kind: MemoryKind, bytes: u64, caps: &DeviceCaps) -> Option<String> {
+    match caps.memory_kinds[kind.index()] {
+        None => Some(format!(
+            "the device has no {} memory type{}",
+            kind.display(),
+            match kind {
+                MemoryKind::HostUncached => " (host-visible and coherent, not cached)",
+                MemoryKind::DeviceLocalMapped => " (device-local, host-visible, coherent)",
+                _ => "",
+            }
+        )),
+        Some(t) if t.heap_bytes < bytes.saturating_mul(2) => Some(format!(
+            "the {} memory heap has {} MB; a {} MB buffer needs twice that",
+            kind.display(),
+            t.heap_bytes >> 20,
+            bytes >> 20
+        )),
+        Some(_) => None,
     }
 }
 
