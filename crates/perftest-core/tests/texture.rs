@@ -55,8 +55,8 @@ fn inspect(case: &Case, readback: &Readback) {
 // One test per family: `every_case_verifies::texture_address` and so on.
 every_case_verifies!(Suite::Texture, EXPECTED_SKIPS, inspect;
     texture_address, texture_unnormalized, texture_offcentre, texture_gather, texture_shape,
-    texture_storage, texel_buffer_formats, texture_formats, texture_mips, texture_separate,
-    texture_precision, texture_srgb, texture_tiling);
+    texture_storage, texture_tiling, texel_buffer_formats, texture_formats, texture_mips,
+    texture_separate, texture_precision, texture_srgb);
 
 /// Verifies each case of `family` (`ids` starting with `prefix`), checks that a one-bit change
 /// fails, and that its read-back fails against the model of the case `wrong` names for it

@@ -170,6 +170,6 @@ mod tests {
         assert!(!core_only.has(Feature::BufferDeviceAddress));
         assert!(!core_only.has(Feature::StorageBuffer16Bit));
         assert!(!core_only.has(Feature::ShaderSubgroupClock));
-        assert_eq!(core_only.iter().count(), 8);
+        assert_eq!(core_only.iter().count(), 9);
     }
 }
