@@ -6,7 +6,7 @@
 //! (optimal) layout, which keeps 2D neighbourhoods together in memory. Each case runs the
 //! original's kernel (`shaders/texture_load.comp` or `shaders/texture_sample.comp`, the same
 //! SPIR-V), sampler (nearest or bilinear, REPEAT, LOD 0), 32x32 texture data and CPU model
-//! ([`crate::texture_sum`]); its twin is the original case of the same id after `tex.`
+//! (the texture model of `reference.rs`); its twin is the original case of the same id after `tex.`
 //! (`tex.tiling.linear.load.rgba8.random` against `tex.load.rgba8.random`,
 //! `tex.tiling.linear.nearest.r8.linear` against `tex.sample.nearest.r8.linear`).
 //!
