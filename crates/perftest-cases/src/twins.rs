@@ -3,7 +3,9 @@
 //! descriptors, concurrent sharing). Comparing a twin with the case it copies answers whether
 //! that one flag costs anything.
 //!
-//! A twin family lists the cases it copies ([`Twins::originals`], by family label and id). A
+//! A twin family is one [`Twins`] value: its label and title, the cases it copies
+//! ([`Twins::originals`], by family label and id), what its flag needs and how it creates the
+//! kernel; [`Twins`] is the [`Family`] and answers every other question. A
 //! twin is its original with its own id (`{prefix}.{original id}`, the original's first word
 //! dropped where it is [`Twins::replaces`]), name (`{original name} ({word})`), suite and
 //! family; its parameters and pattern are the original's, and every
@@ -13,13 +15,18 @@
 use crate::case::Case;
 use crate::check::{Readback, VerifyOutcome};
 use crate::families::{case_for_id, family};
-use crate::family::{FamilyRef, Unit, Work};
+use crate::family::{Family, FamilyRef, Unit, Work};
+use crate::kernel_options::KernelOptions;
 use crate::kernel_params::{KernelParams, ReferenceSum};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 
-/// What a twin family copies and how its cases are named.
+/// A twin family: what it copies, how its cases are named, and the one thing it changes.
 pub struct Twins {
+    /// The family's label ([`Family::label`]).
+    pub label: &'static str,
+    /// The family's title ([`Family::title`]).
+    pub title: &'static str,
     /// The id prefix (`mem.robust`): a twin's id is `{prefix}.{original id}`.
     pub prefix: &'static str,
     /// The first word of the originals' ids that the prefix replaces (`modern`, so that the
@@ -32,13 +39,20 @@ pub struct Twins {
     pub suite: Suite,
     /// The cases copied, in suite order: (family label, case id).
     pub originals: &'static [(&'static str, &'static str)],
+    /// What the changed flag needs of the device, given the original case (added to the
+    /// original's needs).
+    pub flag_needs: fn(&Case) -> Vec<DeviceNeed>,
+    /// How the twins' kernels are created ([`Family::kernel_options`]).
+    pub options: KernelOptions,
+    /// Whether a twin uses its original's resources and bindings (else its family's own).
+    pub original_resources: bool,
 }
 
 impl Twins {
-    /// Every twin, in the order of [`Twins::originals`], as cases of `family`. Reads the
+    /// Every twin, in the order of [`Twins::originals`], as cases of `family_ref`. Reads the
     /// originals' families through the registry (never the case index, which lists these
     /// twins too).
-    pub fn cases(&self, family_ref: FamilyRef) -> Vec<Case> {
+    pub fn twin_cases(&self, family_ref: FamilyRef) -> Vec<Case> {
         self.originals
             .iter()
             .filter_map(|&(label, id)| {
@@ -78,63 +92,83 @@ impl Twins {
     pub fn ask<T>(&self, twin: &Case, otherwise: T, answer: impl FnOnce(&Case) -> T) -> T {
         self.original(twin).as_ref().map_or(otherwise, answer)
     }
+}
+
+impl Family for Twins {
+    fn label(&self) -> &'static str {
+        self.label
+    }
+
+    fn title(&self) -> &'static str {
+        self.title
+    }
+
+    /// Every twin, as cases of this family (found in the registry by its label).
+    fn cases(&self) -> Vec<Case> {
+        family(self.label).map_or_else(Vec::new, |me| self.twin_cases(FamilyRef(me)))
+    }
 
     /// The original's workgroup shape (256x1 for a case that is not a twin).
-    pub fn workgroup_size(&self, twin: &Case) -> [u32; 2] {
-        self.ask(twin, [256, 1], Case::workgroup_size)
+    fn case_workgroup_size(&self, case: &Case) -> [u32; 2] {
+        self.ask(case, [256, 1], Case::workgroup_size)
     }
 
-    /// The original's loop trip count.
-    pub fn loop_trip(&self, twin: &Case) -> u32 {
-        self.ask(twin, 256, |o| o.family.case_loop_trip(o))
+    fn case_loop_trip(&self, case: &Case) -> u32 {
+        self.ask(case, 256, |o| o.family.case_loop_trip(o))
     }
 
-    /// The original's bytes per load.
-    pub fn bytes_per_load(&self, twin: &Case) -> u32 {
-        self.ask(twin, 0, Case::bytes_per_load)
+    fn bytes_per_load(&self, case: &Case) -> u32 {
+        self.ask(case, 0, Case::bytes_per_load)
     }
 
-    /// The original's work per thread.
-    pub fn work(&self, twin: &Case) -> Work {
+    fn work(&self, case: &Case) -> Work {
         let loads = Work {
             unit: Unit::Load,
             per_thread: 256,
         };
-        self.ask(twin, loads, Case::work)
+        self.ask(case, loads, Case::work)
     }
 
-    /// The original's needs, then `extra` (what the twin's flag needs).
-    pub fn needs(&self, twin: &Case, extra: &[DeviceNeed]) -> Vec<DeviceNeed> {
-        let mut needs = self.ask(twin, Vec::new(), Case::needs);
-        needs.extend_from_slice(extra);
-        needs
+    /// The original's needs, then what the changed flag needs ([`Twins::flag_needs`]).
+    fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
+        self.ask(case, Vec::new(), |o| {
+            let mut needs = o.needs();
+            needs.extend((self.flag_needs)(o));
+            needs
+        })
     }
 
-    /// The original's specialization constants 5..=7.
-    pub fn constants(&self, twin: &Case) -> [u32; 3] {
-        self.ask(twin, [0; 3], |o| o.family.constants(o))
+    fn constants(&self, case: &Case) -> [u32; 3] {
+        self.ask(case, [0; 3], |o| o.family.constants(o))
     }
 
-    /// The original's runtime values.
-    pub fn kernel_params(&self, twin: &Case) -> KernelParams {
-        self.ask(twin, KernelParams::default(), |o| o.family.kernel_params(o))
+    fn kernel_options(&self, _case: &Case) -> KernelOptions {
+        self.options
+    }
+
+    fn kernel_params(&self, case: &Case) -> KernelParams {
+        self.ask(case, KernelParams::default(), |o| o.family.kernel_params(o))
     }
 
     /// The original's CPU model (NaN, which nothing matches, for a case that is not a twin).
-    pub fn reference(&self, twin: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum {
+    fn reference(&self, case: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum {
         let nothing = ReferenceSum {
             sum: [f32::NAN; 4],
             abs_sum: [0.0; 4],
         };
-        self.ask(twin, nothing, |o| o.family.reference(o, params, local))
+        self.ask(case, nothing, |o| o.family.reference(o, params, local))
     }
 
-    /// The original's check of what a verification dispatch left behind.
-    pub fn verify(&self, twin: &Case, readback: &Readback) -> VerifyOutcome {
-        let unknown = || VerifyOutcome::unusable(format!("{} copies no known case", twin.id));
-        match self.original(twin) {
+    fn resource_case_id(&self, case: &Case) -> Option<String> {
+        self.original_resources
+            .then(|| self.original(case).map(|original| original.id))
+            .flatten()
+    }
+
+    fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
+        match self.original(case) {
             Some(o) => o.family.verify(&o, readback),
-            None => unknown(),
+            None => VerifyOutcome::unusable(format!("{} copies no known case", case.id)),
         }
     }
 }

@@ -13,20 +13,21 @@
 //! without `robustBufferAccess`) skips them, naming it.
 
 use crate::case::Case;
-use crate::check::{Readback, VerifyOutcome};
-use crate::family::{Family, FamilyRef, Work};
 use crate::feature::Feature;
 use crate::kernel_options::KernelOptions;
-use crate::kernel_params::{KernelParams, ReferenceSum};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 use crate::twins::Twins;
 
-/// The robust-buffer-access family.
-pub struct BufferRobustness;
+/// What robust buffer access needs: `pipelineRobustness`.
+fn robust_needs(_original: &Case) -> Vec<DeviceNeed> {
+    vec![DeviceNeed::Feature(Feature::PipelineRobustness)]
+}
 
-/// The cases the family copies, and how its twins are named.
-pub const TWINS: Twins = Twins {
+/// The family: the cases it copies, how its twins are named, and what it changes.
+pub static TWINS: Twins = Twins {
+    label: "buffer_robustness",
+    title: "Buffer loads, robust buffer access",
     prefix: "mem.robust",
     replaces: "",
     word: "robust",
@@ -41,78 +42,25 @@ pub const TWINS: Twins = Twins {
         ("uniform_buffer", "cbuffer.float4.linear"),
         ("uniform_buffer", "cbuffer.float4.random"),
     ],
+    flag_needs: robust_needs,
+    options: KernelOptions {
+        robust_buffer_access: true,
+        ..KernelOptions::PLAIN
+    },
+    original_resources: true,
 };
-
-impl Family for BufferRobustness {
-    fn label(&self) -> &'static str {
-        "buffer_robustness"
-    }
-
-    fn title(&self) -> &'static str {
-        "Buffer loads, robust buffer access"
-    }
-
-    fn cases(&self) -> Vec<Case> {
-        TWINS.cases(FamilyRef(&BufferRobustness))
-    }
-
-    fn case_workgroup_size(&self, case: &Case) -> [u32; 2] {
-        TWINS.workgroup_size(case)
-    }
-
-    fn case_loop_trip(&self, case: &Case) -> u32 {
-        TWINS.loop_trip(case)
-    }
-
-    fn bytes_per_load(&self, case: &Case) -> u32 {
-        TWINS.bytes_per_load(case)
-    }
-
-    fn work(&self, case: &Case) -> Work {
-        TWINS.work(case)
-    }
-
-    fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        TWINS.needs(case, &[DeviceNeed::Feature(Feature::PipelineRobustness)])
-    }
-
-    fn constants(&self, case: &Case) -> [u32; 3] {
-        TWINS.constants(case)
-    }
-
-    fn kernel_options(&self, _case: &Case) -> KernelOptions {
-        KernelOptions {
-            robust_buffer_access: true,
-            ..KernelOptions::PLAIN
-        }
-    }
-
-    fn kernel_params(&self, case: &Case) -> KernelParams {
-        TWINS.kernel_params(case)
-    }
-
-    fn reference(&self, case: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum {
-        TWINS.reference(case, params, local)
-    }
-
-    fn resource_case_id(&self, case: &Case) -> Option<String> {
-        TWINS.original(case).map(|original| original.id)
-    }
-
-    fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
-        TWINS.verify(case, readback)
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::families::case_for_id;
+    use crate::family::Family;
+    use crate::kernel_params::KernelParams;
     use crate::reference::reference_sum;
 
     #[test]
     fn eight_twins_of_the_original_buffer_loads() {
-        let cases = BufferRobustness.cases();
+        let cases = TWINS.cases();
         assert_eq!(cases.len(), 8);
         assert_eq!(cases[2].id, "mem.robust.raw.load4.linear");
         assert_eq!(cases[2].name, "ByteAddressBuffer.Load4 linear (robust)");
@@ -122,7 +70,7 @@ mod tests {
         for c in &cases {
             assert_eq!(c.suite, Suite::Memory);
             assert!(c.needs().contains(&robust), "{}", c.id);
-            assert!(BufferRobustness.kernel_options(c).robust_buffer_access);
+            assert!(TWINS.kernel_options(c).robust_buffer_access);
             let original = TWINS
                 .original(c)
                 .unwrap_or_else(|| unreachable!("{}", c.id));
@@ -133,13 +81,13 @@ mod tests {
                     .kernel_options(&original)
                     .robust_buffer_access
             );
-            assert_eq!(BufferRobustness.resource_case_id(c), Some(original.id));
+            assert_eq!(TWINS.resource_case_id(c), Some(original.id));
         }
     }
 
     #[test]
     fn model_matches_the_original_cases() {
-        for c in BufferRobustness.cases() {
+        for c in TWINS.cases() {
             let id = c.id.trim_start_matches("mem.robust.");
             let original = case_for_id(id).unwrap_or_else(|| unreachable!("{id}"));
             assert_eq!(c.params, original.params);

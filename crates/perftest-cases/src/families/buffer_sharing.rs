@@ -12,18 +12,20 @@
 //! queue family (lavapipe) cannot share a buffer concurrently and skips them, saying so.
 
 use crate::case::Case;
-use crate::check::{Readback, VerifyOutcome};
-use crate::family::{Family, FamilyRef, Work};
-use crate::kernel_params::{KernelParams, ReferenceSum};
+use crate::kernel_options::KernelOptions;
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 use crate::twins::Twins;
 
-/// The concurrent-sharing family.
-pub struct BufferSharing;
+/// What concurrent sharing needs: a second queue family.
+fn sharing_needs(_original: &Case) -> Vec<DeviceNeed> {
+    vec![DeviceNeed::ConcurrentSharing]
+}
 
-/// The cases the family copies, and how its twins are named.
-pub const TWINS: Twins = Twins {
+/// The family: the cases it copies, how its twins are named, and what it changes.
+pub static TWINS: Twins = Twins {
+    label: "buffer_sharing",
+    title: "Buffer loads, concurrent sharing",
     prefix: "mem.concurrent",
     replaces: "",
     word: "concurrent",
@@ -38,6 +40,9 @@ pub const TWINS: Twins = Twins {
         ("uniform_buffer", "cbuffer.float4.linear"),
         ("uniform_buffer", "cbuffer.float4.random"),
     ],
+    flag_needs: sharing_needs,
+    options: KernelOptions::PLAIN,
+    original_resources: false,
 };
 
 /// The original families that bind the data as a uniform buffer (the others: as a storage
@@ -51,64 +56,16 @@ pub fn reads_uniform(case: &Case) -> bool {
         .is_some_and(|o| UNIFORM_FAMILIES.contains(&o.family.label()))
 }
 
-impl Family for BufferSharing {
-    fn label(&self) -> &'static str {
-        "buffer_sharing"
-    }
-
-    fn title(&self) -> &'static str {
-        "Buffer loads, concurrent sharing"
-    }
-
-    fn cases(&self) -> Vec<Case> {
-        TWINS.cases(FamilyRef(&BufferSharing))
-    }
-
-    fn case_workgroup_size(&self, case: &Case) -> [u32; 2] {
-        TWINS.workgroup_size(case)
-    }
-
-    fn case_loop_trip(&self, case: &Case) -> u32 {
-        TWINS.loop_trip(case)
-    }
-
-    fn bytes_per_load(&self, case: &Case) -> u32 {
-        TWINS.bytes_per_load(case)
-    }
-
-    fn work(&self, case: &Case) -> Work {
-        TWINS.work(case)
-    }
-
-    fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        TWINS.needs(case, &[DeviceNeed::ConcurrentSharing])
-    }
-
-    fn constants(&self, case: &Case) -> [u32; 3] {
-        TWINS.constants(case)
-    }
-
-    fn kernel_params(&self, case: &Case) -> KernelParams {
-        TWINS.kernel_params(case)
-    }
-
-    fn reference(&self, case: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum {
-        TWINS.reference(case, params, local)
-    }
-
-    fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
-        TWINS.verify(case, readback)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::Family;
+    use crate::kernel_params::KernelParams;
     use crate::reference::reference_sum;
 
     #[test]
     fn eight_twins_of_the_original_buffer_loads() {
-        let cases = BufferSharing.cases();
+        let cases = TWINS.cases();
         assert_eq!(cases.len(), 8);
         assert_eq!(cases[2].id, "mem.concurrent.raw.load4.linear");
         assert_eq!(cases[2].name, "ByteAddressBuffer.Load4 linear (concurrent)");
@@ -118,7 +75,7 @@ mod tests {
             assert!(c.needs().contains(&DeviceNeed::ConcurrentSharing));
             assert_eq!(reads_uniform(c), i >= 6, "{}", c.id);
             // Its own buffer: not the original's resources.
-            assert_eq!(BufferSharing.resource_case_id(c), None);
+            assert_eq!(TWINS.resource_case_id(c), None);
         }
         let one_family = crate::DeviceCaps::default();
         let skipped = crate::support(&cases[0], &one_family);
@@ -127,7 +84,7 @@ mod tests {
 
     #[test]
     fn model_matches_the_original_cases() {
-        for c in BufferSharing.cases() {
+        for c in TWINS.cases() {
             let original = TWINS
                 .original(&c)
                 .unwrap_or_else(|| unreachable!("{}", c.id));

@@ -17,20 +17,16 @@
 //! naming it, without.
 
 use crate::case::Case;
-use crate::check::{Readback, VerifyOutcome};
-use crate::family::{Family, FamilyRef, Work};
 use crate::feature::Feature;
 use crate::kernel_options::KernelOptions;
-use crate::kernel_params::{KernelParams, ReferenceSum};
 use crate::suite::Suite;
 use crate::support::DeviceNeed;
 use crate::twins::Twins;
 
-/// The update-after-bind family.
-pub struct UpdateAfterBind;
-
-/// The cases the family copies, and how its twins are named.
-pub const TWINS: Twins = Twins {
+/// The family: the cases it copies, how its twins are named, and what it changes.
+pub static TWINS: Twins = Twins {
+    label: "update_after_bind",
+    title: "Descriptor-indexed loads, update-after-bind descriptors",
     prefix: "modern.uab",
     replaces: "modern",
     word: "update-after-bind",
@@ -43,6 +39,12 @@ pub const TWINS: Twins = Twins {
         ("bindless_texture", "modern.tex.uniform"),
         ("bindless_texture", "modern.tex.nonuniform.n4"),
     ],
+    flag_needs: after_bind_needs,
+    options: KernelOptions {
+        update_after_bind: true,
+        ..KernelOptions::PLAIN
+    },
+    original_resources: true,
 };
 
 /// The update-after-bind feature each original family's descriptors need, by family label.
@@ -51,74 +53,14 @@ const AFTER_BIND_FEATURES: [(&str, Feature); 2] = [
     ("bindless_texture", Feature::SampledImageUpdateAfterBind),
 ];
 
-/// The update-after-bind feature the descriptors of `case`'s original need.
-fn after_bind_feature(case: &Case) -> Feature {
-    let label = TWINS.original(case).map(|o| o.family.label());
-    AFTER_BIND_FEATURES
+/// The update-after-bind feature the descriptors of `original` need.
+fn after_bind_needs(original: &Case) -> Vec<DeviceNeed> {
+    let label = original.family.label();
+    let feature = AFTER_BIND_FEATURES
         .iter()
-        .find(|(l, _)| Some(*l) == label)
-        .map_or(Feature::StorageBufferUpdateAfterBind, |&(_, f)| f)
-}
-
-impl Family for UpdateAfterBind {
-    fn label(&self) -> &'static str {
-        "update_after_bind"
-    }
-
-    fn title(&self) -> &'static str {
-        "Descriptor-indexed loads, update-after-bind descriptors"
-    }
-
-    fn cases(&self) -> Vec<Case> {
-        TWINS.cases(FamilyRef(&UpdateAfterBind))
-    }
-
-    fn case_workgroup_size(&self, case: &Case) -> [u32; 2] {
-        TWINS.workgroup_size(case)
-    }
-
-    fn case_loop_trip(&self, case: &Case) -> u32 {
-        TWINS.loop_trip(case)
-    }
-
-    fn bytes_per_load(&self, case: &Case) -> u32 {
-        TWINS.bytes_per_load(case)
-    }
-
-    fn work(&self, case: &Case) -> Work {
-        TWINS.work(case)
-    }
-
-    fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
-        TWINS.needs(case, &[DeviceNeed::Feature(after_bind_feature(case))])
-    }
-
-    fn constants(&self, case: &Case) -> [u32; 3] {
-        TWINS.constants(case)
-    }
-
-    fn kernel_options(&self, _case: &Case) -> KernelOptions {
-        KernelOptions {
-            update_after_bind: true,
-            ..KernelOptions::PLAIN
-        }
-    }
-
-    fn kernel_params(&self, case: &Case) -> KernelParams {
-        TWINS.kernel_params(case)
-    }
-
-    fn reference(&self, case: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum {
-        TWINS.reference(case, params, local)
-    }
-
-    fn resource_case_id(&self, case: &Case) -> Option<String> {
-        TWINS.original(case).map(|original| original.id)
-    }
-
-    fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
-        TWINS.verify(case, readback)
-    }
+        .find(|(l, _)| *l == label)
+        .map_or(Feature::StorageBufferUpdateAfterBind, |&(_, f)| f);
+    vec![DeviceNeed::Feature(feature)]
 }
 
 #[cfg(test)]
@@ -126,11 +68,13 @@ mod tests {
     use super::*;
     use crate::families::bindless_texture::BindlessTexture;
     use crate::families::descriptor_index::DescriptorIndex;
+    use crate::family::Family;
+    use crate::kernel_params::KernelParams;
     use crate::readback::words_readback;
 
     #[test]
     fn six_twins_of_descriptor_indexed_loads() {
-        let cases = UpdateAfterBind.cases();
+        let cases = TWINS.cases();
         assert_eq!(cases.len(), 6);
         assert_eq!(cases[0].id, "modern.uab.slot.uniform.load4.linear");
         assert_eq!(
@@ -142,16 +86,13 @@ mod tests {
         let sampled = DeviceNeed::Feature(Feature::SampledImageUpdateAfterBind);
         for (i, c) in cases.iter().enumerate() {
             assert_eq!(c.suite, Suite::Modern);
-            assert!(UpdateAfterBind.kernel_options(c).update_after_bind);
+            assert!(TWINS.kernel_options(c).update_after_bind);
             let original = TWINS
                 .original(c)
                 .unwrap_or_else(|| unreachable!("{}", c.id));
             assert_eq!(TWINS.twin_id(&original.id), c.id);
             assert!(!original.family.kernel_options(&original).update_after_bind);
-            assert_eq!(
-                UpdateAfterBind.resource_case_id(c),
-                Some(original.id.clone())
-            );
+            assert_eq!(TWINS.resource_case_id(c), Some(original.id.clone()));
             let wanted = if i < 4 { &storage } else { &sampled };
             assert!(c.needs().contains(wanted), "{}", c.id);
             assert!(original.needs().iter().all(|n| c.needs().contains(n)));
@@ -170,7 +111,7 @@ mod tests {
 
     #[test]
     fn model_matches_the_original_cases() {
-        let cases = UpdateAfterBind.cases();
+        let cases = TWINS.cases();
         for (i, c) in cases.iter().enumerate() {
             let original = TWINS
                 .original(c)
@@ -183,27 +124,15 @@ mod tests {
                 c.family.case_loop_trip(c),
                 original.family.case_loop_trip(&original)
             );
-            assert_eq!(
-                UpdateAfterBind.constants(c),
-                original.family.constants(&original)
-            );
+            assert_eq!(TWINS.constants(c), original.family.constants(&original));
             assert_eq!(KernelParams::for_case(c), KernelParams::for_case(&original));
             // What the original's kernel writes passes as the twin, and only as the twin.
             let mut readback = words_readback(|g, l| original_model(&original, g, l));
-            assert!(UpdateAfterBind.verify(c, &readback).passed(), "{}", c.id);
+            assert!(TWINS.verify(c, &readback).passed(), "{}", c.id);
             let other = &cases[i ^ 1];
-            assert!(
-                !UpdateAfterBind.verify(other, &readback).passed(),
-                "{}",
-                other.id
-            );
+            assert!(!TWINS.verify(other, &readback).passed(), "{}", other.id);
             readback.sums[300][1] = f32::from_bits(readback.sums[300][1].to_bits() ^ 1);
-            assert_eq!(
-                UpdateAfterBind.verify(c, &readback).mismatches,
-                1,
-                "{}",
-                c.id
-            );
+            assert_eq!(TWINS.verify(c, &readback).mismatches, 1, "{}", c.id);
         }
     }
 }
