@@ -1,12 +1,15 @@
-//! What the sampling families share (`texture_address`, `texture_offcentre`,
+//! What the sampling families share (`texture_address`, `texture_offcentre`, `texture_separate`,
+//! `texture_precision`,
 //! `texture_unnormalized`, `texture_mips`, `texture_derivatives`): the filter bit of a case's
 //! parameters, what a sample needs of a format, the CPU model of a sampled texture loop, and
-//! how close a filtered sum must come to it.
+//! how close a filtered sum must come to it, and the filter-by-format grid of their cases.
 
-use crate::case::{Case, SampleFilter};
+use crate::case::{Case, Params, SampleFilter};
+use crate::family::FamilyRef;
 use crate::format::{ChannelKind, Format};
 use crate::reference::{texture_loop, widen, KernelParams, ReferenceSum, Tolerance};
 use crate::sampler::{sample, SamplerState};
+use crate::suite::Suite;
 use crate::support::{DeviceNeed, FormatFeature};
 
 /// The filters in suite order, with their words.
@@ -14,6 +17,39 @@ pub const FILTERS: [(SampleFilter, &str); 2] = [
     (SampleFilter::Nearest, "nearest"),
     (SampleFilter::Bilinear, "bilinear"),
 ];
+
+/// The texture suite's sampling cases of one sampler kind: for each filter, then each of
+/// `formats`, the three patterns of `Texture2D<FMT>.Sample(FILTER{qualifier})`, with id
+/// `{id_stem}.FILTER.FMT.PATTERN`; `variant` is `variant_base` plus the filter bit.
+pub fn filter_format_cases(
+    family: FamilyRef,
+    id_stem: &str,
+    qualifier: &str,
+    formats: &[Format],
+    variant_base: u32,
+) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (filter, word) in FILTERS {
+        for &format in formats {
+            cases.extend(Case::per_pattern(
+                family,
+                Suite::Texture,
+                &format!("{id_stem}.{word}.{}", format.id_token()),
+                &format!(
+                    "Texture2D<{}>.Sample({word}{qualifier})",
+                    format.texture_name()
+                ),
+                Params {
+                    format: Some(format),
+                    width: format.components(),
+                    variant: variant_base + filter_bit(filter),
+                    ..Params::default()
+                },
+            ));
+        }
+    }
+    cases
+}
 
 /// The `Params::variant` bit of a filter (0 nearest, 1 bilinear).
 pub fn filter_bit(filter: SampleFilter) -> u32 {

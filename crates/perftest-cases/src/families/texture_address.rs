@@ -24,13 +24,12 @@
 //! Params: `format`; `width` = the format's components; `variant` = mode index * 2 + filter
 //! (0 nearest, 1 bilinear); see [`sampler`].
 
-use crate::case::{Case, Params};
+use crate::case::Case;
 use crate::family::{Family, FamilyRef};
 use crate::format::Format;
 use crate::reference::{KernelParams, ReferenceSum};
 use crate::sampler::{AddressMode, SamplerState};
-use crate::sampling::{filter_bit, filter_of, sample_needs, sample_sum, FILTERS};
-use crate::suite::Suite;
+use crate::sampling::{filter_format_cases, filter_of, sample_needs, sample_sum, FILTERS};
 use crate::support::DeviceNeed;
 
 /// The address-mode family.
@@ -63,30 +62,18 @@ impl Family for TextureAddress {
     }
 
     fn cases(&self) -> Vec<Case> {
-        let mut cases = Vec::new();
-        for (m, mode) in (0u32..).zip(AddressMode::ALL) {
-            for (filter, word) in FILTERS {
-                for format in Format::ALL {
-                    cases.extend(Case::per_pattern(
-                        FamilyRef(&TextureAddress),
-                        Suite::Texture,
-                        &format!("tex.addr.{}.{word}.{}", mode.word(), format.id_token()),
-                        &format!(
-                            "Texture2D<{}>.Sample({word}, {})",
-                            format.texture_name(),
-                            mode.word()
-                        ),
-                        Params {
-                            format: Some(format),
-                            width: format.components(),
-                            variant: m * 2 + filter_bit(filter),
-                            ..Params::default()
-                        },
-                    ));
-                }
-            }
-        }
-        cases
+        (0u32..)
+            .zip(AddressMode::ALL)
+            .flat_map(|(m, mode)| {
+                filter_format_cases(
+                    FamilyRef(&TextureAddress),
+                    &format!("tex.addr.{}", mode.word()),
+                    &format!(", {}", mode.word()),
+                    &Format::ALL,
+                    m * 2,
+                )
+            })
+            .collect()
     }
 
     fn workgroup_size(&self) -> [u32; 2] {
@@ -116,6 +103,7 @@ mod tests {
     use crate::case::SampleFilter;
     use crate::matrix::{find_case, original_cases};
     use crate::reference::reference_sum;
+    use crate::suite::Suite;
 
     #[test]
     fn cases_ids_names_and_order() {

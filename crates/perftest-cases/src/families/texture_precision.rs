@@ -30,14 +30,13 @@
 //! Params: `format`; `width` = the format's components; `variant` = the filter (0 nearest,
 //! 1 bilinear).
 
-use crate::case::{Case, Params};
+use crate::case::Case;
 use crate::check::{check_sums, Readback, VerifyOutcome};
 use crate::family::{Family, FamilyRef};
 use crate::format::Format;
 use crate::reference::{KernelParams, ReferenceSum, Tolerance};
 use crate::sampler::{AddressMode, SamplerState};
-use crate::sampling::{filter_bit, filter_of, sample_needs, sample_sum, FILTERS};
-use crate::suite::Suite;
+use crate::sampling::{filter_format_cases, filter_of, sample_needs, sample_sum, FILTERS};
 use crate::support::DeviceNeed;
 
 /// The medium-precision sampling family.
@@ -74,27 +73,13 @@ impl Family for TexturePrecision {
     }
 
     fn cases(&self) -> Vec<Case> {
-        let mut cases = Vec::new();
-        for (filter, word) in FILTERS {
-            for format in FORMATS {
-                cases.extend(Case::per_pattern(
-                    FamilyRef(&TexturePrecision),
-                    Suite::Texture,
-                    &format!("tex.mediump.{word}.{}", format.id_token()),
-                    &format!(
-                        "Texture2D<{}>.Sample({word}, mediump)",
-                        format.texture_name()
-                    ),
-                    Params {
-                        format: Some(format),
-                        width: format.components(),
-                        variant: filter_bit(filter),
-                        ..Params::default()
-                    },
-                ));
-            }
-        }
-        cases
+        filter_format_cases(
+            FamilyRef(&TexturePrecision),
+            "tex.mediump",
+            ", mediump",
+            &FORMATS,
+            0,
+        )
     }
 
     fn workgroup_size(&self) -> [u32; 2] {

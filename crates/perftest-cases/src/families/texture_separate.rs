@@ -23,13 +23,12 @@
 //! Params: `format`; `width` = the format's components; `variant` = the filter (0 nearest,
 //! 1 bilinear).
 
-use crate::case::{Case, Params};
+use crate::case::Case;
 use crate::family::{Family, FamilyRef};
 use crate::format::Format;
 use crate::reference::{KernelParams, ReferenceSum};
 use crate::sampler::{AddressMode, SamplerState};
-use crate::sampling::{filter_bit, filter_of, sample_needs, sample_sum, FILTERS};
-use crate::suite::Suite;
+use crate::sampling::{filter_format_cases, filter_of, sample_needs, sample_sum, FILTERS};
 use crate::support::DeviceNeed;
 
 /// The separate-sampler family.
@@ -60,27 +59,13 @@ impl Family for TextureSeparate {
     }
 
     fn cases(&self) -> Vec<Case> {
-        let mut cases = Vec::new();
-        for (filter, word) in FILTERS {
-            for format in FORMATS {
-                cases.extend(Case::per_pattern(
-                    FamilyRef(&TextureSeparate),
-                    Suite::Texture,
-                    &format!("tex.separate.{word}.{}", format.id_token()),
-                    &format!(
-                        "Texture2D<{}>.Sample({word}, separate sampler)",
-                        format.texture_name()
-                    ),
-                    Params {
-                        format: Some(format),
-                        width: format.components(),
-                        variant: filter_bit(filter),
-                        ..Params::default()
-                    },
-                ));
-            }
-        }
-        cases
+        filter_format_cases(
+            FamilyRef(&TextureSeparate),
+            "tex.separate",
+            ", separate sampler",
+            &FORMATS,
+            0,
+        )
     }
 
     fn workgroup_size(&self) -> [u32; 2] {
@@ -110,6 +95,7 @@ mod tests {
     use crate::case::SampleFilter;
     use crate::matrix::{find_case, original_cases};
     use crate::reference::reference_sum;
+    use crate::suite::Suite;
 
     #[test]
     fn cases_ids_names_and_samplers() {

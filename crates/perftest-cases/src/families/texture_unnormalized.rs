@@ -19,13 +19,12 @@
 //! Params: `format`; `width` = the format's components; `variant` = the filter (0 nearest,
 //! 1 bilinear).
 
-use crate::case::{Case, Params};
+use crate::case::Case;
 use crate::family::{Family, FamilyRef};
 use crate::format::Format;
 use crate::reference::{KernelParams, ReferenceSum};
 use crate::sampler::{AddressMode, SamplerState};
-use crate::sampling::{filter_bit, filter_of, sample_needs, sample_sum, FILTERS};
-use crate::suite::Suite;
+use crate::sampling::{filter_format_cases, filter_of, sample_needs, sample_sum, FILTERS};
 use crate::support::DeviceNeed;
 
 /// The unnormalized-coordinates family.
@@ -61,27 +60,13 @@ impl Family for TextureUnnormalized {
     }
 
     fn cases(&self) -> Vec<Case> {
-        let mut cases = Vec::new();
-        for (filter, word) in FILTERS {
-            for format in Format::ALL {
-                cases.extend(Case::per_pattern(
-                    FamilyRef(&TextureUnnormalized),
-                    Suite::Texture,
-                    &format!("tex.unnorm.{word}.{}", format.id_token()),
-                    &format!(
-                        "Texture2D<{}>.Sample({word}, clamp, unnormalized)",
-                        format.texture_name()
-                    ),
-                    Params {
-                        format: Some(format),
-                        width: format.components(),
-                        variant: filter_bit(filter),
-                        ..Params::default()
-                    },
-                ));
-            }
-        }
-        cases
+        filter_format_cases(
+            FamilyRef(&TextureUnnormalized),
+            "tex.unnorm",
+            ", clamp, unnormalized",
+            &Format::ALL,
+            0,
+        )
     }
 
     fn workgroup_size(&self) -> [u32; 2] {
@@ -111,6 +96,7 @@ mod tests {
     use crate::case::SampleFilter;
     use crate::families::texture_address::TextureAddress;
     use crate::reference::reference_sum;
+    use crate::suite::Suite;
 
     #[test]
     fn cases_ids_names_and_samplers() {
