@@ -1,8 +1,8 @@
-//! What the sampling families share (`texture_address`, `texture_offcentre`, `texture_separate`,
-//! `texture_precision`,
-//! `texture_unnormalized`, `texture_mips`, `texture_derivatives`): the filter bit of a case's
-//! parameters, what a sample needs of a format, the CPU model of a sampled texture loop, and
-//! how close a filtered sum must come to it, and the filter-by-format grid of their cases.
+//! What the sampling families share (`texture_address`, `texture_offcentre`,
+//! `texture_separate`, `texture_precision`, `texture_unnormalized`, `texture_mips`,
+//! `texture_derivatives`): the filter-by-format grid of their cases, the filter bit of a
+//! case's parameters, what a sample needs of a format, the CPU model of a sampled texture loop,
+//! and how close a filtered sum must come to it.
 
 use crate::case::{Case, Params, SampleFilter};
 use crate::family::FamilyRef;
