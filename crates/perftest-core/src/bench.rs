@@ -137,6 +137,8 @@ pub struct Bench {
     placement: usize,
     kernels: Vec<Kernel>,
     setup_time: Duration,
+    /// Wall time spent creating the families' resources in [`Bench::prepare_all`] so far.
+    resource_time: Duration,
     representations: bool,
 }
 
@@ -167,12 +169,20 @@ impl Bench {
             kernels: Vec::new(),
             representations: false,
             setup_time: start.elapsed(),
+            resource_time: Duration::ZERO,
         })
     }
 
     /// Wall time [`Bench::new`] took to create the shared resources.
     pub fn setup_time(&self) -> Duration {
         self.setup_time
+    }
+
+    /// Wall time [`Bench::prepare_all`] has spent creating the families' resources (data made
+    /// on the CPU and uploaded), of all its calls so far: the part of building that is not
+    /// pipelines.
+    pub fn resource_time(&self) -> Duration {
+        self.resource_time
     }
 
     /// The parts the probe uses at once: the context (to submit), the resources (shared with
@@ -263,6 +273,7 @@ impl Bench {
         cache: &PipelineCacheSource,
     ) -> (Vec<Result<KernelId>>, Vec<String>) {
         let mut warnings = Vec::new();
+        let started = Instant::now();
         let mut results: Vec<Option<Result<KernelId>>> = cases
             .iter()
             .map(|case| {
@@ -279,6 +290,7 @@ impl Bench {
                 }
             })
             .collect();
+        self.resource_time += started.elapsed();
         let todo: Vec<usize> = (0..cases.len()).filter(|&i| results[i].is_none()).collect();
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())

@@ -37,8 +37,11 @@ pub enum RunEnd {
 /// Wall time spent in each phase of a run (printed with `--verbose`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PhaseTimes {
-    /// Building every pipeline.
+    /// Building every pipeline, with the resources they bind.
     pub pipelines: Duration,
+    /// The part of [`PhaseTimes::pipelines`] spent creating resources (data made on the CPU
+    /// and uploaded).
+    pub resources: Duration,
     /// Verification dispatches and CPU-model checks.
     pub verification: Duration,
     /// Warming the clocks up before the first case.
@@ -53,6 +56,7 @@ impl PhaseTimes {
     /// Adds the times of `other` (a later run of more cases, such as a refinement round).
     pub fn add(&mut self, other: &PhaseTimes) {
         self.pipelines += other.pipelines;
+        self.resources += other.resources;
         self.verification += other.verification;
         self.warmup += other.warmup;
         self.sizing += other.sizing;
@@ -131,8 +135,10 @@ fn run_phases(
 
     // Phase 1: every pipeline, before any measurement.
     let clock = Instant::now();
+    let resources_before = bench.resource_time();
     let mut slots = build_pipelines(bench, cases, settings, observer);
     phases.pipelines = clock.elapsed();
+    phases.resources = bench.resource_time().saturating_sub(resources_before);
 
     // Phase 2: verification.
     let clock = Instant::now();

@@ -395,8 +395,9 @@ pub(crate) fn print_recorded_share(report: &Report) {
 pub(crate) fn print_phases(prefix: &str, phases: &PhaseTimes) {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     perftest_cli::stderr_line!(
-        "perftest: {prefix}pipelines {:.0} ms, verification {:.0} ms, clock warm-up {:.0} ms, sizing {:.0} ms, measurements {:.0} ms",
+        "perftest: {prefix}pipelines {:.0} ms (resources {:.0} ms), verification {:.0} ms, clock warm-up {:.0} ms, sizing {:.0} ms, measurements {:.0} ms",
         ms(phases.pipelines),
+        ms(phases.resources),
         ms(phases.verification),
         ms(phases.warmup),
         ms(phases.sizing),
