@@ -210,9 +210,13 @@ impl BandwidthFormat {
         let first = first_row / side * per_row;
         let count = rows / side * per_row;
         let n = self.block_bytes() as usize;
-        for (b, chunk) in (first..first + count).zip(out.chunks_exact_mut(n)) {
-            chunk.copy_from_slice(&self.block(b)[..n]);
-        }
+        let blocks = (count as usize * n).min(out.len() / n * n);
+        crate::parallel::fill_units(&mut out[..blocks], n, |start, run| {
+            let start = first + start as u32;
+            for (b, chunk) in (start..).zip(run.chunks_exact_mut(n)) {
+                chunk.copy_from_slice(&self.block(b)[..n]);
+            }
+        });
     }
 
     /// Texel `(x, y)` of a `width`-wide image as a shader reads it.

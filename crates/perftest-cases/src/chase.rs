@@ -78,11 +78,18 @@ pub fn chain(nodes: u32) -> Vec<u32> {
 pub fn chain_bytes(bytes: u64, base: u64) -> Vec<u8> {
     let next = chain(nodes(bytes));
     let mut data = vec![0u8; bytes as usize];
-    for (node, &to) in next.iter().enumerate() {
-        let at = node * NODE_BYTES as usize;
-        let address = base + u64::from(to) * NODE_BYTES;
-        data[at..at + 8].copy_from_slice(&address.to_le_bytes());
-    }
+    let next = &next;
+    crate::parallel::fill_units(&mut data, NODE_BYTES as usize, |first, run| {
+        for (node, bytes) in run.chunks_mut(NODE_BYTES as usize).enumerate() {
+            let Some(&to) = next.get(first + node) else {
+                break;
+            };
+            if bytes.len() >= 8 {
+                let address = base + u64::from(to) * NODE_BYTES;
+                bytes[..8].copy_from_slice(&address.to_le_bytes());
+            }
+        }
+    });
     if data.len() >= 16 {
         data[8..16].copy_from_slice(&base.to_le_bytes());
     }

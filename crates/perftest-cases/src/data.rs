@@ -101,10 +101,12 @@ pub fn modern_word(i: u32) -> u32 {
 /// little-endian.
 pub fn modern_bytes(bytes: u64) -> Vec<u8> {
     let words = u32::try_from(bytes / 4).unwrap_or(u32::MAX);
-    let mut out = Vec::with_capacity(bytes as usize);
-    for i in 0..words {
-        out.extend_from_slice(&modern_word(i).to_le_bytes());
-    }
+    let mut out = vec![0u8; words as usize * 4];
+    crate::parallel::fill_units(&mut out, 4, |first, run| {
+        for (i, chunk) in run.chunks_exact_mut(4).enumerate() {
+            chunk.copy_from_slice(&modern_word((first + i) as u32).to_le_bytes());
+        }
+    });
     out
 }
 

@@ -33,6 +33,7 @@ mod matrix;
 pub mod memory_kind;
 mod mip;
 mod one_line;
+pub mod parallel;
 mod portability;
 mod readback;
 mod reference;

@@ -201,10 +201,12 @@ pub fn source_word(i: u64) -> u32 {
 
 /// Fills `bytes` (a whole source, from its start) with [`source_word`]s.
 pub fn fill_source(bytes: &mut [u8]) {
-    for (i, chunk) in bytes.chunks_mut(4).enumerate() {
-        let word = source_word(i as u64).to_le_bytes();
-        chunk.copy_from_slice(&word[..chunk.len()]);
-    }
+    crate::parallel::fill_units(bytes, 4, |first, run| {
+        for (i, chunk) in run.chunks_mut(4).enumerate() {
+            let word = source_word((first + i) as u64).to_le_bytes();
+            chunk.copy_from_slice(&word[..chunk.len()]);
+        }
+    });
 }
 
 impl Family for Copies {
