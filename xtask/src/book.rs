@@ -43,6 +43,9 @@ const GALLERY_TABLES: [&str; 2] = [
     "results/published",
 ];
 
+/// The runs of `--suite answers` that get a gallery page each (their GPUs have a report above).
+const GALLERY_ANSWERS: [&str; 1] = ["results/nvidia-h100-answers.json"];
+
 /// The folder whose reports get a table the device chapters include.
 const RENDERED: &str = "results";
 
@@ -64,6 +67,9 @@ pub fn generate(root: &Path) -> Result<(), String> {
     }
     for folder in GALLERY_TABLES {
         command.args(["--tables", folder]);
+    }
+    for report in GALLERY_ANSWERS {
+        command.args(["--answers", report]);
     }
     command.args(["--render", RENDERED]);
     command.current_dir(root);

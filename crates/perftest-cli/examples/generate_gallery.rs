@@ -5,11 +5,12 @@
 //! from the repository's root:
 //!
 //! ```text
-//! generate_gallery BOOK_SRC [--report FILE]... [--tables DIR]... [--render DIR]...
+//! generate_gallery BOOK_SRC [--report FILE]... [--tables DIR]... [--answers FILE]... [--render DIR]...
 //! ```
 //!
 //! `--report` names a report that gets a page, `--tables` a folder of published tables that
-//! get one each, `--render` a folder whose `.json` reports get a table.
+//! get one each, `--answers` a run of `--suite answers` that gets a page but no column in the
+//! comparison across GPUs, `--render` a folder whose `.json` reports get a table.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -42,7 +43,7 @@ fn main() -> ExitCode {
 /// Reads the book's source folder and the flags.
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let usage = "usage: generate_gallery BOOK_SRC [--report FILE]... [--tables DIR]... \
-                 [--render DIR]...";
+                 [--answers FILE]... [--render DIR]...";
     let src = args.next().ok_or(usage)?;
     let mut out = Args {
         src: PathBuf::from(src),
@@ -54,6 +55,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         match flag.as_str() {
             "--report" => out.sources.reports.push(value),
             "--tables" => out.sources.folders.push(value),
+            "--answers" => out.sources.answers.push(value),
             "--render" => out.render.push(value),
             _ => return Err(usage.to_string()),
         }

@@ -27,6 +27,10 @@ pub struct Sources {
     pub reports: Vec<PathBuf>,
     /// Folders whose `.txt` and `.csv` tables follow, each folder's files by name.
     pub folders: Vec<PathBuf>,
+    /// Runs of `--suite answers` (every case the findings and the vendor guidance need), a
+    /// page each after the GPUs' pages. They are not columns of the comparison across GPUs:
+    /// their GPU has a page there already, and one GPU counts once.
+    pub answers: Vec<PathBuf>,
 }
 
 /// The collection's files named by `sources`, relative to `root`, in the gallery's order.
@@ -83,11 +87,21 @@ pub fn pages(root: &Path, sources: &Sources) -> Result<Vec<Page>, String> {
     let cross = cross_gpu(&pairs);
     let mut gpus = Vec::new();
     for (file, report) in &reports {
-        gpus.push(gpu_page(file, report)?);
+        gpus.push(gpu_page(file, report, "")?);
+    }
+    let mut answers = Vec::new();
+    for file in &sources.answers {
+        let report = load_report(&root.join(file)).map_err(|e| e.to_string())?;
+        answers.push(gpu_page(
+            &file.display().to_string(),
+            &report,
+            ANSWERS_TITLE,
+        )?);
     }
     let families = family_pages(&cross);
-    let mut out = vec![index_page(&cross, &gpus, &families)];
+    let mut out = vec![index_page(&cross, (&gpus, &answers), &families)];
     out.extend(gpus);
+    out.extend(answers);
     out.extend(families);
     Ok(out)
 }
@@ -109,14 +123,18 @@ fn slug(file: &str) -> String {
         .collect()
 }
 
+/// What the title of an answers run's page adds to its GPU's name and API.
+const ANSWERS_TITLE: &str = ", every answer";
+
 /// A GPU's page: where its figures come from, then what `perftest render --format markdown`
-/// writes (findings, advice, table).
-fn gpu_page(file: &str, report: &Report) -> Result<Page, String> {
+/// writes (findings, advice, vendor guidance, table). The title is the GPU's name, then its API
+/// and `suffix` in parentheses.
+fn gpu_page(file: &str, report: &Report, suffix: &str) -> Result<Page, String> {
     let (api, tool) = (
         perftest_report::gpu_matrix::api(report),
         perftest_report::gpu_matrix::tool(report),
     );
-    let title = format!("{} ({api})", report.device.name);
+    let title = format!("{} ({api}{suffix})", report.device.name);
     let table = MarkdownExporter
         .serialize(report)
         .map_err(|e| e.to_string())?;
@@ -171,8 +189,8 @@ fn family_pages(cross: &CrossGpu) -> Vec<Page> {
 }
 
 /// The index: the advice across every GPU of the collection, the GPUs it has under two or more
-/// APIs or tools, and links to every page.
-fn index_page(cross: &CrossGpu, gpus: &[Page], families: &[Page]) -> Page {
+/// APIs or tools, and links to every page (the GPUs', the answers runs', the families').
+fn index_page(cross: &CrossGpu, (gpus, answers): (&[Page], &[Page]), families: &[Page]) -> Page {
     let mut text = String::from(
         "# Every GPU side by side\n\nGenerated from the results collection (see \
          [The results collection](../../collection.md)) by the generator the tests run again: \
@@ -194,6 +212,13 @@ fn index_page(cross: &CrossGpu, gpus: &[Page], families: &[Page]) -> Page {
     };
     text.push_str("\n**Each GPU**\n\n");
     gpus.iter().for_each(|p| text.push_str(&link(p)));
+    if !answers.is_empty() {
+        text.push_str(
+            "\n**Every answer on one GPU** (a run of `--suite answers`: the findings and a \
+             verdict on each vendor claim)\n\n",
+        );
+        answers.iter().for_each(|p| text.push_str(&link(p)));
+    }
     text.push_str("\n**Each family across the GPUs**\n\n");
     families.iter().for_each(|p| text.push_str(&link(p)));
     Page {

@@ -18,6 +18,7 @@ fn sources() -> Sources {
     Sources {
         reports: vec![PathBuf::from("tests/fixtures/reports/nvidia-h200.json")],
         folders: vec![PathBuf::from("tests/fixtures/sebbbi")],
+        answers: Vec::new(),
     }
 }
 
@@ -80,4 +81,36 @@ fn a_missing_folder_is_named() {
         .push(PathBuf::from("tests/fixtures/no-such-folder"));
     let error = pages(&root(), &sources).unwrap_err();
     assert!(error.contains("no-such-folder"), "{error}");
+}
+
+/// An answers run gets its own page, listed by the index, and no column across GPUs: its GPU
+/// has a page already, and a GPU counts once in the comparison.
+#[test]
+fn an_answers_run_gets_a_page_and_no_column() {
+    let root = root();
+    let mut with = sources();
+    with.answers.push(PathBuf::from(
+        "tests/fixtures/reports/nvidia-h200-memory.json",
+    ));
+    let before = pages(&root, &sources()).unwrap();
+    let after = pages(&root, &with).unwrap();
+    assert_eq!(after.len(), before.len() + 1);
+    let page = after
+        .iter()
+        .find(|p| p.path == format!("{FOLDER}/nvidia-h200-memory.md"))
+        .expect("the answers run's page");
+    assert!(page.title.ends_with(", every answer)"), "{}", page.title);
+    assert!(
+        page.text.contains("**Vendor guidance"),
+        "the page shows the verdicts"
+    );
+    assert!(after[0].text.contains("](nvidia-h200-memory.md)"));
+    // The family pages (the matrix across GPUs) are the same with or without it.
+    let families = |p: &[perftest_cli::gallery::Page]| -> Vec<String> {
+        p.iter()
+            .filter(|p| p.path.contains("/family-"))
+            .map(|p| p.text.clone())
+            .collect()
+    };
+    assert_eq!(families(&before), families(&after));
 }

@@ -820,6 +820,7 @@ fn a_contributed_table_cannot_inject_into_the_book() {
     let sources = perftest_cli::gallery::Sources {
         reports: vec!["report.json".into()],
         folders: vec!["sebbbi".into(), "published".into()],
+        answers: Vec::new(),
     };
     let pages = perftest_cli::gallery::pages(root, &sources).unwrap();
     assert!(pages.iter().filter(|p| p.title.contains("<img")).count() >= 2);
