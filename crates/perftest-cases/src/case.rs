@@ -76,6 +76,60 @@ pub struct Params {
     pub working_set: u64,
     /// The family's own count (textures per wave, slots, bins...); 0 when unused.
     pub count: u32,
+    /// Where a case copies another case (a twin its original, a fragment-shader case its
+    /// compute twin): the copied case's family and suite. Its id and name follow from the
+    /// copy's, and its other parameters are these; `None` for a case of its own.
+    pub origin: Option<Origin>,
+}
+
+/// The family and suite of the case another case copies ([`Params::origin`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Origin {
+    /// The copied case's family.
+    pub family: FamilyRef,
+    /// The copied case's suite.
+    pub suite: Suite,
+}
+
+impl Origin {
+    /// The case `copy` copies, given that case's id and name: `copy`'s parameters without
+    /// the origin, and its pattern.
+    pub fn case(self, copy: &Case, id: String, name: String) -> Case {
+        Case {
+            id,
+            name,
+            suite: self.suite,
+            family: self.family,
+            params: Params {
+                origin: None,
+                ..copy.params
+            },
+            pattern: copy.pattern,
+        }
+    }
+
+    /// The copy of `original` as a case of `family` in `suite`, with its own id and name.
+    pub fn copy(
+        original: &Case,
+        family: FamilyRef,
+        suite: Suite,
+        (id, name): (String, String),
+    ) -> Case {
+        Case {
+            id,
+            name,
+            suite,
+            family,
+            params: Params {
+                origin: Some(Origin {
+                    family: original.family,
+                    suite: original.suite,
+                }),
+                ..original.params
+            },
+            pattern: original.pattern,
+        }
+    }
 }
 
 /// One benchmark case of a suite.

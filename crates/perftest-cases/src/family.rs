@@ -154,6 +154,26 @@ pub trait Family: Send + Sync {
         }
     }
 
+    /// The cases of a family whose cases copy other families' cases (twins, fragment-shader
+    /// loads), made from `cases_of`, which gives every case of the family with a label as the
+    /// registry lists them, with `me` as their family; `None` (the default) for a family whose
+    /// cases are its own ([`Family::cases`]). The registry calls it
+    /// ([`crate::families::family_cases`]), so that no family looks the registry up.
+    fn copied_cases(
+        &self,
+        _me: FamilyRef,
+        _cases_of: &dyn Fn(&str) -> Vec<Case>,
+    ) -> Option<Vec<Case>> {
+        None
+    }
+
+    /// The case whose kernel `case` runs with one thing about its creation changed (a robust,
+    /// concurrent or update-after-bind twin's original): `case` then runs the original's
+    /// SPIR-V. Default: none.
+    fn original(&self, _case: &Case) -> Option<Case> {
+        None
+    }
+
     /// The compute case whose loop `case` runs in another shader stage (a fragment-shader
     /// case's compute twin): `case` then uses the twin's resources, bindings and CPU model, and
     /// reports show the two side by side. Default: none.

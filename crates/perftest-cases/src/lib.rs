@@ -48,7 +48,7 @@ pub mod working_sets;
 
 pub use bc::{decode_bc1, decode_bc4, decode_bc5, BlockTexel};
 pub use bc7::{decode_bc7, BlockWriter};
-pub use case::{support, Case, Params, Pattern, SampleFilter};
+pub use case::{support, Case, Origin, Params, Pattern, SampleFilter};
 pub use check::{
     check_sums, check_words, thread_at, verify, Readback, VerifyOutcome, MAX_VERIFY_THREADS,
     VERIFY_GROUPS, VERIFY_THREADS,

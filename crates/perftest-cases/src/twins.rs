@@ -8,13 +8,14 @@
 //! kernel; [`Twins`] is the [`Family`] and answers every other question. A
 //! twin is its original with its own id (`{prefix}.{original id}`, the original's first word
 //! dropped where it is [`Twins::replaces`]), name (`{original name} ({word})`), suite and
-//! family; its parameters and pattern are the original's, and every
-//! answer about what the kernel loads (workgroup, trip count, work, constants, runtime values,
-//! CPU model, verification) is the original's, asked of the original through the registry.
+//! family; its parameters and pattern are the original's, with the original's family and suite
+//! as its origin ([`crate::Origin`]), and every answer about what the kernel loads (workgroup,
+//! trip count, work, constants, runtime values, CPU model, verification) is the original's,
+//! asked of the original made back from the twin. The registry hands the originals in
+//! ([`Family::copied_cases`]): no twin looks the registry up.
 
-use crate::case::Case;
+use crate::case::{Case, Origin};
 use crate::check::{Readback, VerifyOutcome};
-use crate::families::{case_for_id, family};
 use crate::family::{Family, FamilyRef, Unit, Work};
 use crate::kernel_options::KernelOptions;
 use crate::kernel_params::{KernelParams, ReferenceSum};
@@ -49,21 +50,24 @@ pub struct Twins {
 }
 
 impl Twins {
-    /// Every twin, in the order of [`Twins::originals`], as cases of `family_ref`. Reads the
-    /// originals' families through the registry (never the case index, which lists these
-    /// twins too).
-    pub fn twin_cases(&self, family_ref: FamilyRef) -> Vec<Case> {
+    /// Every twin, in the order of [`Twins::originals`], as cases of `family_ref`, from
+    /// `cases_of` (every case of the family with a label, as the registry lists them).
+    pub fn twin_cases(
+        &self,
+        family_ref: FamilyRef,
+        cases_of: &dyn Fn(&str) -> Vec<Case>,
+    ) -> Vec<Case> {
         self.originals
             .iter()
             .filter_map(|&(label, id)| {
-                let original = family(label)?.cases().into_iter().find(|c| c.id == id)?;
-                Some(Case {
-                    id: self.twin_id(id),
-                    name: format!("{} ({})", original.name, self.word),
-                    suite: self.suite,
-                    family: family_ref,
-                    ..original
-                })
+                let original = cases_of(label).into_iter().find(|c| c.id == id)?;
+                let name = format!("{} ({})", original.name, self.word);
+                Some(Origin::copy(
+                    &original,
+                    family_ref,
+                    self.suite,
+                    (self.twin_id(id), name),
+                ))
             })
             .collect()
     }
@@ -76,16 +80,6 @@ impl Twins {
             .filter(|_| !self.replaces.is_empty())
             .unwrap_or(original);
         format!("{}.{rest}", self.prefix)
-    }
-
-    /// The case `twin` copies (`None` for a case that is not one of these twins).
-    pub fn original(&self, twin: &Case) -> Option<Case> {
-        let rest = twin.id.strip_prefix(self.prefix)?.strip_prefix('.')?;
-        if self.replaces.is_empty() {
-            case_for_id(rest)
-        } else {
-            case_for_id(&format!("{}.{rest}", self.replaces))
-        }
     }
 
     /// `answer` of the case `twin` copies, or `otherwise` for a case that is not a twin.
@@ -103,9 +97,32 @@ impl Family for Twins {
         self.title
     }
 
-    /// Every twin, as cases of this family (found in the registry by its label).
+    /// None of its own: the registry makes the twins from the originals
+    /// ([`Family::copied_cases`]).
     fn cases(&self) -> Vec<Case> {
-        family(self.label).map_or_else(Vec::new, |me| self.twin_cases(FamilyRef(me)))
+        Vec::new()
+    }
+
+    fn copied_cases(
+        &self,
+        me: FamilyRef,
+        cases_of: &dyn Fn(&str) -> Vec<Case>,
+    ) -> Option<Vec<Case>> {
+        Some(self.twin_cases(me, cases_of))
+    }
+
+    /// The case `twin` copies, made back from it: the id without the prefix (with the
+    /// replaced word), the name without the word, the origin's family and suite (`None` for a
+    /// case that is not one of these twins).
+    fn original(&self, twin: &Case) -> Option<Case> {
+        let origin = twin.params.origin?;
+        let rest = twin.id.strip_prefix(self.prefix)?.strip_prefix('.')?;
+        let id = match self.replaces {
+            "" => rest.to_string(),
+            word => format!("{word}.{rest}"),
+        };
+        let name = twin.name.strip_suffix(&format!(" ({})", self.word))?;
+        Some(origin.case(twin, id, name.to_string()))
     }
 
     /// The original's workgroup shape (256x1 for a case that is not a twin).

@@ -15,9 +15,13 @@ use crate::plan::{Bind, Descriptors, Stages};
 use crate::resources::Resources;
 
 /// The SPIR-V module a case runs (compiled by `cargo xtask shaders` from its family's
-/// `shaders/<family>.comp`, embedded at build time); empty for a family this build has no
+/// `shaders/<family>.comp`, embedded at build time): its original's where it runs another
+/// case's kernel ([`perftest_cases::Family::original`]); empty for a family this build has no
 /// plan for.
 pub fn spirv_for(case: &Case) -> &'static [u8] {
+    if let Some(original) = case.family.original(case) {
+        return spirv_for(&original);
+    }
     plan_for(case).map_or(&[], |plan| (plan.spirv)(case))
 }
 

@@ -220,6 +220,13 @@ pub(crate) fn borrowed(_: &mut Context, _: &Shared<'_>) -> Result<Box<dyn Family
     ))
 }
 
+/// The `spirv` of a family whose cases run their original's kernel
+/// ([`perftest_cases::Family::original`]): none of its own, since
+/// [`crate::kernels::spirv_for`] runs the original's instead.
+pub(crate) fn original_spirv(_: &Case) -> &'static [u8] {
+    &[]
+}
+
 /// How a family's kernels are built and bound.
 pub(crate) struct Plan {
     /// The family's label (`perftest_cases::Family::label`).

@@ -183,6 +183,7 @@ fn case(kind: Kind, count: u32) -> Case {
         suite: Suite::Modern,
         family: FamilyRef(&Atomic),
         params: Params {
+            origin: None,
             format: None,
             width: if kind == Kind::MaxU64 { 2 } else { 1 },
             variant: kind.variant(),

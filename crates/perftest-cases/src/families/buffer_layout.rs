@@ -224,6 +224,7 @@ impl Family for BufferLayout {
                     suite: Suite::Memory,
                     family: FamilyRef(&BufferLayout),
                     params: Params {
+                        origin: None,
                         format: None,
                         width: k.words(),
                         variant: k.variant(),

@@ -53,6 +53,7 @@ pub fn carveout_case(shared: u64, bytes: u64) -> Case {
         suite: Suite::Memory,
         family: FamilyRef(&CacheCarveout),
         params: Params {
+            origin: None,
             format: None,
             width: 2,
             variant: 0,

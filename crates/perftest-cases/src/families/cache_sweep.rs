@@ -59,6 +59,7 @@ impl Family for CacheSweep {
                     family: FamilyRef(&CacheSweep),
                     // The working-set family's structured path (variant 0).
                     params: Params {
+                        origin: None,
                         format: None,
                         width: 4,
                         variant: 0,

@@ -235,6 +235,7 @@ impl Family for Copies {
                     suite: Suite::Transfer,
                     family: FamilyRef(&Copies),
                     params: Params {
+                        origin: None,
                         format: None,
                         width: 4,
                         variant: index as u32,

@@ -2,14 +2,11 @@
 //! 16x16 tiles instead of the threads of a workgroup (`FRAGMENT` variants of the original
 //! families' shaders, `shaders/tiles.vert`). A tile is one workgroup: the fragment's place in
 //! its tile is the thread's local ID, so each case uses its compute twin's resources, bindings
-//! and CPU model unchanged. Params: the twin's, with `count` = the twin's index in the original
-//! suite.
+//! and CPU model unchanged. Params: the twin's, with the twin's family and suite as the
+//! origin ([`crate::Origin`]); the registry hands the twins in ([`Family::copied_cases`]).
 
-use std::sync::OnceLock;
-
-use crate::case::Case;
+use crate::case::{Case, Origin};
 use crate::check::{Readback, VerifyOutcome};
-use crate::families::family;
 use crate::family::{Family, FamilyRef, Work};
 use crate::reference::{KernelParams, ReferenceSum};
 use crate::suite::Suite;
@@ -29,22 +26,16 @@ const TWIN_FAMILIES: [&str; 6] = [
     "texture_sample",
 ];
 
-/// The original cases, in the original's order: the twins, by index.
-fn twins() -> &'static [Case] {
-    static TWINS: OnceLock<Vec<Case>> = OnceLock::new();
-    TWINS.get_or_init(|| {
-        TWIN_FAMILIES
-            .into_iter()
-            .filter_map(family)
-            .flat_map(|f| f.cases())
-            .filter(|c| c.suite == Suite::Original)
-            .collect()
-    })
-}
+/// What a fragment-shader case's name adds to its twin's.
+const NAME_SUFFIX: &str = " (fragment)";
 
-/// The compute twin of a case of this family.
-fn twin_of(case: &Case) -> Option<&'static Case> {
-    twins().get(case.params.count as usize)
+/// The compute twin of a case of this family, made back from it: the id without `frag.`, the
+/// name without ` (fragment)`, the origin's family and suite.
+fn twin_of(case: &Case) -> Option<Case> {
+    let origin = case.params.origin?;
+    let id = case.id.strip_prefix("frag.")?;
+    let name = case.name.strip_suffix(NAME_SUFFIX)?;
+    Some(origin.case(case, id.to_string(), name.to_string()))
 }
 
 /// The id of the fragment-shader case whose twin has id `twin` (`frag.` and the twin's id).
@@ -61,22 +52,28 @@ impl Family for FragmentLoads {
         "Fragment-shader loads"
     }
 
+    /// None of its own: the registry makes them from the original suite's cases
+    /// ([`Family::copied_cases`]).
     fn cases(&self) -> Vec<Case> {
-        (0u32..)
-            .zip(twins())
-            .map(|(index, twin)| {
-                let mut params = twin.params;
-                params.count = index;
-                Case {
-                    id: fragment_id(&twin.id),
-                    name: format!("{} (fragment)", twin.name),
-                    suite: Suite::Graphics,
-                    family: FamilyRef(&FragmentLoads),
-                    params,
-                    pattern: twin.pattern,
-                }
-            })
-            .collect()
+        Vec::new()
+    }
+
+    /// Every original-suite case of [`TWIN_FAMILIES`], in the original's order, run by
+    /// fragments.
+    fn copied_cases(
+        &self,
+        me: FamilyRef,
+        cases_of: &dyn Fn(&str) -> Vec<Case>,
+    ) -> Option<Vec<Case>> {
+        let twins = TWIN_FAMILIES
+            .into_iter()
+            .flat_map(cases_of)
+            .filter(|c| c.suite == Suite::Original);
+        let copy = |twin: Case| {
+            let names = (fragment_id(&twin.id), format!("{}{NAME_SUFFIX}", twin.name));
+            Origin::copy(&twin, me, Suite::Graphics, names)
+        };
+        Some(twins.map(copy).collect())
     }
 
     fn workgroup_size(&self) -> [u32; 2] {
@@ -84,11 +81,11 @@ impl Family for FragmentLoads {
     }
 
     fn case_loop_trip(&self, case: &Case) -> u32 {
-        twin_of(case).map_or(0, |t| t.family.case_loop_trip(t))
+        twin_of(case).map_or(0, |t| t.family.case_loop_trip(&t))
     }
 
     fn bytes_per_load(&self, case: &Case) -> u32 {
-        twin_of(case).map_or(0, Case::bytes_per_load)
+        twin_of(case).map_or(0, |t| t.bytes_per_load())
     }
 
     fn work(&self, case: &Case) -> Work {
@@ -103,16 +100,16 @@ impl Family for FragmentLoads {
 
     fn needs(&self, case: &Case) -> Vec<DeviceNeed> {
         let mut needs = vec![DeviceNeed::GraphicsQueue];
-        needs.extend(twin_of(case).map(Case::needs).unwrap_or_default());
+        needs.extend(twin_of(case).map(|t| t.needs()).unwrap_or_default());
         needs
     }
 
     fn constants(&self, case: &Case) -> [u32; 3] {
-        twin_of(case).map_or([0; 3], |t| t.family.constants(t))
+        twin_of(case).map_or([0; 3], |t| t.family.constants(&t))
     }
 
     fn kernel_params(&self, case: &Case) -> KernelParams {
-        twin_of(case).map_or_else(KernelParams::default, |t| t.family.kernel_params(t))
+        twin_of(case).map_or_else(KernelParams::default, |t| t.family.kernel_params(&t))
     }
 
     fn reference(&self, case: &Case, params: KernelParams, local: [u32; 2]) -> ReferenceSum {
@@ -121,7 +118,7 @@ impl Family for FragmentLoads {
         match twin_of(case) {
             Some(t) => {
                 let [wx, _] = t.workgroup_size();
-                t.family.reference(t, params, [index % wx, index / wx])
+                t.family.reference(&t, params, [index % wx, index / wx])
             }
             None => ReferenceSum {
                 sum: [f32::NAN; 4],
@@ -131,12 +128,12 @@ impl Family for FragmentLoads {
     }
 
     fn twin(&self, case: &Case) -> Option<Case> {
-        twin_of(case).cloned()
+        twin_of(case)
     }
 
     fn verify(&self, case: &Case, readback: &Readback) -> VerifyOutcome {
         match twin_of(case) {
-            Some(t) => t.family.verify(t, readback),
+            Some(t) => t.family.verify(&t, readback),
             None => VerifyOutcome::unusable(format!("{} has no compute twin", case.id)),
         }
     }
@@ -150,7 +147,7 @@ mod tests {
     #[test]
     fn every_original_case_has_one_fragment_twin() {
         let original = cases_in(&[Suite::Original]);
-        let fragment = FragmentLoads.cases();
+        let fragment = crate::families::family_cases(&FragmentLoads);
         assert_eq!(fragment.len(), original.len());
         for (f, o) in fragment.iter().zip(&original) {
             assert_eq!(f.id, fragment_id(&o.id));
@@ -165,7 +162,7 @@ mod tests {
 
     #[test]
     fn the_model_is_the_twins_at_the_same_local_index() {
-        let fragment = FragmentLoads.cases();
+        let fragment = crate::families::family_cases(&FragmentLoads);
         let case = fragment
             .iter()
             .find(|c| c.id == "frag.typed.rgba8.linear")

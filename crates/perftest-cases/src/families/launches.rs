@@ -135,6 +135,7 @@ impl Family for Launches {
                 suite: Suite::Transfer,
                 family: FamilyRef(&Launches),
                 params: Params {
+                    origin: None,
                     format: None,
                     width: 1,
                     variant: i as u32,

@@ -68,6 +68,7 @@ impl Family for MemoryLoads {
                         suite: Suite::Transfer,
                         family: FamilyRef(&MemoryLoads),
                         params: Params {
+                            origin: None,
                             format: None,
                             width: 4,
                             variant: path.variant(),

@@ -5,7 +5,7 @@
 //! registry). Suites and the run order follow the registry order.
 
 use crate::case::Case;
-use crate::family::{CurvePoint, Family};
+use crate::family::{CurvePoint, Family, FamilyRef};
 use crate::suite::Suite;
 
 pub mod atomic;
@@ -169,6 +169,15 @@ impl Default for CaseIndex {
     }
 }
 
+/// Every case of `family`: its own ([`Family::cases`]), or those it copies from other families
+/// ([`Family::copied_cases`]).
+pub fn family_cases(family: &'static dyn Family) -> Vec<Case> {
+    let cases_of = |label: &str| self::family(label).map_or_else(Vec::new, family_cases);
+    family
+        .copied_cases(FamilyRef(family), &cases_of)
+        .unwrap_or_else(|| family.cases())
+}
+
 /// Every case of every family, in run order (suites in [`Suite::ALL`] order, then registry
 /// order inside a suite).
 pub fn all_cases() -> Vec<Case> {
@@ -178,7 +187,7 @@ pub fn all_cases() -> Vec<Case> {
 /// The cases of `suites`, in run order: suites in [`Suite::ALL`] order (whatever the order of
 /// `suites`), families in registry order, each family's cases in its own order.
 pub fn cases_in(suites: &[Suite]) -> Vec<Case> {
-    let every: Vec<Case> = FAMILIES.iter().flat_map(|f| f.cases()).collect();
+    let every: Vec<Case> = FAMILIES.iter().flat_map(|f| family_cases(*f)).collect();
     Suite::ALL
         .into_iter()
         .filter(|s| suites.contains(s))
@@ -205,7 +214,7 @@ mod tests {
     #[test]
     fn every_case_belongs_to_the_family_that_lists_it() {
         for f in FAMILIES {
-            let cases = f.cases();
+            let cases = family_cases(*f);
             assert!(!cases.is_empty(), "{}", f.label());
             assert!(cases.iter().all(|c| c.family.label() == f.label()));
         }

@@ -56,6 +56,7 @@ pub fn latency_case(bytes: u64) -> Case {
         suite: Suite::Memory,
         family: FamilyRef(&PointerChase),
         params: Params {
+            origin: None,
             format: None,
             width: 2,
             variant: 0,

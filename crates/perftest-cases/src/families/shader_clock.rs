@@ -49,6 +49,7 @@ pub fn clock_case() -> Case {
         suite: Suite::Memory,
         family: FamilyRef(&ShaderClock),
         params: Params {
+            origin: None,
             format: None,
             width: 1,
             variant: 0,

@@ -120,6 +120,7 @@ fn case(path: Path, words: u32, bytes: u64, stores: u32, pattern: Pattern) -> Ca
         suite: Suite::Modern,
         family: FamilyRef(&Store),
         params: Params {
+            origin: None,
             format: None,
             width: words,
             variant: path.variant(),

@@ -151,6 +151,7 @@ impl TextureBandwidth {
             suite: Suite::Memory,
             family: FamilyRef(&TextureBandwidth),
             params: Params {
+                origin: None,
                 format: None,
                 width: format.components(),
                 variant: format.index() as u32,

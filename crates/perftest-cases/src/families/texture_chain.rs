@@ -133,6 +133,7 @@ fn chain_case(variant: u32, word: &str, bytes: u64) -> Case {
         suite: Suite::Memory,
         family: FamilyRef(&TextureChain),
         params: Params {
+            origin: None,
             format: None,
             width: if variant == SAMPLE { 2 } else { 1 },
             variant,

@@ -74,6 +74,7 @@ impl Family for WorkingSet {
                         suite: Suite::Modern,
                         family: FamilyRef(&WorkingSet),
                         params: Params {
+                            origin: None,
                             format: None,
                             width: 4,
                             variant: path.variant(),

@@ -5,29 +5,23 @@
 
 use ash::vk;
 use gpu_allocator::MemoryLocation;
-use perftest_cases::families::buffer_sharing::{reads_uniform, TWINS};
+use perftest_cases::families::buffer_sharing::reads_uniform;
 use perftest_cases::{input_bytes, Case, INPUT_BYTES};
 
 use crate::building_blocks::create_family;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::kernels::spirv_for;
 use crate::memory::Buffer;
-use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
+use crate::plan::{original_spirv, Bind, FamilyResources, Plan, Shared, Stages};
 
 /// The family's plan.
 pub(super) const PLAN: Plan = Plan {
     label: "buffer_sharing",
-    spirv,
+    spirv: original_spirv,
     create,
     push_bytes: 16,
     stages: Stages::Compute,
 };
-
-/// The original's SPIR-V.
-fn spirv(case: &Case) -> &'static [u8] {
-    TWINS.original(case).map_or(&[], |o| spirv_for(&o))
-}
 
 /// The concurrently shared copy of the input data.
 struct SharedInput(Option<Buffer>);

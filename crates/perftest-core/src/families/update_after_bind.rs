@@ -2,23 +2,14 @@
 //! `Resources`, which looks the original's family up); its set layout and pool are created for
 //! update-after-bind descriptors (`perftest_cases::KernelOptions`).
 
-use perftest_cases::families::update_after_bind::TWINS;
-use perftest_cases::Case;
-
-use crate::kernels::spirv_for;
-use crate::plan::{borrowed, Plan, Stages};
+use crate::plan::{borrowed, original_spirv, Plan, Stages};
 
 /// The family's plan: the originals' push constants are 32 bytes (the shared words and the
 /// family's four).
 pub(super) const PLAN: Plan = Plan {
     label: "update_after_bind",
-    spirv,
+    spirv: original_spirv,
     create: borrowed,
     push_bytes: 32,
     stages: Stages::Compute,
 };
-
-/// The original's SPIR-V.
-fn spirv(case: &Case) -> &'static [u8] {
-    TWINS.original(case).map_or(&[], |o| spirv_for(&o))
-}
