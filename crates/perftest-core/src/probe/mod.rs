@@ -88,11 +88,14 @@ impl Default for ProbeSettings {
 }
 
 /// One built kernel timed on the probe's context, as the shared measurement policy
-/// ([`perftest_report::policy`]) asks. Past `until`, each timing raises `stop`, so the policy's
-/// loops end at their next step instead of overrunning the budget.
+/// ([`perftest_report::policy`]) asks: its dispatches ([`DispatchTimer`]), and its data moved
+/// between places in `resources` ([`PlaceTimer`], for [`choose_place`]). Past `until`, each
+/// timing raises `stop`, so the policy's loops end at their next step instead of overrunning
+/// the budget.
 struct ProbeTimer<'a> {
     ctx: &'a mut Context,
-    kernel: &'a Kernel,
+    kernel: &'a mut Kernel,
+    resources: &'a Resources,
     until: Option<Instant>,
     stop: &'a AtomicBool,
 }
@@ -106,6 +109,19 @@ impl DispatchTimer for ProbeTimer<'_> {
             self.stop.store(true, Ordering::SeqCst);
         }
         Ok(nanoseconds(&times))
+    }
+}
+
+impl PlaceTimer for ProbeTimer<'_> {
+    fn places(&self) -> usize {
+        self.resources
+            .data_places(&self.kernel.case)
+            .map_or(1, |p| p.len())
+    }
+
+    fn put(&mut self, place: usize) -> Result<()> {
+        self.kernel
+            .put_data(&self.ctx.device, self.resources, place)
     }
 }
 
@@ -150,18 +166,14 @@ fn measure_sized(
     let mut timer = ProbeTimer {
         ctx,
         kernel,
+        resources,
         until: None,
         stop: &never,
     };
     let dims = finished(size_case(&mut timer, &settings, groups.max(1), &never))?
         .map_or_else(|| settings.split(groups.max(1)), |sizing| sizing.dims);
-    let offsets = resources.data_places(&kernel.case)?;
-    let mut placing = PlacingTimer {
-        ctx,
-        kernel,
-        resources,
-    };
-    let data_places = finished(choose_place(&mut placing, (&settings, dims), &never))?
+    let offsets = resources.data_places(&timer.kernel.case)?;
+    let data_places = finished(choose_place(&mut timer, (&settings, dims), &never))?
         .flatten()
         .map(|choice| DataPlaces {
             offsets,
@@ -187,40 +199,6 @@ struct SizedKernel {
 /// GPU times in nanoseconds.
 fn nanoseconds(times: &[Duration]) -> Vec<f64> {
     times.iter().map(|t| t.as_secs_f64() * 1e9).collect()
-}
-
-/// A kernel timed for [`choose_place`]: it moves between its data's places by binding
-/// another copy in `resources`.
-struct PlacingTimer<'a> {
-    ctx: &'a mut Context,
-    kernel: &'a mut Kernel,
-    resources: &'a Resources,
-}
-
-impl DispatchTimer for PlacingTimer<'_> {
-    type Error = Error;
-
-    fn time(&mut self, dims: [u32; 3], dispatches: u32) -> Result<Vec<f64>> {
-        Ok(nanoseconds(&time_kernel(
-            self.ctx,
-            self.kernel,
-            dims,
-            dispatches,
-        )?))
-    }
-}
-
-impl PlaceTimer for PlacingTimer<'_> {
-    fn places(&self) -> usize {
-        self.resources
-            .data_places(&self.kernel.case)
-            .map_or(1, |p| p.len())
-    }
-
-    fn put(&mut self, place: usize) -> Result<()> {
-        self.kernel
-            .put_data(&self.ctx.device, self.resources, place)
-    }
 }
 
 /// A GPU time in nanoseconds as a duration (rounded to whole nanoseconds; never negative).
@@ -454,7 +432,11 @@ impl<'a> Measuring<'a> {
     /// Warms the clocks up on `kernel` (the first ready case) with the shared policy: sizes
     /// its dispatch, then dispatches it until two dispatches agree within 2% or the warm-up
     /// share of the budget is spent.
-    fn warm_up(&mut self, ctx: &mut Context, kernel: &Kernel) -> Result<()> {
+    fn warm_up(
+        &mut self,
+        ctx: &mut Context,
+        (kernel, resources): (&mut Kernel, &Resources),
+    ) -> Result<()> {
         let begin = Instant::now();
         let settings = loop_settings(ctx, self.settings.dispatch_target, self.dispatches);
         let limit = self
@@ -465,6 +447,7 @@ impl<'a> Measuring<'a> {
         let mut timer = ProbeTimer {
             ctx,
             kernel,
+            resources,
             until: Some((begin + limit).min(self.deadline)),
             stop: &stop,
         };
@@ -503,7 +486,7 @@ impl<'a> Measuring<'a> {
         kernel: &mut Kernel,
     ) -> Result<()> {
         if !self.warmed {
-            self.warm_up(ctx, kernel)?;
+            self.warm_up(ctx, (&mut *kernel, queue.resources))?;
         }
         let begin = Instant::now();
         let SizedKernel {
