@@ -1,4 +1,4 @@
-//! `launches`: what a dispatch costs to launch and to wait for. The resources are a lane on
+//! `launches`: what a dispatch costs to launch and to wait for. The resources are a submitter on
 //! the compute queue, the near-empty launch kernel, a host-visible marker buffer it writes, and
 //! a timeline semaphore where the device has them; each case is an [`Operation`] of them
 //! (`perftest_cases::families::launches` says what each does).
@@ -14,10 +14,10 @@ use crate::barriers::Scope;
 use crate::building_blocks::create_family;
 use crate::context::Context;
 use crate::error::{Error, Result, VkResultExt};
-use crate::lane::{record_runs, Lane, Queue, LANE_QUERIES};
 use crate::memory::Buffer;
 use crate::operation::Operation;
 use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
+use crate::submitter::{record_runs, Queue, Submitter, SUBMITTER_QUERIES};
 
 /// The launch kernel (`shaders/copies.comp`, variant `launch`).
 const SPIRV: &[u8] = include_bytes!("../../spirv/launch.spv");
@@ -48,7 +48,7 @@ const KERNEL_SCOPES: (Scope, Scope) = (
 /// The family's resources.
 #[derive(Default)]
 struct Launches {
-    lane: Option<Lane>,
+    submitter: Option<Submitter>,
     kernel: Option<AddressKernel>,
     marker: Option<Buffer>,
     marker_address: u64,
@@ -63,7 +63,7 @@ fn create(ctx: &mut Context, _: &Shared<'_>) -> Result<Box<dyn FamilyResources>>
 
 impl Launches {
     fn fill(&mut self, ctx: &mut Context) -> Result<()> {
-        self.lane = Some(Lane::new(ctx, Queue::Compute)?);
+        self.submitter = Some(Submitter::new(ctx, Queue::Compute)?);
         self.kernel = Some(AddressKernel::new(ctx, SPIRV)?);
         let host = [
             MemoryKind::HostCached,
@@ -92,15 +92,15 @@ impl Launches {
         Ok(())
     }
 
-    fn parts(&mut self) -> Result<(&mut Lane, &AddressKernel, AddressPush)> {
+    fn parts(&mut self) -> Result<(&mut Submitter, &AddressKernel, AddressPush)> {
         let push = AddressPush {
             src: 0,
             dst: self.marker_address,
             elements: 0,
             value: MARKER,
         };
-        match (self.lane.as_mut(), self.kernel.as_ref()) {
-            (Some(lane), Some(kernel)) => Ok((lane, kernel, push)),
+        match (self.submitter.as_mut(), self.kernel.as_ref()) {
+            (Some(submitter), Some(kernel)) => Ok((submitter, kernel, push)),
             _ => Err(Error::InvalidArgument(
                 "the launch resources are missing".into(),
             )),
@@ -116,20 +116,20 @@ impl Launches {
         groups: u32,
         dependent: bool,
     ) -> Result<Vec<Duration>> {
-        if runs == 0 || runs > LANE_QUERIES / 2 {
+        if runs == 0 || runs > SUBMITTER_QUERIES / 2 {
             return Err(Error::InvalidArgument(format!(
                 "{runs} runs per submission"
             )));
         }
-        let (lane, kernel, push) = self.parts()?;
-        let pool = lane.queries();
-        lane.submit_and_wait(ctx, 2 * runs, |device, cb| {
-            // SAFETY: recording on the lane's command buffer; the kernel and the marker are
+        let (submitter, kernel, push) = self.parts()?;
+        let pool = submitter.queries();
+        submitter.submit_and_wait(ctx, 2 * runs, |device, cb| {
+            // SAFETY: recording on the submitter's command buffer; the kernel and the marker are
             // alive.
             let step = |device: &ash::Device, cb, _: u64| unsafe {
                 kernel.dispatch(device, cb, push, groups)
             };
-            // SAFETY: as above; the pool's first `2 * runs` queries are reset by the lane.
+            // SAFETY: as above; the pool's first `2 * runs` queries are reset by the submitter.
             unsafe {
                 kernel.bind(device, cb);
                 record_runs(
@@ -142,7 +142,7 @@ impl Launches {
                 );
             }
         })?;
-        lane.times(ctx, runs)
+        submitter.times(ctx, runs)
     }
 
     /// One submission of a one-group dispatch, waited for with its fence or (`timeline`) with
@@ -156,22 +156,22 @@ impl Launches {
             }
             (true, None) => return Err(Error::InvalidArgument("no timeline semaphore".into())),
         };
-        let (lane, kernel, push) = self.parts()?;
+        let (submitter, kernel, push) = self.parts()?;
         let record = |device: &ash::Device, cb| {
-            // SAFETY: recording on the lane's command buffer; kernel and marker are alive.
+            // SAFETY: recording on the submitter's command buffer; kernel and marker are alive.
             unsafe {
                 kernel.bind(device, cb);
                 kernel.dispatch(device, cb, push, 1);
             }
         };
-        let start = lane.submit(ctx, 0, signal, record)?;
+        let start = submitter.submit(ctx, 0, signal, record)?;
         if let Some((semaphore, value)) = signal {
             wait_value(ctx, semaphore, value)?;
         } else {
-            lane.wait(ctx)?;
+            submitter.wait(ctx)?;
         }
         let took = start.elapsed();
-        lane.wait(ctx)?;
+        submitter.wait(ctx)?;
         Ok(took)
     }
 
@@ -257,11 +257,11 @@ impl FamilyResources for Launches {
     }
 
     fn destroy(&mut self, ctx: &mut Context) {
-        if let Some(lane) = self.lane.as_mut() {
-            if !lane.settle(ctx) {
+        if let Some(submitter) = self.submitter.as_mut() {
+            if !submitter.settle(ctx) {
                 return;
             }
-            lane.destroy(&ctx.device);
+            submitter.destroy(&ctx.device);
         }
         if let Some(k) = self.kernel.as_mut() {
             k.destroy(&ctx.device);
@@ -270,7 +270,7 @@ impl FamilyResources for Launches {
             ctx.destroy_buffer(m);
         }
         if let Some((semaphore, _)) = self.timeline.take() {
-            // SAFETY: no submission that signals it is pending (the lane settled).
+            // SAFETY: no submission that signals it is pending (the submitter settled).
             unsafe { ctx.device.destroy_semaphore(semaphore, None) };
         }
     }

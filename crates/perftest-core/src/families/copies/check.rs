@@ -29,12 +29,12 @@ impl Copies {
             return Ok(());
         }
         let buffer = self.buffers[at].1.buffer;
-        let lane = self
+        let submitter = self
             .compute
             .as_mut()
-            .ok_or_else(|| Error::InvalidArgument("the compute lane is not open".into()))?;
-        lane.submit_and_wait(ctx, 0, |device, cb| {
-            // SAFETY: recording on the lane's command buffer; the buffer is alive.
+            .ok_or_else(|| Error::InvalidArgument("the compute submitter is not open".into()))?;
+        submitter.submit_and_wait(ctx, 0, |device, cb| {
+            // SAFETY: recording on the submitter's command buffer; the buffer is alive.
             unsafe {
                 device.cmd_fill_buffer(cb, buffer, 0, vk::WHOLE_SIZE, 0);
                 memory_barrier(

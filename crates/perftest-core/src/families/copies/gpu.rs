@@ -12,7 +12,7 @@ use crate::barriers::Scope;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::families::address_kernel::{AddressPush, ELEMENTS_PER_GROUP};
-use crate::lane::{record_runs, LANE_QUERIES};
+use crate::submitter::{record_runs, SUBMITTER_QUERIES};
 
 /// The transfers of a copy, as a barrier sees them.
 const COPY_WRITES: Scope = (
@@ -47,10 +47,10 @@ impl Copies {
         count: u64,
         runs: u32,
     ) -> Result<Vec<Duration>> {
-        if runs == 0 || runs > LANE_QUERIES / 2 {
+        if runs == 0 || runs > SUBMITTER_QUERIES / 2 {
             return Err(Error::InvalidArgument(format!(
                 "runs per submission must be 1..={}, got {runs}",
-                LANE_QUERIES / 2
+                SUBMITTER_QUERIES / 2
             )));
         }
         let bytes = case.params.working_set;
@@ -81,18 +81,18 @@ impl Copies {
         let slots = (source_span(bytes) / bytes.max(1)).max(1);
         let offset = move |n: u64| (n % slots) * bytes;
         let kernel = self.shader.as_ref();
-        let lane = match method(case).1 {
+        let submitter = match method(case).1 {
             Method::TransferQueue => self.transfer.as_mut(),
             _ => self.compute.as_mut(),
         }
         .ok_or_else(|| Error::InvalidArgument("the copy's queue is not open".into()))?;
-        let pool = lane.queries();
+        let pool = submitter.queries();
         let (writes, access) = if shader {
             (SHADER_WRITES, SHADER_ACCESS)
         } else {
             (COPY_WRITES, COPY_ACCESS)
         };
-        lane.submit_and_wait(ctx, 2 * runs, |device, cb| {
+        submitter.submit_and_wait(ctx, 2 * runs, |device, cb| {
             let step = |device: &ash::Device, cb: vk::CommandBuffer, n: u64| match kernel {
                 // SAFETY: recording; the kernel is bound below and the addresses name live
                 // buffers of this device (the source's slot lies inside it).
@@ -110,7 +110,7 @@ impl Copies {
                     device.cmd_copy_buffer(cb, src_buffer, dst_buffer, &region);
                 },
             };
-            // SAFETY: recording on the lane's command buffer; every handle is alive.
+            // SAFETY: recording on the submitter's command buffer; every handle is alive.
             unsafe {
                 if let Some(k) = kernel.filter(|_| shader) {
                     k.bind(device, cb);
@@ -125,6 +125,6 @@ impl Copies {
                 );
             }
         })?;
-        lane.times(ctx, runs)
+        submitter.times(ctx, runs)
     }
 }

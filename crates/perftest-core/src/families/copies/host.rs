@@ -13,8 +13,8 @@ use super::{host_bytes, Copies, Role};
 use crate::barriers::memory_barrier;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::lane::HOST_READS;
 use crate::memory::Buffer;
+use crate::submitter::HOST_READS;
 
 /// 4-byte words in a 64-byte line: the scattered writes' passes.
 const WORDS_PER_LINE: usize = 16;
@@ -123,7 +123,7 @@ impl Copies {
         Ok(())
     }
 
-    /// One `vkCmdCopyBuffer` of `bytes` on the compute lane, made visible to the host, waited
+    /// One `vkCmdCopyBuffer` of `bytes` on the compute submitter, made visible to the host, waited
     /// for.
     pub(super) fn copy_and_wait(
         &mut self,
@@ -132,13 +132,13 @@ impl Copies {
         to: vk::Buffer,
         bytes: u64,
     ) -> Result<()> {
-        let lane = self
+        let submitter = self
             .compute
             .as_mut()
-            .ok_or_else(|| Error::InvalidArgument("the compute lane is not open".into()))?;
-        lane.submit_and_wait(ctx, 0, |device, cb| {
+            .ok_or_else(|| Error::InvalidArgument("the compute submitter is not open".into()))?;
+        submitter.submit_and_wait(ctx, 0, |device, cb| {
             let region = [vk::BufferCopy::default().size(bytes)];
-            // SAFETY: recording on the lane's command buffer; both buffers are alive and at
+            // SAFETY: recording on the submitter's command buffer; both buffers are alive and at
             // least `bytes` long.
             unsafe {
                 device.cmd_copy_buffer(cb, from, to, &region);

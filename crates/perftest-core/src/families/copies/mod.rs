@@ -1,6 +1,6 @@
 //! `copies`: the transfer suite's copies between the host and the device. The family's
 //! resources are one buffer per (role, memory kind, size), shared by every case that copies
-//! from or into it, the host's own source and destination memory per size, a lane on the
+//! from or into it, the host's own source and destination memory per size, a submitter on the
 //! compute queue, one on the transfer-only queue where there is one, and the copy shader; each
 //! case is an [`Operation`] of them (`perftest_cases::families::copies` says what it does).
 
@@ -16,10 +16,10 @@ use super::address_kernel::AddressKernel;
 use crate::building_blocks::create_family;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::lane::{Lane, Queue};
 use crate::memory::Buffer;
 use crate::operation::Operation;
 use crate::plan::{Bind, FamilyResources, Plan, Shared, Stages};
+use crate::submitter::{Queue, Submitter};
 
 /// The copy shader (`shaders/copies.comp`).
 const SPIRV: &[u8] = include_bytes!("../../../spirv/copies.spv");
@@ -49,8 +49,8 @@ struct Copies {
     /// The host's own memory per size: the source data, and a destination.
     host_source: Vec<(u64, Vec<u8>)>,
     host_destination: Vec<(u64, Vec<u8>)>,
-    compute: Option<Lane>,
-    transfer: Option<Lane>,
+    compute: Option<Submitter>,
+    transfer: Option<Submitter>,
     shader: Option<AddressKernel>,
     /// The case [`FamilyResources::operation`] last handed out.
     current: Option<Case>,
@@ -58,7 +58,7 @@ struct Copies {
 
 fn create(ctx: &mut Context, _: &Shared<'_>) -> Result<Box<dyn FamilyResources>> {
     create_family(ctx, Copies::default(), |r, ctx| {
-        r.compute = Some(Lane::new(ctx, Queue::Compute)?);
+        r.compute = Some(Submitter::new(ctx, Queue::Compute)?);
         Ok(())
     })
 }
@@ -179,7 +179,7 @@ impl FamilyResources for Copies {
             Method::Staged => drop(host_bytes(&mut self.host_source, bytes, &case.id)?),
             Method::CachedRead => drop(host_bytes(&mut self.host_destination, bytes, &case.id)?),
             Method::TransferQueue if self.transfer.is_none() => {
-                self.transfer = Some(Lane::new(ctx, Queue::Transfer)?);
+                self.transfer = Some(Submitter::new(ctx, Queue::Transfer)?);
             }
             Method::Shader if self.shader.is_none() => {
                 self.shader = Some(AddressKernel::new(ctx, SPIRV)?);
@@ -199,14 +199,14 @@ impl FamilyResources for Copies {
     }
 
     fn destroy(&mut self, ctx: &mut Context) {
-        for lane in [self.compute.as_mut(), self.transfer.as_mut()]
+        for submitter in [self.compute.as_mut(), self.transfer.as_mut()]
             .into_iter()
             .flatten()
         {
-            if !lane.settle(ctx) {
+            if !submitter.settle(ctx) {
                 return;
             }
-            lane.destroy(&ctx.device);
+            submitter.destroy(&ctx.device);
         }
         if let Some(k) = self.shader.as_mut() {
             k.destroy(&ctx.device);

@@ -20,11 +20,11 @@ const ALL_WRITES: Scope = (
 /// What the host reads once a submission's fence is signalled.
 pub(crate) const HOST_READS: Scope = (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ);
 
-/// Timestamps one lane's pool holds: two per timed run.
-pub(crate) const LANE_QUERIES: u32 = 512;
+/// Timestamps one submitter's pool holds: two per timed run.
+pub(crate) const SUBMITTER_QUERIES: u32 = 512;
 
 /// A queue and what is needed to submit timed work to it and wait.
-pub(crate) struct Lane {
+pub(crate) struct Submitter {
     queue: vk::Queue,
     pool: vk::CommandPool,
     cb: vk::CommandBuffer,
@@ -35,11 +35,11 @@ pub(crate) struct Lane {
     /// The family can reset queries in a command buffer (graphics or compute; a transfer-only
     /// family cannot, so its pool is reset on the compute queue first).
     resets_itself: bool,
-    /// The fence of the last submission is unsignalled: the GPU may still use the lane.
+    /// The fence of the last submission is unsignalled: the GPU may still use the submitter.
     pending: bool,
 }
 
-/// Which queue a [`Lane`] submits to.
+/// Which queue a [`Submitter`] submits to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Queue {
     /// The context's compute queue.
@@ -48,9 +48,9 @@ pub(crate) enum Queue {
     Transfer,
 }
 
-impl Lane {
-    /// A lane on `which` queue of `ctx`; an error where the context has no such queue.
-    pub(crate) fn new(ctx: &Context, which: Queue) -> Result<Lane> {
+impl Submitter {
+    /// A submitter on `which` queue of `ctx`; an error where the context has no such queue.
+    pub(crate) fn new(ctx: &Context, which: Queue) -> Result<Submitter> {
         let (family, queue) = match which {
             Queue::Compute => (ctx.target.summary.queue_family, ctx.queue),
             Queue::Transfer => ctx.transfer_queue.ok_or_else(|| {
@@ -63,7 +63,7 @@ impl Lane {
             p.queue_flags
                 .intersects(vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE)
         });
-        let mut lane = Lane {
+        let mut submitter = Submitter {
             queue,
             pool: vk::CommandPool::null(),
             cb: vk::CommandBuffer::null(),
@@ -73,10 +73,10 @@ impl Lane {
             resets_itself,
             pending: false,
         };
-        match lane.create(&ctx.device, family) {
-            Ok(()) => Ok(lane),
+        match submitter.create(&ctx.device, family) {
+            Ok(()) => Ok(submitter),
             Err(e) => {
-                lane.destroy(&ctx.device);
+                submitter.destroy(&ctx.device);
                 Err(e)
             }
         }
@@ -107,7 +107,7 @@ impl Lane {
                 .call("vkCreateFence")?;
             let query_info = vk::QueryPoolCreateInfo::default()
                 .query_type(vk::QueryType::TIMESTAMP)
-                .query_count(LANE_QUERIES);
+                .query_count(SUBMITTER_QUERIES);
             self.queries = device
                 .create_query_pool(&query_info, None)
                 .call("vkCreateQueryPool")?;
@@ -115,12 +115,12 @@ impl Lane {
         Ok(())
     }
 
-    /// The lane's timestamp pool (the first `2 * runs` queries are reset before `record`).
+    /// The submitter's timestamp pool (the first `2 * runs` queries are reset before `record`).
     pub(crate) fn queries(&self) -> vk::QueryPool {
         self.queries
     }
 
-    /// Resets the first `queries` timestamps, records with `record`, submits to the lane's
+    /// Resets the first `queries` timestamps, records with `record`, submits to the submitter's
     /// queue and waits for it (the context's fence timeout). Returns the host time from the
     /// submission to the fence.
     pub(crate) fn submit_and_wait(
@@ -134,10 +134,10 @@ impl Lane {
         Ok(start.elapsed())
     }
 
-    /// Resets the first `queries` timestamps, records with `record` and submits to the lane's
+    /// Resets the first `queries` timestamps, records with `record` and submits to the submitter's
     /// queue, signalling the timeline semaphore `signal` (with its value) where given; returns
     /// when it was submitted. The submission is waited for by the next call, or
-    /// [`Lane::settle`].
+    /// [`Submitter::settle`].
     pub(crate) fn submit(
         &mut self,
         ctx: &mut Context,
@@ -154,7 +154,7 @@ impl Lane {
             })?;
         }
         let device = &ctx.device;
-        // SAFETY: the lane's last submission finished (waited above), so its command buffer and
+        // SAFETY: the submitter's last submission finished (waited above), so its command buffer and
         // fence are free; every handle belongs to this device.
         unsafe {
             device.reset_fences(&[self.fence]).call("vkResetFences")?;
@@ -194,7 +194,7 @@ impl Lane {
         Ok(start)
     }
 
-    /// Waits for the lane's last submission, if any, within the context's fence timeout.
+    /// Waits for the submitter's last submission, if any, within the context's fence timeout.
     pub(crate) fn wait(&mut self, ctx: &Context) -> Result<()> {
         if !self.pending {
             return Ok(());
@@ -236,15 +236,15 @@ impl Lane {
             .collect()
     }
 
-    /// Whether nothing submitted to the lane can still be running (waiting a bounded time).
+    /// Whether nothing submitted to the submitter can still be running (waiting a bounded time).
     pub(crate) fn settle(&mut self, ctx: &Context) -> bool {
         let _ = self.wait(ctx);
         !self.pending
     }
 
-    /// Destroys the lane's objects (idempotent; only once [`Lane::settle`] returned true).
+    /// Destroys the submitter's objects (idempotent; only once [`Submitter::settle`] returned true).
     pub(crate) fn destroy(&mut self, device: &ash::Device) {
-        // SAFETY: nothing submitted to the lane is running (caller); null handles are ignored.
+        // SAFETY: nothing submitted to the submitter is running (caller); null handles are ignored.
         unsafe {
             device.destroy_query_pool(self.queries, None);
             device.destroy_fence(self.fence, None);
