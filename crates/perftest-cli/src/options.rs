@@ -13,7 +13,7 @@ pub use perftest_report::policy::STEADY_TOLERANCE;
 
 /// What the run should do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub enum Action {
     /// Print the device list.
     ListDevices,
     /// Print the case list.
@@ -31,7 +31,7 @@ pub enum Mode {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// What to do.
-    pub mode: Mode,
+    pub action: Action,
     /// Which device.
     pub device: DeviceChoice,
     /// The suites to run whole, in run order (`[Suite::Original]` by default; none for a bare
@@ -114,14 +114,14 @@ impl Options {
     /// Turns the arguments of a run into its settings. clap has checked each value and refused
     /// contradicting options; what is left are the rules that tie several values together.
     pub fn from_args(args: &RunArgs) -> Result<Options, OptionError> {
-        let mode = if args.list {
-            Mode::ListDevices
+        let action = if args.list {
+            Action::ListDevices
         } else if args.list_cases {
-            Mode::ListCases
+            Action::ListCases
         } else if args.verify {
-            Mode::Verify
+            Action::Verify
         } else {
-            Mode::Time {
+            Action::Time {
                 verify_first: !args.no_verify,
             }
         };
@@ -162,7 +162,7 @@ impl Options {
         // a timing run measures (--verify's submissions are single check dispatches).
         let measurement_ms = args.dispatch_ms * f64::from(samples);
         let timeout_ms = args.fence_timeout_ms;
-        if matches!(mode, Mode::Time { .. }) && f64::from(timeout_ms) < measurement_ms {
+        if matches!(action, Action::Time { .. }) && f64::from(timeout_ms) < measurement_ms {
             return Err(bad(
                 "--fence-timeout-ms",
                 format!(
@@ -174,7 +174,7 @@ impl Options {
             ));
         }
         Ok(Options {
-            mode,
+            action,
             device: DeviceChoice {
                 index: args.device_index,
                 name: args.device_name.clone(),
@@ -223,7 +223,7 @@ mod tests {
     #[test]
     fn defaults_are_valid() {
         let o = options(&["--target-ms", "20", "--samples", "10"]).unwrap();
-        assert_eq!(o.mode, Mode::Time { verify_first: true });
+        assert_eq!(o.action, Action::Time { verify_first: true });
         assert_eq!(o.samples, 10);
         let run = crate::benchmark::settings::RunSettings::from_options(&o, true);
         assert_eq!(run.loop_settings([65535; 3], 0).target_ns, 20e6);
@@ -260,7 +260,7 @@ mod tests {
         assert!(options(&["--fence-timeout-ms", "50", "--target-ms", "50"]).is_ok());
         // --verify measures nothing: its single check dispatches are not held to it.
         let verify = options(&["--verify", "--fence-timeout-ms", "1"]).unwrap();
-        assert_eq!(verify.mode, Mode::Verify);
+        assert_eq!(verify.action, Action::Verify);
         assert_eq!(verify.fence_timeout, Duration::from_millis(1));
     }
 
@@ -297,19 +297,19 @@ mod tests {
         );
         // Refused later, with the device list.
         assert_eq!(options(&["-0"]).unwrap().device.index, Some(0));
-        for (args, mode) in [
-            (&["--verify"][..], Mode::Verify),
-            (&["--list"][..], Mode::ListDevices),
-            (&["--list-cases"][..], Mode::ListCases),
+        for (args, action) in [
+            (&["--verify"][..], Action::Verify),
+            (&["--list"][..], Action::ListDevices),
+            (&["--list-cases"][..], Action::ListCases),
             (
                 &["--no-verify"][..],
-                Mode::Time {
+                Action::Time {
                     verify_first: false,
                 },
             ),
-            (&["--all-devices"][..], Mode::Time { verify_first: true }),
+            (&["--all-devices"][..], Action::Time { verify_first: true }),
         ] {
-            assert_eq!(options(args).unwrap().mode, mode, "{args:?}");
+            assert_eq!(options(args).unwrap().action, action, "{args:?}");
         }
         assert!(options(&["--all-devices"]).unwrap().all_devices);
     }

@@ -9,7 +9,7 @@ use perftest_cli::benchmark::settings::RunSettings;
 use perftest_cli::benchmark::suite::{run_timing, PhaseTimes, RunEnd};
 use perftest_cli::benchmark::verify::{verdict_line, verify_case, Verdict};
 use perftest_cli::export::{exporter, ExportFormat, OutputError, OutputTarget};
-use perftest_cli::options::{Mode, Options};
+use perftest_cli::options::{Action, Options};
 use perftest_cli::outliers::{self, fleet, DEVICE_PLACEHOLDER, PCI_PLACEHOLDER};
 use perftest_cli::output::exit_code;
 use perftest_cli::output::printable::{printable, printable_path};
@@ -33,14 +33,14 @@ pub(crate) const LOADER_ENV: &str = "PERFTEST_VULKAN_LOADER";
 
 pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
     let cases = selected_cases(options)?;
-    if options.mode == Mode::ListCases {
+    if options.action == Action::ListCases {
         return list_cases(&cases, options);
     }
     let output = check_before_device_work(options)?;
     // Installed before the device is set up, so a stop signal at any point ends the run
     // cleanly (a failure to install them only loses that comfort).
-    let signals = match options.mode {
-        Mode::Time { .. } => StopSignals::install().unwrap_or_default(),
+    let signals = match options.action {
+        Action::Time { .. } => StopSignals::install().unwrap_or_default(),
         _ => StopSignals::default(),
     };
     if options.verbose {
@@ -60,7 +60,7 @@ pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
     let targets =
         compute_targets(instance.handle(), instance.api_version()).map_err(core_failure)?;
     let summaries: Vec<_> = targets.iter().map(|t| t.summary.clone()).collect();
-    if options.mode == Mode::ListDevices {
+    if options.action == Action::ListDevices {
         if summaries.is_empty() {
             return Err(core_failure(Error::NoComputeTarget));
         }
@@ -79,7 +79,7 @@ pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
     if summaries.is_empty() {
         return Err(core_failure(Error::NoComputeTarget));
     }
-    if let (true, Mode::Time { verify_first }) = (options.all_devices, options.mode) {
+    if let (true, Action::Time { verify_first }) = (options.all_devices, options.action) {
         let code = run_all_devices(&instance, &targets, &cases, options, verify_first, &signals);
         return match code {
             Ok(code) => Ok(validation_code(&instance, code)),
@@ -95,9 +95,9 @@ pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
         let mut context = Context::new(instance.clone(), target).map_err(core_failure)?;
         context.set_fence_timeout(options.fence_timeout);
         let mut bench = Bench::new(context).map_err(core_failure)?;
-        match options.mode {
-            Mode::Verify => run_verify(&mut bench, &cases),
-            Mode::Time { verify_first } => run_time(
+        match options.action {
+            Action::Verify => run_verify(&mut bench, &cases),
+            Action::Time { verify_first } => run_time(
                 &mut bench,
                 &cases,
                 options,
@@ -105,7 +105,7 @@ pub(crate) fn run(options: &Options) -> Result<i32, Failure> {
                 output.as_ref(),
                 &signals,
             ),
-            Mode::ListCases | Mode::ListDevices => Ok(exit_code::SUCCESS),
+            Action::ListCases | Action::ListDevices => Ok(exit_code::SUCCESS),
         }
         // `bench` drops here, before the validation messages are collected.
     })();
