@@ -286,7 +286,7 @@ mod tests {
     }
 
     #[test]
-    fn device_choice_and_modes() {
+    fn device_choice_and_actions() {
         let o = options(&["RTX", "-2"]).unwrap();
         assert_eq!(
             o.device,
