@@ -13,7 +13,8 @@
 //! - [`sizing`], [`statistics`], [`modes`] and [`report`]: the dispatch-size rule, summaries of
 //!   per-dispatch times, their levels, and the run report with its derived figures (from
 //!   perftest-report, which perftest-core's start-up probe shares),
-//! - [`clock`]: the shader clock latencies are given in cycles with (measured or given),
+//! - [`clock_notes`]: the notes a report prints about the shader clock (the clock itself is
+//!   perftest-report's),
 //! - [`export`]: the output formats (text, the original's lines, JSON, CSV, Markdown, HTML,
 //!   SVG, and the dashboard formats BMF and benchmark-action), each rendering perftest-report's
 //!   analysis, and where `--output` goes,
@@ -36,7 +37,7 @@
 
 pub mod benchmark;
 pub mod cli;
-pub mod clock;
+pub mod clock_notes;
 pub mod compare;
 pub mod cross_gpu;
 pub mod export;

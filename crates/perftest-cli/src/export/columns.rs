@@ -236,7 +236,7 @@ pub(crate) fn memory_type_lines(report: &Report) -> Vec<String> {
 pub(crate) fn footnotes(report: &Report, analysis: &Analysis) -> Vec<String> {
     let mut notes = Vec::new();
     notes.extend(crate::published::note(report));
-    notes.extend(crate::clock::notes(report));
+    notes.extend(crate::clock_notes::notes(report));
     if !report.complete {
         let left = report.cases.iter().filter(|c| c.is_not_reached()).count();
         notes.push(format!(
