@@ -25,6 +25,13 @@ pub fn spirv_for(case: &Case) -> &'static [u8] {
     plan_for(case).map_or(&[], |plan| (plan.spirv)(case))
 }
 
+/// The words of the shader module a kernel of `case` is built from ([`spirv_for`]), or why the
+/// embedded SPIR-V cannot be read.
+pub(crate) fn module_code(case: &Case) -> Result<Vec<u32>> {
+    ash::util::read_spv(&mut Cursor::new(spirv_for(case)))
+        .map_err(|e| Error::InvalidArgument(format!("embedded SPIR-V is corrupt: {e}")))
+}
+
 /// The vertex shader of fragment-shader kernels: instance i covers tile i of the attachment.
 const TILES_SPIRV: &[u8] = include_bytes!("../spirv/tiles.spv");
 
@@ -230,8 +237,7 @@ impl Kernel {
         self.push = (resources.push(&self.case)?, plan.push_bytes);
         self.stages = plan.stages;
         let bindings = self.layout_bindings(&binds);
-        let code = ash::util::read_spv(&mut Cursor::new((plan.spirv)(&self.case)))
-            .map_err(|e| Error::InvalidArgument(format!("embedded SPIR-V is corrupt: {e}")))?;
+        let code = module_code(&self.case)?;
         self.create_layouts(device, &bindings, plan.push_bytes)?;
         // SAFETY: valid device; the create info points at a live local.
         self.module = unsafe {
