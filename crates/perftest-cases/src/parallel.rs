@@ -6,7 +6,7 @@
 pub const PARALLEL_MIN_BYTES: usize = 4 << 20;
 
 /// Most threads a fill uses.
-const MAX_THREADS: usize = 16;
+pub const MAX_THREADS: usize = 16;
 
 /// Fills `out` in runs of whole `unit`-byte units, calling `fill(first, run)` with the index of
 /// the run's first unit and the run's bytes (only the last run may end in a partial unit); the

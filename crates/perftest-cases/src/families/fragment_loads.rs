@@ -58,8 +58,8 @@ impl Family for FragmentLoads {
         Vec::new()
     }
 
-    /// Every original-suite case of [`TWIN_FAMILIES`], in the original's order, run by
-    /// fragments.
+    /// Every original-suite case of the typed, raw, structured and uniform buffer families and
+    /// of texture loads and samples, in the original's order, run by fragments.
     fn copied_cases(
         &self,
         me: FamilyRef,
